@@ -1,0 +1,363 @@
+//! ADK's evalset data model (google-adk `evaluation/eval_case.py`, `eval_set.py` and the
+//! google-genai types they use), as serde types.
+//!
+//! Every model follows the same three rules, enforced by [`adk_model!`]:
+//! - it reads snake_case or camelCase keys (ADK's pydantic `alias_generator=to_camel`);
+//! - keys it does not know are kept, in order, in `extra` and written back after the known ones;
+//! - it writes what ADK's file writer writes (`model_dump_json(exclude_unset, exclude_defaults,
+//!   exclude_none)`): snake_case keys in ADK's declaration order, with nulls and default values left out.
+//!
+//! JSON `null` reads as "not set" everywhere, so a file written by an older ADK (which wrote every
+//! unset field as null) reads the same as one written by a newer one.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Whether a value equals its ADK default, so the file writer leaves it out.
+pub trait IsDefault {
+    fn is_default(&self) -> bool;
+}
+
+impl<T> IsDefault for Option<T> {
+    fn is_default(&self) -> bool {
+        self.is_none()
+    }
+}
+impl<T> IsDefault for Vec<T> {
+    fn is_default(&self) -> bool {
+        self.is_empty()
+    }
+}
+impl IsDefault for String {
+    fn is_default(&self) -> bool {
+        self.is_empty()
+    }
+}
+impl IsDefault for f64 {
+    fn is_default(&self) -> bool {
+        *self == 0.0
+    }
+}
+impl IsDefault for Map<String, Value> {
+    fn is_default(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// Declares one ADK model. Each field is `pub name: Type = "camelName"`, with `[required]` after
+/// the fields ADK requires: a required field is always written and its absence is an error; any
+/// other field is written only when it differs from its default.
+macro_rules! adk_model {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                pub $field:ident : $ty:ty = $camel:literal $([$req:ident])?
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+            /// Keys this model does not know, kept verbatim so they survive a round trip.
+            pub extra: Map<String, Value>,
+        }
+
+        impl IsDefault for $name {
+            /// A model value is never a default: ADK writes a set model even when it is empty.
+            fn is_default(&self) -> bool {
+                false
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(None)?;
+                $(
+                    if adk_model!(@required $($req)?) || !IsDefault::is_default(&self.$field) {
+                        map.serialize_entry(stringify!($field), &self.$field)?;
+                    }
+                )*
+                for (key, value) in &self.extra {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct ModelVisitor;
+                impl<'de> Visitor<'de> for ModelVisitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str(concat!("an object (", stringify!($name), ")"))
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<$name, A::Error> {
+                        $( let mut $field: Option<$ty> = None; )*
+                        let mut extra = Map::new();
+                        while let Some(key) = map.next_key::<String>()? {
+                            #[allow(unreachable_patterns)] // snake_case and camelCase agree for one-word names
+                            match key.as_str() {
+                                $( stringify!($field) | $camel => $field = map.next_value::<Option<$ty>>()?, )*
+                                _ => {
+                                    let value: Value = map.next_value()?;
+                                    if !value.is_null() {
+                                        extra.insert(key, value);
+                                    }
+                                }
+                            }
+                        }
+                        Ok($name {
+                            $( $field: match $field {
+                                Some(value) => value,
+                                None => adk_model!(@absent $field $($req)?),
+                            }, )*
+                            extra,
+                        })
+                    }
+                }
+                deserializer.deserialize_map(ModelVisitor)
+            }
+        }
+    };
+    (@required required) => { true };
+    (@required) => { false };
+    (@absent $field:ident required) => { return Err(de::Error::missing_field(stringify!($field))) };
+    (@absent $field:ident) => { Default::default() };
+}
+
+adk_model! {
+    /// A set of eval cases: one `.evalset.json` file.
+    pub struct EvalSet {
+        pub eval_set_id: String = "eval_set_id" [required],
+        pub name: Option<String> = "name",
+        pub description: Option<String> = "description",
+        pub eval_cases: Vec<EvalCase> = "eval_cases" [required],
+        pub creation_timestamp: f64 = "creation_timestamp",
+    }
+}
+
+adk_model! {
+    /// One eval case: a scripted conversation (or a scenario for a user simulator) and the
+    /// session it starts from.
+    pub struct EvalCase {
+        pub eval_id: String = "evalId" [required],
+        pub conversation: Option<Vec<Invocation>> = "conversation",
+        pub conversation_scenario: Option<ConversationScenario> = "conversationScenario",
+        pub session_input: Option<SessionInput> = "sessionInput",
+        pub creation_timestamp: f64 = "creationTimestamp",
+        pub rubrics: Option<Vec<Rubric>> = "rubrics",
+        pub final_session_state: Map<String, Value> = "finalSessionState",
+    }
+}
+
+adk_model! {
+    /// One user turn and what the agent did in answer.
+    pub struct Invocation {
+        pub invocation_id: String = "invocationId",
+        pub user_content: Content = "userContent" [required],
+        pub final_response: Option<Content> = "finalResponse",
+        pub intermediate_data: Option<IntermediateData> = "intermediateData",
+        pub creation_timestamp: f64 = "creationTimestamp",
+        pub duration: Option<f64> = "duration",
+        pub model_duration: Option<f64> = "modelDuration",
+        pub tool_duration: Option<f64> = "toolDuration",
+        pub rubrics: Option<Vec<Rubric>> = "rubrics",
+        pub app_details: Option<Value> = "appDetails",
+    }
+}
+
+adk_model! {
+    /// ADK's `IntermediateData | InvocationEvents` union in one type: a file uses either the
+    /// tool_uses/tool_responses/intermediate_responses form or the invocation_events form.
+    pub struct IntermediateData {
+        pub tool_uses: Vec<FunctionCall> = "toolUses",
+        pub tool_responses: Vec<FunctionResponse> = "toolResponses",
+        pub intermediate_responses: Vec<(String, Vec<Part>)> = "intermediateResponses",
+        pub invocation_events: Vec<InvocationEvent> = "invocationEvents",
+    }
+}
+
+adk_model! {
+    /// One event of an invocation (the `invocation_events` form).
+    pub struct InvocationEvent {
+        pub author: String = "author" [required],
+        pub content: Option<Content> = "content",
+        pub grounding_metadata: Option<Value> = "groundingMetadata",
+        pub usage_metadata: Option<Value> = "usageMetadata",
+        pub model_version: Option<String> = "modelVersion",
+    }
+}
+
+adk_model! {
+    /// The values a session starts from.
+    pub struct SessionInput {
+        pub app_name: String = "appName" [required],
+        pub user_id: String = "userId" [required],
+        pub session_id: Option<String> = "sessionId",
+        pub state: Map<String, Value> = "state",
+    }
+}
+
+adk_model! {
+    /// A conversation for ADK's user simulator to play instead of a scripted one.
+    pub struct ConversationScenario {
+        pub starting_prompt: String = "startingPrompt" [required],
+        pub conversation_plan: String = "conversationPlan" [required],
+        pub user_persona: Option<Value> = "userPersona",
+    }
+}
+
+adk_model! {
+    /// A yes/no property a judge checks the response against.
+    pub struct Rubric {
+        pub rubric_id: String = "rubricId" [required],
+        pub rubric_content: RubricContent = "rubricContent" [required],
+        pub description: Option<String> = "description",
+        // `type`, ADK's last field, is a Rust keyword: it lives in `extra`, which is written last.
+    }
+}
+
+adk_model! {
+    pub struct RubricContent {
+        pub text_property: Option<String> = "textProperty",
+    }
+}
+
+adk_model! {
+    /// google-genai `Content`: a message from one role.
+    pub struct Content {
+        pub parts: Option<Vec<Part>> = "parts",
+        pub role: Option<String> = "role",
+    }
+}
+
+adk_model! {
+    /// google-genai `Part`. The kinds Evalstudio reads (text, thought, function call and
+    /// response) are typed; the media kinds are kept as JSON. Fields are boxed because a part
+    /// sets one or two of them: unboxed, every text part would carry ~1.5 KB of empty slots.
+    pub struct Part {
+        pub media_resolution: Option<Box<Value>> = "mediaResolution",
+        pub code_execution_result: Option<Box<Value>> = "codeExecutionResult",
+        pub executable_code: Option<Box<Value>> = "executableCode",
+        pub file_data: Option<Box<Value>> = "fileData",
+        pub function_call: Option<Box<FunctionCall>> = "functionCall",
+        pub function_response: Option<Box<FunctionResponse>> = "functionResponse",
+        pub inline_data: Option<Box<Value>> = "inlineData",
+        pub text: Option<String> = "text",
+        pub thought: Option<bool> = "thought",
+        pub thought_signature: Option<String> = "thoughtSignature",
+        pub video_metadata: Option<Box<Value>> = "videoMetadata",
+        pub tool_call: Option<Box<Value>> = "toolCall",
+        pub tool_response: Option<Box<Value>> = "toolResponse",
+        pub part_metadata: Option<Box<Value>> = "partMetadata",
+        pub audio_transcription: Option<Box<Value>> = "audioTranscription",
+        pub media_processing: Option<Box<Value>> = "mediaProcessing",
+        pub speech_metadata: Option<Box<Value>> = "speechMetadata",
+        pub document_metadata: Option<Box<Value>> = "documentMetadata",
+        pub spreadsheet_metadata: Option<Box<Value>> = "spreadsheetMetadata",
+        pub audio_metadata: Option<Box<Value>> = "audioMetadata",
+    }
+}
+
+adk_model! {
+    /// google-genai `FunctionCall`: a tool call the model made.
+    pub struct FunctionCall {
+        pub id: Option<String> = "id",
+        pub args: Option<Map<String, Value>> = "args",
+        pub name: Option<String> = "name",
+        pub partial_args: Option<Value> = "partialArgs",
+        pub will_continue: Option<bool> = "willContinue",
+    }
+}
+
+adk_model! {
+    /// google-genai `FunctionResponse`: what a tool returned.
+    pub struct FunctionResponse {
+        pub will_continue: Option<bool> = "willContinue",
+        pub scheduling: Option<Value> = "scheduling",
+        pub parts: Option<Value> = "parts",
+        pub id: Option<String> = "id",
+        pub name: Option<String> = "name",
+        pub response: Option<Map<String, Value>> = "response",
+    }
+}
+
+impl Content {
+    /// A message of one text part, as `genai_types.Content(parts=[Part.from_text(text)], role)`.
+    pub fn text(role: &str, text: &str) -> Self {
+        Content {
+            parts: Some(vec![Part {
+                text: Some(text.to_string()),
+                ..Part::default()
+            }]),
+            role: Some(role.to_string()),
+            extra: Map::new(),
+        }
+    }
+
+    /// The text parts joined by newlines, leaving out thoughts.
+    pub fn joined_text(&self) -> String {
+        self.parts
+            .iter()
+            .flatten()
+            .filter(|part| part.thought != Some(true))
+            .filter_map(|part| part.text.as_deref())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl IntermediateData {
+    /// The tool calls in order, from `tool_uses` or from the function_call parts of
+    /// `invocation_events` (ADK's `get_all_tool_calls`).
+    pub fn tool_calls(&self) -> Vec<&FunctionCall> {
+        if self.invocation_events.is_empty() {
+            return self.tool_uses.iter().collect();
+        }
+        self.invocation_events
+            .iter()
+            .filter_map(|event| event.content.as_ref()?.parts.as_ref())
+            .flatten()
+            .filter_map(|part| part.function_call.as_deref())
+            .collect()
+    }
+}
+
+impl Invocation {
+    pub fn tool_calls(&self) -> Vec<&FunctionCall> {
+        self.intermediate_data
+            .as_ref()
+            .map(IntermediateData::tool_calls)
+            .unwrap_or_default()
+    }
+}
+
+impl EvalCase {
+    pub fn invocations(&self) -> &[Invocation] {
+        self.conversation.as_deref().unwrap_or_default()
+    }
+
+    /// Number of user turns; a scenario counts as none (its turns are simulated).
+    pub fn turn_count(&self) -> usize {
+        self.invocations().len()
+    }
+
+    pub fn tool_call_count(&self) -> usize {
+        self.invocations().iter().map(|i| i.tool_calls().len()).sum()
+    }
+
+    /// What the user says first: the first turn's text, or a scenario's starting prompt.
+    pub fn first_user_message(&self) -> String {
+        match (self.invocations().first(), &self.conversation_scenario) {
+            (Some(first), _) => first.user_content.joined_text(),
+            (None, Some(scenario)) => scenario.starting_prompt.clone(),
+            (None, None) => String::new(),
+        }
+    }
+}

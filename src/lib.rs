@@ -1,0 +1,16 @@
+//! Evalstudio: build ADK evalsets from agent sessions and run them. See ARCHITECTURE.md.
+
+pub mod api;
+pub mod app;
+pub mod evalset;
+#[cfg(feature = "ssr")]
+pub mod server;
+pub mod store;
+pub mod ui;
+
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(app::App);
+}
