@@ -1,0 +1,456 @@
+//! SQLite persistence with sqlx. Every write that touches more than one row runs in one
+//! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
+
+use super::records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};
+use crate::evalset::{EvalCase, EvalSet};
+use serde_json::{Map, Value};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+use std::path::Path;
+use std::time::Duration;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    NotFound(String),
+    /// An id that already exists, or an edit based on an old version.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("could not prepare the database: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
+     (SELECT COUNT(*) FROM eval_cases c WHERE c.eval_set_row = s.id) AS case_count";
+
+impl Store {
+    /// Opens (creating if needed) the SQLite file at `path` and applies pending migrations.
+    pub async fn open(path: &Path) -> StoreResult<Store> {
+        if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    pub async fn list_apps(&self) -> StoreResult<Vec<String>> {
+        Ok(sqlx::query_scalar("SELECT name FROM apps ORDER BY name")
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// The app's evalsets, sorted by id.
+    pub async fn list_eval_sets(&self, app: &str) -> StoreResult<Vec<EvalSetSummary>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = ? ORDER BY s.eval_set_id"
+        ))
+        .bind(app)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(summary_from_row).collect())
+    }
+
+    pub async fn eval_set_summary(&self, app: &str, eval_set_id: &str) -> StoreResult<EvalSetSummary> {
+        sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = ? AND s.eval_set_id = ?"
+        ))
+        .bind(app)
+        .bind(eval_set_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .map(|row| summary_from_row(&row))
+        .ok_or_else(|| eval_set_not_found(app, eval_set_id))
+    }
+
+    /// Creates an empty evalset, as ADK's `create_eval_set` does (name = id, timestamp = now).
+    pub async fn create_eval_set(&self, app: &str, eval_set_id: &str, now: f64) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        ensure_app(&mut tx, app).await?;
+        let inserted = sqlx::query(
+            "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (app_name, eval_set_id) DO NOTHING",
+        )
+        .bind(app)
+        .bind(eval_set_id)
+        .bind(eval_set_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            return Err(StoreError::Conflict(format!(
+                "eval set `{eval_set_id}` already exists for app `{app}`"
+            )));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes an evalset and all its cases.
+    pub async fn delete_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<()> {
+        let deleted = sqlx::query("DELETE FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+            .bind(app)
+            .bind(eval_set_id)
+            .execute(&self.pool)
+            .await?;
+        if deleted.rows_affected() == 0 {
+            return Err(eval_set_not_found(app, eval_set_id));
+        }
+        Ok(())
+    }
+
+    /// Stores a whole evalset in one transaction. An existing evalset of the same id is a
+    /// conflict unless `replace`, in which case it is replaced whole.
+    pub async fn import_eval_set(
+        &self,
+        app: &str,
+        eval_set: &EvalSet,
+        format: &str,
+        replace: bool,
+    ) -> StoreResult<ImportSummary> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        ensure_app(&mut tx, app).await?;
+        let existing: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+                .bind(app)
+                .bind(&eval_set.eval_set_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if existing.is_some() && !replace {
+            return Err(StoreError::Conflict(format!(
+                "eval set `{}` already exists for app `{app}`; import with replace to overwrite it",
+                eval_set.eval_set_id
+            )));
+        }
+        if let Some(row) = existing {
+            sqlx::query("DELETE FROM eval_sets WHERE id = ?")
+                .bind(row)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let set_row: i64 = sqlx::query_scalar(
+            "INSERT INTO eval_sets (app_name, eval_set_id, name, description, creation_timestamp, extra_json) \
+             VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(app)
+        .bind(&eval_set.eval_set_id)
+        .bind(&eval_set.name)
+        .bind(&eval_set.description)
+        .bind(eval_set.creation_timestamp)
+        .bind(Value::Object(eval_set.extra.clone()).to_string())
+        .fetch_one(&mut *tx)
+        .await?;
+        for (position, case) in eval_set.eval_cases.iter().enumerate() {
+            insert_case(&mut tx, set_row, position as i64, case).await?;
+        }
+        tx.commit().await?;
+        Ok(ImportSummary {
+            eval_set_id: eval_set.eval_set_id.clone(),
+            cases: eval_set.eval_cases.len(),
+            format: format.to_string(),
+            replaced: existing.is_some(),
+        })
+    }
+
+    /// Rebuilds the evalset, cases in file order, for export.
+    pub async fn load_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<EvalSet> {
+        let header = sqlx::query(
+            "SELECT id, name, description, creation_timestamp, extra_json FROM eval_sets \
+             WHERE app_name = ? AND eval_set_id = ?",
+        )
+        .bind(app)
+        .bind(eval_set_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| eval_set_not_found(app, eval_set_id))?;
+        let case_rows: Vec<String> =
+            sqlx::query_scalar("SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position")
+                .bind(header.get::<i64, _>("id"))
+                .fetch_all(&self.pool)
+                .await?;
+        let eval_cases = case_rows
+            .iter()
+            .map(|json| decode_case(json))
+            .collect::<StoreResult<_>>()?;
+        let extra: Map<String, Value> = serde_json::from_str(header.get("extra_json")).map_err(corrupt)?;
+        Ok(EvalSet {
+            eval_set_id: eval_set_id.to_string(),
+            name: header.get("name"),
+            description: header.get("description"),
+            eval_cases,
+            creation_timestamp: header.get("creation_timestamp"),
+            extra,
+        })
+    }
+
+    /// The eval ids of an evalset, sorted.
+    pub async fn case_ids(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>> {
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        Ok(
+            sqlx::query_scalar("SELECT eval_id FROM eval_cases WHERE eval_set_row = ? ORDER BY eval_id")
+                .bind(set_row)
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    /// One page (1-based) of an evalset's cases in file order; a page past the end gives the last page.
+    pub async fn list_cases(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        page: i64,
+        per_page: i64,
+    ) -> StoreResult<CasePage> {
+        let eval_set = self.eval_set_summary(app, eval_set_id).await?;
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        let per_page = per_page.clamp(1, 500);
+        let total_cases = eval_set.case_count;
+        let last_page = ((total_cases + per_page - 1) / per_page).max(1);
+        let page = page.clamp(1, last_page);
+        let rows = sqlx::query(
+            "SELECT eval_id, turn_count, tool_call_count, first_user_message, version, updated_at \
+             FROM eval_cases WHERE eval_set_row = ? ORDER BY position LIMIT ? OFFSET ?",
+        )
+        .bind(set_row)
+        .bind(per_page)
+        .bind((page - 1) * per_page)
+        .fetch_all(&self.pool)
+        .await?;
+        let cases = rows
+            .iter()
+            .map(|row| CaseSummary {
+                eval_id: row.get("eval_id"),
+                turn_count: row.get("turn_count"),
+                tool_call_count: row.get("tool_call_count"),
+                first_user_message: row.get("first_user_message"),
+                version: row.get("version"),
+                updated_at: row.get("updated_at"),
+            })
+            .collect();
+        Ok(CasePage {
+            eval_set,
+            cases,
+            page,
+            per_page,
+            total_cases,
+        })
+    }
+
+    pub async fn get_case(&self, app: &str, eval_set_id: &str, eval_id: &str) -> StoreResult<StoredCase> {
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        let row = sqlx::query(
+            "SELECT case_json, version, created_at, updated_at FROM eval_cases \
+             WHERE eval_set_row = ? AND eval_id = ?",
+        )
+        .bind(set_row)
+        .bind(eval_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
+        Ok(StoredCase {
+            app_name: app.to_string(),
+            eval_set_id: eval_set_id.to_string(),
+            case: decode_case(row.get("case_json"))?,
+            version: row.get("version"),
+            created_at: row.get("created_at"),
+            updated_at: row.get("updated_at"),
+        })
+    }
+
+    /// Replaces a case if `expected_version` is still its version. The case may be renamed
+    /// (its `eval_id` differs from `eval_id`) unless the new id is taken.
+    pub async fn update_case(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+        case: &EvalCase,
+        expected_version: i64,
+    ) -> StoreResult<StoredCase> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
+        let current: i64 =
+            sqlx::query_scalar("SELECT version FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+                .bind(set_row)
+                .bind(eval_id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
+        if current != expected_version {
+            return Err(StoreError::Conflict(format!(
+                "eval case `{eval_id}` was changed by someone else: you edited version {expected_version}, \
+                 the stored version is {current}. Reload it and apply your change again."
+            )));
+        }
+        let updated = sqlx::query(
+            "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
+             first_user_message = ?, version = version + 1, \
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+             WHERE eval_set_row = ? AND eval_id = ?",
+        )
+        .bind(&case.eval_id)
+        .bind(encode_case(case))
+        .bind(case.turn_count() as i64)
+        .bind(case.tool_call_count() as i64)
+        .bind(case.first_user_message())
+        .bind(set_row)
+        .bind(eval_id)
+        .execute(&mut *tx)
+        .await;
+        match updated {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict(format!(
+                    "eval set `{eval_set_id}` already has a case `{}`",
+                    case.eval_id
+                )))
+            }
+            other => other?,
+        };
+        touch_eval_set(&mut tx, set_row).await?;
+        tx.commit().await?;
+        self.get_case(app, eval_set_id, &case.eval_id).await
+    }
+
+    /// Appends a new case to an evalset.
+    pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase) -> StoreResult<StoredCase> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
+        let position: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(MAX(position) + 1, 0) FROM eval_cases WHERE eval_set_row = ?",
+        )
+        .bind(set_row)
+        .fetch_one(&mut *tx)
+        .await?;
+        match insert_case(&mut tx, set_row, position, case).await {
+            Err(StoreError::Database(sqlx::Error::Database(e))) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict(format!(
+                    "eval set `{eval_set_id}` already has a case `{}`",
+                    case.eval_id
+                )))
+            }
+            other => other?,
+        }
+        touch_eval_set(&mut tx, set_row).await?;
+        tx.commit().await?;
+        self.get_case(app, eval_set_id, &case.eval_id).await
+    }
+
+    pub async fn delete_case(&self, app: &str, eval_set_id: &str, eval_id: &str) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
+        let deleted = sqlx::query("DELETE FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+            .bind(set_row)
+            .bind(eval_id)
+            .execute(&mut *tx)
+            .await?;
+        if deleted.rows_affected() == 0 {
+            return Err(case_not_found(eval_set_id, eval_id));
+        }
+        touch_eval_set(&mut tx, set_row).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn eval_set_row(&self, app: &str, eval_set_id: &str) -> StoreResult<i64> {
+        let mut conn = self.pool.acquire().await?;
+        eval_set_row(&mut conn, app, eval_set_id).await
+    }
+}
+
+type Conn = sqlx::SqliteConnection;
+
+async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
+    sqlx::query("INSERT INTO apps (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+        .bind(app)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+async fn eval_set_row(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<i64> {
+    sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+        .bind(app)
+        .bind(eval_set_id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| eval_set_not_found(app, eval_set_id))
+}
+
+async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &EvalCase) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
+         first_user_message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(set_row)
+    .bind(position)
+    .bind(&case.eval_id)
+    .bind(encode_case(case))
+    .bind(case.turn_count() as i64)
+    .bind(case.tool_call_count() as i64)
+    .bind(case.first_user_message())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
+    sqlx::query("UPDATE eval_sets SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+        .bind(set_row)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
+    EvalSetSummary {
+        app_name: row.get("app_name"),
+        eval_set_id: row.get("eval_set_id"),
+        name: row.get("name"),
+        description: row.get("description"),
+        case_count: row.get("case_count"),
+        updated_at: row.get("updated_at"),
+    }
+}
+
+fn encode_case(case: &EvalCase) -> String {
+    serde_json::to_string(case).expect("serializing an EvalCase cannot fail")
+}
+
+fn decode_case(json: &str) -> StoreResult<EvalCase> {
+    serde_json::from_str(json).map_err(corrupt)
+}
+
+/// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
+fn corrupt(err: serde_json::Error) -> StoreError {
+    StoreError::Database(sqlx::Error::Decode(Box::new(err)))
+}
+
+fn eval_set_not_found(app: &str, eval_set_id: &str) -> StoreError {
+    StoreError::NotFound(format!("eval set `{eval_set_id}` not found for app `{app}`"))
+}
+
+fn case_not_found(eval_set_id: &str, eval_id: &str) -> StoreError {
+    StoreError::NotFound(format!(
+        "eval case `{eval_id}` not found in eval set `{eval_set_id}`"
+    ))
+}

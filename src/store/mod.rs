@@ -1,0 +1,12 @@
+//! Persistence. `records` (plain data, shared with the browser) is what the store hands out;
+//! `db` (server only) is the SQLite implementation.
+
+#[cfg(feature = "ssr")]
+mod db;
+pub mod records;
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
+
+#[cfg(feature = "ssr")]
+pub use db::{Store, StoreError, StoreResult};
+pub use records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};

@@ -1,0 +1,66 @@
+//! What the store hands out. Plain data, compiled for the browser too, so pages and server
+//! functions share them.
+
+use crate::evalset::EvalCase;
+use serde::{Deserialize, Serialize};
+
+/// One row of the evalsets list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalSetSummary {
+    pub app_name: String,
+    pub eval_set_id: String,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub case_count: i64,
+    pub updated_at: String,
+}
+
+/// One row of an evalset's case list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseSummary {
+    pub eval_id: String,
+    pub turn_count: i64,
+    pub tool_call_count: i64,
+    pub first_user_message: String,
+    pub version: i64,
+    pub updated_at: String,
+}
+
+/// A page of an evalset's cases, in file order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CasePage {
+    pub eval_set: EvalSetSummary,
+    pub cases: Vec<CaseSummary>,
+    /// 1-based page number actually returned (clamped to the last page).
+    pub page: i64,
+    pub per_page: i64,
+    pub total_cases: i64,
+}
+
+impl CasePage {
+    pub fn page_count(&self) -> i64 {
+        ((self.total_cases + self.per_page - 1) / self.per_page).max(1)
+    }
+}
+
+/// A case as stored, with the version an edit must name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredCase {
+    pub app_name: String,
+    pub eval_set_id: String,
+    pub case: EvalCase,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// The outcome of an import.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportSummary {
+    pub eval_set_id: String,
+    pub cases: usize,
+    /// The file's form, such as "ADK evalset" or "legacy .test.json list".
+    pub format: String,
+    /// Whether an existing evalset of that id was replaced.
+    pub replaced: bool,
+}
