@@ -1,0 +1,78 @@
+//! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
+//! under `/apps`, and the static site (wasm, css, favicon).
+
+use crate::api::{rest, AppState};
+use crate::app::{shell, App};
+use crate::store::Store;
+use axum::extract::DefaultBodyLimit;
+use axum::Router;
+use leptos::config::LeptosOptions;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Default request body limit: imports of large evalsets fit, accidents do not.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub addr: SocketAddr,
+    pub db_path: PathBuf,
+    /// Directory holding `pkg/` (the built wasm, js and css) and the public assets.
+    pub site_root: String,
+    pub max_body_bytes: usize,
+}
+
+pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
+    LeptosOptions::builder()
+        .output_name("evalstudio")
+        .site_root(config.site_root.as_str())
+        .site_pkg_dir("pkg")
+        .site_addr(config.addr)
+        .build()
+}
+
+/// The whole application as one router.
+pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize) -> Router {
+    let state = AppState {
+        store,
+        leptos_options: options,
+    };
+    let routes = generate_route_list(App);
+    Router::new()
+        .nest("/apps", rest::router())
+        .leptos_routes(&state, routes, {
+            let options = state.leptos_options.clone();
+            move || shell(options.clone())
+        })
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(DefaultBodyLimit::max(max_body_bytes))
+        .with_state(state)
+}
+
+/// Opens the database, binds and serves until Ctrl-C.
+pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Store::open(&config.db_path).await?;
+    let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
+        format!(
+            "could not listen on {}: {e} (pick another with --addr)",
+            config.addr
+        )
+    })?;
+    let addr = listener.local_addr()?;
+    let app = router(store, leptos_options(&config), config.max_body_bytes);
+    tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{addr}");
+    if !PathBuf::from(&config.site_root).join("pkg").is_dir() {
+        tracing::warn!(
+            "no built site at {}/pkg: pages will load without scripts and styles. \
+             Build with `make build`, or point --site-root at the site directory",
+            config.site_root
+        );
+    }
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,446 @@
+//! The real server on a random 127.0.0.1 port with a temporary SQLite file, driven over HTTP.
+
+use evalstudio::evalset::{parse_evalset_file, to_adk_json, LegacyDefaults};
+use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::store::Store;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+struct TestApp {
+    base: String,
+    http: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    async fn spawn() -> TestApp {
+        TestApp::spawn_with_limit(DEFAULT_MAX_BODY_BYTES).await
+    }
+
+    async fn spawn_with_limit(max_body_bytes: usize) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let config = ServeConfig {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            db_path: dir.path().join("evalstudio.db"),
+            site_root: dir.path().join("site").to_string_lossy().into_owned(),
+            max_body_bytes,
+        };
+        let store = Store::open(&config.db_path).await.unwrap();
+        let app = router(store, leptos_options(&config), max_body_bytes);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        TestApp {
+            base,
+            http: reqwest::Client::new(),
+            _dir: dir,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.http.get(self.url(path)).send().await.unwrap()
+    }
+
+    async fn post(&self, path: &str, body: impl Into<reqwest::Body>) -> reqwest::Response {
+        self.http.post(self.url(path)).body(body).send().await.unwrap()
+    }
+
+    async fn put_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.http.put(self.url(path)).json(body).send().await.unwrap()
+    }
+
+    async fn delete(&self, path: &str) -> reqwest::Response {
+        self.http.delete(self.url(path)).send().await.unwrap()
+    }
+
+    async fn json(&self, path: &str) -> Value {
+        let response = self.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+        response.json().await.unwrap()
+    }
+}
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/adk")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The ADK file the server should export for `text`.
+fn expected_export(text: &str) -> String {
+    let mut id = || "x".to_string();
+    let legacy = LegacyDefaults {
+        name: "x",
+        file_name: "x.json",
+        now: 0.0,
+        new_invocation_id: &mut id,
+    };
+    to_adk_json(&parse_evalset_file(text, legacy).unwrap().0)
+}
+
+async fn assert_error(response: reqwest::Response, status: StatusCode) -> Value {
+    assert_eq!(response.status(), status);
+    let body: Value = response.json().await.expect("errors are JSON");
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    assert!(body.get("detail").is_some(), "{body}");
+    body
+}
+
+#[tokio::test]
+async fn create_list_and_delete_eval_sets() {
+    let app = TestApp::spawn().await;
+    assert_eq!(app.json("/apps/demo/eval_sets").await, json!([]));
+    assert_eq!(
+        app.post("/apps/demo/eval_sets/zeta", "").await.status(),
+        StatusCode::CREATED
+    );
+    let created = app.post("/apps/demo/eval_sets/alpha", "").await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let body: Value = created.json().await.unwrap();
+    assert_eq!(
+        (body["eval_set_id"].as_str(), body["name"].as_str()),
+        (Some("alpha"), Some("alpha"))
+    );
+    assert_eq!(app.json("/apps/demo/eval_sets").await, json!(["alpha", "zeta"]));
+    assert_error(
+        app.post("/apps/demo/eval_sets/alpha", "").await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_error(
+        app.post("/apps/demo/eval_sets/bad%20id", "").await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(
+        app.json("/apps/other/eval_sets").await,
+        json!([]),
+        "apps are separate"
+    );
+    assert_eq!(
+        app.delete("/apps/demo/eval_sets/zeta").await.status(),
+        StatusCode::NO_CONTENT
+    );
+    assert_error(
+        app.delete("/apps/demo/eval_sets/zeta").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_eq!(app.json("/apps/demo/eval_sets").await, json!(["alpha"]));
+}
+
+#[tokio::test]
+async fn every_fixture_imports_and_exports_unchanged() {
+    let app = TestApp::spawn().await;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/adk");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with("_test_config.json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 7);
+    for name in names {
+        let text = fixture(&name);
+        let response = app
+            .post(&format!("/apps/fixtures/import?file_name={name}"), text.clone())
+            .await;
+        assert_eq!(response.status(), StatusCode::CREATED, "{name}");
+        let summary: Value = response.json().await.unwrap();
+        let id = summary["eval_set_id"].as_str().unwrap().to_string();
+        let export_path = format!("/apps/fixtures/eval_sets/{id}/export");
+        let exported = app.get(&export_path).await;
+        assert_eq!(exported.status(), StatusCode::OK);
+        let disposition = exported.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(disposition, format!("attachment; filename=\"{id}.evalset.json\""));
+        let exported = exported.text().await.unwrap();
+        if summary["format"] == "ADK evalset" {
+            assert_eq!(exported, expected_export(&text), "{name}");
+        } else {
+            // Legacy lists get fresh invocation ids and timestamps, as in ADK; from then on they are stable.
+            assert_eq!(summary["format"], "legacy .test.json list", "{name}");
+            assert!(
+                exported.contains("\"tool_uses\"") || !text.contains("tool_name"),
+                "{name}"
+            );
+        }
+        let again = app
+            .post("/apps/fixtures/import?replace=true", exported.clone())
+            .await;
+        assert_eq!(again.status(), StatusCode::CREATED, "{name}");
+        assert_eq!(
+            app.get(&export_path).await.text().await.unwrap(),
+            exported,
+            "{name} round trip"
+        );
+    }
+}
+
+#[tokio::test]
+async fn import_conflicts_unless_replacing() {
+    let app = TestApp::spawn().await;
+    let text = fixture("simple_multi_turn_conversation.test.json");
+    let first = app.post("/apps/demo/import", text.clone()).await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let summary: Value = first.json().await.unwrap();
+    assert_eq!(summary["cases"], 1);
+    assert_eq!(summary["format"], "ADK evalset");
+    let id = summary["eval_set_id"].as_str().unwrap().to_string();
+    assert_error(
+        app.post("/apps/demo/import", text.clone()).await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    let replaced = app.post("/apps/demo/import?replace=true", text).await;
+    assert_eq!(replaced.status(), StatusCode::CREATED);
+    assert_eq!(replaced.json::<Value>().await.unwrap()["replaced"], true);
+    let ids = app.json(&format!("/apps/demo/eval_sets/{id}/evals")).await;
+    assert_eq!(ids.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn legacy_lists_take_their_id_from_the_file_name() {
+    let app = TestApp::spawn().await;
+    let legacy = r#"[{"query": "Weather in Paris?", "expected_tool_use": [{"tool_name": "get_weather", "tool_input": {"city": "Paris"}}], "reference": "Sunny."}]"#;
+    let response = app
+        .post("/apps/demo/import?file_name=weather%20check.test.json", legacy)
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let summary: Value = response.json().await.unwrap();
+    assert_eq!(summary["eval_set_id"], "weather_check");
+    assert_eq!(summary["format"], "legacy .test.json list");
+    let case = app
+        .json("/apps/demo/eval_sets/weather_check/evals/weather%20check.test.json")
+        .await;
+    assert_eq!(
+        case["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["city"],
+        "Paris"
+    );
+    let renamed = app.post("/apps/demo/import?eval_set_id=renamed", legacy).await;
+    assert_eq!(renamed.json::<Value>().await.unwrap()["eval_set_id"], "renamed");
+}
+
+#[tokio::test]
+async fn a_bad_file_is_rejected_with_its_location_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let bad = "{\"eval_set_id\": \"s\", \"eval_cases\": [\n  {\"eval_id\": \"ok\", \"conversation\": []},\n  {\"conversation\": []}\n]}";
+    let body = assert_error(app.post("/apps/demo/import", bad).await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["detail"]["path"], "eval_cases[1]");
+    assert_eq!(body["detail"]["line"], 3);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("missing field `eval_id`"),
+        "{body}"
+    );
+    let syntax = assert_error(
+        app.post("/apps/demo/import", "{\"eval_set_id\": ").await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(syntax["detail"]["line"], 1);
+    assert_error(
+        app.post("/apps/demo/import", vec![0xff_u8, 0xfe]).await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(app.json("/apps/demo/eval_sets").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_gets_413() {
+    let app = TestApp::spawn_with_limit(1024).await;
+    let big = format!(
+        r#"{{"eval_set_id": "big", "eval_cases": [], "padding": "{}"}}"#,
+        "x".repeat(4096)
+    );
+    assert_error(
+        app.post("/apps/demo/import", big).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    assert_eq!(app.json("/apps/demo/eval_sets").await, json!([]));
+    let small = r#"{"eval_set_id": "small", "eval_cases": []}"#;
+    assert_eq!(
+        app.post("/apps/demo/import", small).await.status(),
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn cases_are_read_edited_with_versions_and_deleted() {
+    let app = TestApp::spawn().await;
+    let import = app
+        .post("/apps/demo/import", fixture("trip_inquiry.test.json"))
+        .await;
+    let id = import.json::<Value>().await.unwrap()["eval_set_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ids = app.json(&format!("/apps/demo/eval_sets/{id}/evals")).await;
+    let eval_id = ids[0].as_str().unwrap().to_string();
+    let path = format!("/apps/demo/eval_sets/{id}/evals/{}", eval_id.replace('/', "%2F"));
+    let case = app.json(&path).await;
+    assert_eq!(case["version"], 1);
+    assert_eq!(case["eval_id"], eval_id.as_str());
+
+    let mut edited = case.clone();
+    edited["tags"] = json!(["edited"]);
+    let response = app.put_json(&path, &edited).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let saved: Value = response.json().await.unwrap();
+    assert_eq!(
+        (saved["version"].as_i64(), &saved["tags"]),
+        (Some(2), &json!(["edited"]))
+    );
+
+    // The same stale version again: refused, nothing changes.
+    let mut stale = case.clone();
+    stale["tags"] = json!(["lost update"]);
+    assert_error(app.put_json(&path, &stale).await, StatusCode::CONFLICT).await;
+    assert_eq!(app.json(&path).await["tags"], json!(["edited"]));
+
+    let mut unversioned = saved.clone();
+    unversioned.as_object_mut().unwrap().remove("version");
+    assert_error(app.put_json(&path, &unversioned).await, StatusCode::BAD_REQUEST).await;
+    let mut other_id = saved.clone();
+    other_id["eval_id"] = json!("different");
+    assert_error(app.put_json(&path, &other_id).await, StatusCode::BAD_REQUEST).await;
+    let mut invalid = saved.clone();
+    invalid["conversation"] = json!("not a list");
+    let body = assert_error(app.put_json(&path, &invalid).await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["detail"]["path"], "conversation");
+    let bad_json = app
+        .http
+        .put(app.url(&path))
+        .body("{\"eval_id\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_error(bad_json, StatusCode::BAD_REQUEST).await;
+
+    assert_eq!(app.delete(&path).await.status(), StatusCode::NO_CONTENT);
+    assert_error(app.get(&path).await, StatusCode::NOT_FOUND).await;
+    assert_error(app.delete(&path).await, StatusCode::NOT_FOUND).await;
+    assert_eq!(
+        app.json(&format!("/apps/demo/eval_sets/{id}/evals")).await,
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn missing_things_are_404_json() {
+    let app = TestApp::spawn().await;
+    assert_error(
+        app.get("/apps/demo/eval_sets/nope/evals").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_error(
+        app.get("/apps/demo/eval_sets/nope/export").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_error(
+        app.get("/apps/demo/eval_sets/nope/evals/x").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_error(
+        app.put_json(
+            "/apps/demo/eval_sets/nope/evals/x",
+            &json!({"eval_id": "x", "conversation": [], "version": 1}),
+        )
+        .await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_error(app.get("/apps/demo/no_such_route").await, StatusCode::NOT_FOUND).await;
+}
+
+#[tokio::test]
+async fn pages_render_on_the_server() {
+    let app = TestApp::spawn().await;
+    let import = app
+        .post(
+            "/apps/demo/import",
+            fixture("simple_multi_turn_conversation.test.json"),
+        )
+        .await;
+    let id = import.json::<Value>().await.unwrap()["eval_set_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let home = app.get("/").await;
+    assert_eq!(home.status(), StatusCode::OK);
+    let html = home.text().await.unwrap();
+    assert!(
+        html.contains("Evalsets") && html.contains(&id),
+        "home lists the evalset"
+    );
+
+    let set_page = app
+        .get(&format!("/evalsets/demo/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        set_page.contains("Turn off device_2 in the Bedroom."),
+        "case list shows the first message"
+    );
+
+    let eval_id =
+        "tests/integration/fixture/home_automation_agent/test_files/simple_multi_turn_conversation.test.json";
+    let case_page = app
+        .get(&format!(
+            "/evalsets/demo/{id}/case?eval_id={}",
+            eval_id.replace('/', "%2F")
+        ))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        case_page.contains("set_device_info"),
+        "case page shows the tool call"
+    );
+    assert!(case_page.contains("I have set the device 2 status to off."));
+
+    assert_eq!(app.get("/no/such/page").await.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn imported_text_is_escaped_in_pages() {
+    let app = TestApp::spawn().await;
+    let hostile = json!({"eval_set_id": "xss", "eval_cases": [{"eval_id": "<img src=x onerror=alert(1)>",
+        "conversation": [{"user_content": {"parts": [{"text": "<script>alert('pwned')</script>"}]}}]}]});
+    assert_eq!(
+        app.post("/apps/demo/import", hostile.to_string()).await.status(),
+        StatusCode::CREATED
+    );
+    let html = app.get("/evalsets/demo/xss").await.text().await.unwrap();
+    assert!(
+        !html.contains("<script>alert('pwned')</script>"),
+        "user text must not become markup"
+    );
+    assert!(
+        !html.contains("<img src=x onerror"),
+        "eval ids must not become markup"
+    );
+    assert!(
+        html.contains("&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;")
+            || html.contains("&lt;script&gt;")
+    );
+}
