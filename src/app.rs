@@ -1,0 +1,56 @@
+//! The HTML shell and the router.
+
+use crate::ui::{CasePage, EvalSetPage, EvalSetsPage, NotFound};
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::path;
+
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    // Effects run only in the browser: this marks the page as hydrated (end-to-end tests wait for it).
+    Effect::new(move |_| {
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+
+    view! {
+        <Stylesheet id="leptos" href="/pkg/evalstudio.css" />
+        <Title text="Evalstudio" />
+        <Router>
+            <header class="topbar">
+                <a class="brand" href="/">"Evalstudio"</a>
+                <nav aria-label="Main">
+                    <A href="/">"Evalsets"</A>
+                </nav>
+            </header>
+            <main class="page">
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=EvalSetsPage />
+                    <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=CasePage />
+                </Routes>
+            </main>
+        </Router>
+    }
+}

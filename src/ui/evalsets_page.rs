@@ -1,0 +1,386 @@
+//! The evalsets page: list with case counts, create, delete (confirmed), import, export.
+
+use super::{error_text, eval_set_href, export_href, ErrorNote};
+use crate::api::{
+    import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
+};
+use crate::store::{EvalSetSummary, ImportSummary};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_query_map;
+
+/// Where an import stands.
+#[derive(Clone, Debug, PartialEq)]
+enum ImportState {
+    Idle,
+    Working(String),
+    Done(ImportSummary),
+    /// The id is taken: the file is kept so the user can choose to replace.
+    Exists {
+        file_name: String,
+        content: String,
+        eval_set_id: String,
+    },
+    Failed {
+        file_name: String,
+        message: String,
+    },
+}
+
+#[component]
+pub fn EvalSetsPage() -> impl IntoView {
+    let query = use_query_map();
+    let app = Memo::new(move |_| query.read().get("app").unwrap_or_else(|| DEFAULT_APP.to_string()));
+    let create = ServerAction::<CreateEvalSet>::new();
+    let delete = ServerAction::<DeleteEvalSet>::new();
+    let import_state = RwSignal::new(ImportState::Idle);
+    let imports_done = RwSignal::new(0u32);
+    let eval_sets = Resource::new(
+        move || {
+            (
+                app.get(),
+                create.version().get(),
+                delete.version().get(),
+                imports_done.get(),
+            )
+        },
+        |(app, ..)| list_eval_sets(app),
+    );
+    let apps = Resource::new(move || imports_done.get(), |_| list_apps());
+    let pending_delete = RwSignal::new(None::<EvalSetSummary>);
+
+    let run_import = move |file_name: String, content: String, replace: bool| {
+        import_state.set(ImportState::Working(file_name.clone()));
+        spawn_local(async move {
+            let app = app.get_untracked();
+            let next = match import_eval_set(app, file_name.clone(), content.clone(), replace).await {
+                Ok(ImportOutcome::Imported(summary)) => {
+                    imports_done.update(|n| *n += 1);
+                    ImportState::Done(summary)
+                }
+                Ok(ImportOutcome::AlreadyExists { eval_set_id }) => ImportState::Exists {
+                    file_name,
+                    content,
+                    eval_set_id,
+                },
+                Ok(ImportOutcome::Invalid(err)) => ImportState::Failed {
+                    file_name,
+                    message: format!(
+                        "{}: {} (line {}, column {})",
+                        err.path, err.message, err.line, err.column
+                    ),
+                },
+                Err(err) => ImportState::Failed {
+                    file_name,
+                    message: error_text(&err),
+                },
+            };
+            import_state.set(next);
+        });
+    };
+
+    let on_file_chosen = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        // Clearing lets the same file be chosen again after it is fixed.
+        input.set_value("");
+        let file_name = file.name();
+        import_state.set(ImportState::Working(file_name.clone()));
+        spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|text| text.as_string())
+            {
+                Some(content) => run_import(file_name, content, false),
+                None => import_state.set(ImportState::Failed {
+                    file_name,
+                    message: "the file could not be read as text".into(),
+                }),
+            }
+        });
+    };
+
+    view! {
+        <div class="page-header">
+            <div>
+                <h1>"Evalsets"</h1>
+                <p class="muted">
+                    "ADK evalset files: import them, browse their cases, export them unchanged."
+                </p>
+            </div>
+            <AppPicker app apps />
+        </div>
+
+        <section class="toolbar" aria-label="Add evalsets">
+            <div class="inline-form">
+            <ActionForm action=create>
+                <input type="hidden" name="app" value=move || app.get() />
+                <label for="new-eval-set-id">"New evalset"</label>
+                <input
+                    id="new-eval-set-id"
+                    name="eval_set_id"
+                    required
+                    pattern="[A-Za-z0-9_.\\-]+"
+                    placeholder="weather_smoke"
+                    title="Letters, digits, _, - and ."
+                />
+                <button type="submit" disabled=move || create.pending().get()>
+                    {move || if create.pending().get() { "Creating…" } else { "Create" }}
+                </button>
+            </ActionForm>
+            </div>
+            <label class="button file-button">
+                "Import file…"
+                <input
+                    type="file"
+                    accept=".json,application/json"
+                    data-testid="import-file"
+                    on:change=on_file_chosen
+                />
+            </label>
+        </section>
+        {move || {
+            create
+                .value()
+                .get()
+                .and_then(Result::err)
+                .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+        }}
+        {move || {
+            delete
+                .value()
+                .get()
+                .and_then(Result::err)
+                .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+        }}
+        <ImportStatus state=import_state on_replace=move |(name, content)| run_import(name, content, true) />
+
+        <Transition fallback=|| view! { <p class="muted">"Loading evalsets…"</p> }>
+            {move || Suspend::new(async move {
+                match eval_sets.await {
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                    Ok(sets) if sets.is_empty() => {
+                        view! {
+                            <div class="empty-state">
+                                <h2>"No evalsets yet"</h2>
+                                <p>
+                                    "Import an ADK "<code>".evalset.json"</code>" or legacy "
+                                    <code>".test.json"</code>" file, or create an empty evalset above."
+                                </p>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                    Ok(sets) => view! { <EvalSetTable sets pending_delete /> }.into_any(),
+                }
+            })}
+        </Transition>
+        <ConfirmDelete pending_delete delete />
+    }
+}
+
+/// Switches between apps (agent profiles) that have evalsets.
+#[component]
+fn AppPicker(app: Memo<String>, apps: Resource<Result<Vec<String>, ServerFnError>>) -> impl IntoView {
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                let names = apps.await.unwrap_or_default();
+                (names.len() > 1)
+                    .then(|| {
+                        view! {
+                            <nav class="app-picker" aria-label="Apps">
+                                <span class="muted">"App"</span>
+                                {names
+                                    .into_iter()
+                                    .map(|name| {
+                                        let current = name == app.get_untracked();
+                                        view! {
+                                            <a
+                                                href=format!("/?app={name}")
+                                                class:current=current
+                                                aria-current=current.then_some("page")
+                                            >
+                                                {name.clone()}
+                                            </a>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </nav>
+                        }
+                    })
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn ImportStatus(
+    state: RwSignal<ImportState>,
+    #[prop(into)] on_replace: Callback<(String, String)>,
+) -> impl IntoView {
+    move || {
+        match state.get() {
+        ImportState::Idle => ().into_any(),
+        ImportState::Working(name) => view! {
+            <p class="note note-running" role="status">
+                <span class="status-icon" aria-hidden="true">"↻"</span>
+                "Importing " <code>{name}</code> "…"
+            </p>
+        }
+        .into_any(),
+        ImportState::Done(summary) => view! {
+            <p class="note note-passed" role="status">
+                <span class="status-icon" aria-hidden="true">"✓"</span>
+                "Imported " <strong>{summary.cases}</strong> {if summary.cases == 1 { " case" } else { " cases" }} " into " <code>{summary.eval_set_id}</code>
+                " (" {summary.format} {summary.replaced.then_some(", replaced the old one")} ")."
+            </p>
+        }
+        .into_any(),
+        ImportState::Failed { file_name, message } => view! {
+            <div class="note note-error" role="alert">
+                <span class="status-icon" aria-hidden="true">"⚠"</span>
+                <code>{file_name}</code> " was not imported. Nothing was changed."
+                <pre class="error-detail">{message}</pre>
+            </div>
+        }
+        .into_any(),
+        ImportState::Exists { file_name, content, eval_set_id } => {
+            let replace = move |_| on_replace.run((file_name.clone(), content.clone()));
+            view! {
+                <div class="note note-warning" role="alert">
+                    <span class="status-icon" aria-hidden="true">"!"</span>
+                    "An evalset " <code>{eval_set_id}</code> " already exists in this app. "
+                    <button class="danger" on:click=replace>"Replace it"</button>
+                    <button on:click=move |_| state.set(ImportState::Idle)>"Cancel"</button>
+                </div>
+            }
+            .into_any()
+        }
+    }
+    }
+}
+
+#[component]
+fn EvalSetTable(
+    sets: Vec<EvalSetSummary>,
+    pending_delete: RwSignal<Option<EvalSetSummary>>,
+) -> impl IntoView {
+    view! {
+        <table class="data-table">
+            <thead>
+                <tr>
+                    <th scope="col">"Evalset"</th>
+                    <th scope="col" class="hide-narrow">"Description"</th>
+                    <th scope="col" class="num">"Cases"</th>
+                    <th scope="col">"Updated"</th>
+                    <th scope="col" class="actions">
+                        <span class="visually-hidden">"Actions"</span>
+                    </th>
+                </tr>
+            </thead>
+            <tbody>
+                {sets
+                    .into_iter()
+                    .map(|set| {
+                        let for_delete = set.clone();
+                        let download = format!("{}.evalset.json", set.eval_set_id);
+                        view! {
+                            <tr>
+                                <td>
+                                    <a class="mono" href=eval_set_href(&set.app_name, &set.eval_set_id)>
+                                        {set.eval_set_id.clone()}
+                                    </a>
+                                    {set
+                                        .name
+                                        .clone()
+                                        .filter(|name| *name != set.eval_set_id)
+                                        .map(|name| view! { <div class="muted">{name}</div> })}
+                                </td>
+                                <td class="muted hide-narrow">{set.description.clone().unwrap_or_default()}</td>
+                                <td class="num">{set.case_count}</td>
+                                <td class="muted nowrap">{set.updated_at.get(..16).unwrap_or_default().replace('T', " ")}</td>
+                                <td class="actions">
+                                    <a
+                                        class="button"
+                                        href=export_href(&set.app_name, &set.eval_set_id)
+                                        download=download
+                                        rel="external"
+                                    >
+                                        "Export"
+                                    </a>
+                                    <button
+                                        class="danger"
+                                        on:click=move |_| pending_delete.set(Some(for_delete.clone()))
+                                    >
+                                        "Delete"
+                                    </button>
+                                </td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// Asks before deleting an evalset; Esc or Cancel closes it.
+#[component]
+fn ConfirmDelete(
+    pending_delete: RwSignal<Option<EvalSetSummary>>,
+    delete: ServerAction<DeleteEvalSet>,
+) -> impl IntoView {
+    let cancel = move || pending_delete.set(None);
+    let escape = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" && pending_delete.get_untracked().is_some() {
+            pending_delete.set(None);
+        }
+    });
+    on_cleanup(move || escape.remove());
+    // Focus starts on Cancel, so Enter never deletes by accident.
+    let cancel_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(button) = cancel_button.get() {
+            let _ = button.focus();
+        }
+    });
+    move || {
+        pending_delete.get().map(|set| {
+            let confirm = {
+                let set = set.clone();
+                move |_| {
+                    delete.dispatch(DeleteEvalSet {
+                        app: set.app_name.clone(),
+                        eval_set_id: set.eval_set_id.clone(),
+                    });
+                    pending_delete.set(None);
+                }
+            };
+            view! {
+                <div class="overlay" on:click=move |_| cancel()>
+                    <div
+                        class="dialog"
+                        role="alertdialog"
+                        aria-modal="true"
+                        aria-labelledby="confirm-title"
+                        on:click=|ev| ev.stop_propagation()
+                    >
+                        <h2 id="confirm-title">"Delete " <code>{set.eval_set_id.clone()}</code> "?"</h2>
+                        <p>
+                            "This deletes the evalset and its " <strong>{set.case_count}</strong>
+                            " cases. Export it first if you may want it back."
+                        </p>
+                        <div class="dialog-actions">
+                            <button node_ref=cancel_button on:click=move |_| cancel()>"Cancel"</button>
+                            <button class="danger" on:click=confirm>"Delete evalset"</button>
+                        </div>
+                    </div>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,110 @@
+//! Pages and components. They read and write through the server functions in `crate::api`,
+//! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes.
+
+mod case_page;
+mod evalset_page;
+mod evalsets_page;
+mod json_view;
+
+pub use case_page::CasePage;
+pub use evalset_page::EvalSetPage;
+pub use evalsets_page::EvalSetsPage;
+
+use leptos::prelude::*;
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    {
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(axum::http::StatusCode::NOT_FOUND);
+        }
+    }
+    view! {
+        <section class="empty-state">
+            <h1>"Page not found"</h1>
+            <p>"There is nothing at this address. " <a href="/">"Go to the evalsets"</a></p>
+        </section>
+    }
+}
+
+/// A failed load or action, shown where its result would have been.
+#[component]
+pub fn ErrorNote(message: String) -> impl IntoView {
+    view! {
+        <p class="note note-error" role="alert">
+            <span class="status-icon" aria-hidden="true">"⚠"</span>
+            {message}
+        </p>
+    }
+}
+
+/// A server function error as a person should read it, without the transport's prefix.
+pub fn error_text(err: &ServerFnError) -> String {
+    match err {
+        ServerFnError::ServerError(message) => message.clone(),
+        ServerFnError::Request(message) => format!("could not reach the server: {message}"),
+        other => other.to_string(),
+    }
+}
+
+/// Percent-encodes a value for a URL query string.
+pub fn encode_query_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(byte as char),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// Link to one case's page.
+pub fn case_href(app: &str, eval_set_id: &str, eval_id: &str) -> String {
+    format!(
+        "/evalsets/{app}/{eval_set_id}/case?eval_id={}",
+        encode_query_value(eval_id)
+    )
+}
+
+pub fn eval_set_href(app: &str, eval_set_id: &str) -> String {
+    format!("/evalsets/{app}/{eval_set_id}")
+}
+
+pub fn export_href(app: &str, eval_set_id: &str) -> String {
+    format!("/apps/{app}/eval_sets/{eval_set_id}/export")
+}
+
+/// Shortens a one-line preview to `max` characters.
+pub fn preview(text: &str, max: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= max {
+        line
+    } else {
+        let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_encoded() {
+        assert_eq!(encode_query_value("tests/a b.json"), "tests%2Fa%20b.json");
+        assert_eq!(encode_query_value("中"), "%E4%B8%AD");
+        assert_eq!(
+            case_href("demo", "s", "a&b"),
+            "/evalsets/demo/s/case?eval_id=a%26b"
+        );
+    }
+
+    #[test]
+    fn previews_are_one_line_and_bounded() {
+        assert_eq!(preview("a\n  b", 10), "a b");
+        assert_eq!(preview("abcdefghijk", 5), "abcd…");
+        assert_eq!(preview("天气怎么样", 5), "天气怎么样");
+    }
+}
