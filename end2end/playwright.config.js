@@ -1,0 +1,47 @@
+// Playwright drives Debian's Chromium against a real evalstudio server with a fresh SQLite file.
+const { defineConfig } = require('@playwright/test');
+const os = require('os');
+const path = require('path');
+const fs = require('fs');
+
+const port = process.env.E2E_PORT || '3123';
+const bin = process.env.E2E_BIN;
+const siteRoot = process.env.E2E_SITE_ROOT || path.resolve(__dirname, '../target/site');
+if (!bin) {
+  throw new Error('E2E_BIN must name the evalstudio binary (run the browser tests with `make e2e`)');
+}
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evalstudio-e2e-'));
+
+module.exports = defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    acceptDownloads: true,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `"${bin}" serve --addr 127.0.0.1:${port} --db "${path.join(dataDir, 'e2e.db')}" --site-root "${siteRoot}"`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,102 @@
+// Import an ADK fixture through the UI, browse to a case and its tool calls, export the file.
+const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+const path = require('path');
+
+const fixtures = path.resolve(__dirname, '../../../shared/fixtures/adk');
+const fixture = (name) => path.join(fixtures, name);
+
+/** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */
+async function open(page, url) {
+  await page.goto(url);
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+}
+
+let consoleErrors = [];
+test.beforeEach(async ({ page }) => {
+  consoleErrors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+});
+test.afterEach(async () => {
+  expect(consoleErrors, 'the browser console has no errors').toEqual([]);
+});
+
+test('import a fixture, open a case, see its tool calls, export it', async ({ page }) => {
+  await open(page, '/');
+  await page.getByTestId('import-file').setInputFiles(fixture('simple_multi_turn_conversation.test.json'));
+  await expect(page.getByRole('status')).toContainText('Imported 1 case into');
+
+  const setId = '4412cca6-dfcd-43ab-bbc5-9155380c7137';
+  await page.getByRole('link', { name: setId }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(setId);
+  const row = page.getByRole('row', { name: /simple_multi_turn_conversation/ });
+  await expect(row).toContainText('Turn off device_2 in the Bedroom.');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('2');
+
+  await row.getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Turn 1' })).toBeVisible();
+  const firstCall = page.locator('.turn').first().locator('.tool-call').first();
+  await expect(firstCall.locator('.tool-name')).toHaveText('set_device_info');
+  await expect(firstCall.locator('.json')).toContainText('"device_id": "device_2"');
+  await expect(firstCall.locator('.json')).toContainText('"status": "OFF"');
+  await expect(page.locator('.turn').nth(1)).toContainText('I have set the device 2 status to on.');
+
+  await page.getByRole('link', { name: setId }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`${setId}.evalset.json`);
+  const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const original = JSON.parse(fs.readFileSync(fixture('simple_multi_turn_conversation.test.json'), 'utf8'));
+  expect(exported.eval_set_id).toBe(original.eval_set_id);
+  const call = exported.eval_cases[0].conversation[1].intermediate_data.tool_uses[0];
+  expect(call).toEqual({ args: { location: 'Bedroom', status: 'ON', device_id: 'device_2' }, name: 'set_device_info' });
+});
+
+test('a bad file shows where it is wrong and changes nothing', async ({ page }) => {
+  await open(page, '/');
+  const before = await page.locator('tbody tr').count();
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'broken.evalset.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{\n  "eval_set_id": "broken",\n  "eval_cases": [\n    {"conversation": []}\n  ]\n}'),
+  });
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('broken.evalset.json was not imported');
+  await expect(alert).toContainText('eval_cases[0]: missing field `eval_id` (line 4');
+  await expect(page.locator('tbody tr')).toHaveCount(before);
+});
+
+test('importing an existing id asks before replacing', async ({ page }) => {
+  await open(page, '/');
+  await page.getByTestId('import-file').setInputFiles(fixture('trip_inquiry.test.json'));
+  await expect(page.getByRole('status')).toContainText('Imported');
+  await page.getByTestId('import-file').setInputFiles(fixture('trip_inquiry.test.json'));
+  await expect(page.getByRole('alert')).toContainText('already exists');
+  await page.getByRole('button', { name: 'Replace it' }).click();
+  await expect(page.getByRole('status')).toContainText('replaced the old one');
+});
+
+test('create an evalset, then delete it after confirming', async ({ page }) => {
+  await open(page, '/');
+  await page.getByLabel('New evalset').fill('e2e_created');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const row = page.getByRole('row', { name: /e2e_created/ });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('cell').nth(2)).toHaveText('0');
+
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Delete e2e_created?');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(row).toBeVisible();
+
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete evalset' }).click();
+  await expect(page.getByRole('row', { name: /e2e_created/ })).toHaveCount(0);
+});
