@@ -16,12 +16,13 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/evalstudio/target
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 
+VENV ?= $(HOME)/.cache/evalstudio/venv
 ADDR ?= 127.0.0.1:3000
 DB ?= data/evalstudio.db
 # cargo-leptos's debug builds set this flag; tests and clippy use it too so they share artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run build test fmt lint unit e2e bench tools rust-tools node-tools browser
+.PHONY: run build test fmt lint unit conformance e2e bench tools rust-tools node-tools browser
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -31,17 +32,28 @@ run: build
 build: rust-tools node-tools
 	cargo leptos build --release
 
-## test: formatting, lints, unit and integration tests, then the browser tests
-test: tools fmt lint unit e2e
+## test: formatting, lints, unit and integration tests, ADK conformance, then the browser tests
+test: tools fmt lint unit conformance e2e
 
 fmt:
 	cargo fmt --check
 
 lint:
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo clippy --all-targets --features ssr -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
 
 unit:
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --features ssr
+
+## conformance: our export against google-adk's own file writer (in a venv, from PyPI)
+conformance: $(VENV)/.installed
+	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
+	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" ../shared/fixtures/adk
+
+$(VENV)/.installed: conformance/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r conformance/requirements.txt
+	touch $@
 
 ## e2e: Playwright in Debian's Chromium against a debug build
 e2e: tools

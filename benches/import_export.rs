@@ -4,9 +4,10 @@
 //! Each phase runs in a fresh child process so its peak RSS (VmHWM) is its own, not the
 //! generator's. Run with `make bench` or `cargo bench --features ssr --bench import_export`.
 
+use evalstudio::api::import_file;
 use evalstudio::evalset::{
-    parse_evalset_file, to_adk_json, Content, EvalCase, EvalSet, FunctionCall, FunctionResponse,
-    IntermediateData, Invocation, LegacyDefaults, SessionInput,
+    to_adk_json, Content, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData, Invocation,
+    SessionInput,
 };
 use evalstudio::store::Store;
 use serde_json::{json, Map, Value};
@@ -53,26 +54,16 @@ async fn run_phase(phase: &str, file: &Path, db: &Path) {
     let started = Instant::now();
     match phase {
         "import" => {
+            // The same path as the REST import and the CLI: parse, check, store in one transaction.
             let text = std::fs::read_to_string(file).unwrap();
-            let mut id = || "unused".to_string();
-            let legacy = LegacyDefaults {
-                name: "bench",
-                file_name: "bench.json",
-                now: 0.0,
-                new_invocation_id: &mut id,
-            };
-            let (eval_set, format) = parse_evalset_file(&text, legacy).unwrap();
-            let parsed = started.elapsed();
-            store
-                .import_eval_set("bench", &eval_set, &format.to_string(), true)
+            let summary = import_file(&store, "bench", "bench.evalset.json", None, &text, true)
                 .await
                 .unwrap();
+            assert_eq!(summary.cases, CASES);
             report("import", started.elapsed().as_secs_f64(), file_bytes, baseline);
-            println!("  of which parsing: {:.3} s", parsed.as_secs_f64());
         }
         "export" => {
-            let eval_set = store.load_eval_set("bench", "bench_set").await.unwrap();
-            let text = to_adk_json(&eval_set);
+            let text = store.export_adk_json("bench", "bench_set").await.unwrap();
             assert_eq!(
                 text.len() as f64,
                 file_bytes,

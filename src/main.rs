@@ -4,7 +4,6 @@
 mod cli {
     use clap::{Parser, Subcommand};
     use evalstudio::api::{import_file, DEFAULT_APP};
-    use evalstudio::evalset::to_adk_json;
     use evalstudio::server::{serve, ServeConfig, DEFAULT_MAX_BODY_BYTES};
     use evalstudio::store::Store;
     use std::net::SocketAddr;
@@ -143,11 +142,10 @@ mod cli {
             Ok(store) => store,
             Err(err) => return fail(err),
         };
-        let eval_set = match store.load_eval_set(app, eval_set_id).await {
-            Ok(set) => set,
+        let json = match store.export_adk_json(app, eval_set_id).await {
+            Ok(json) => json,
             Err(err) => return fail(err),
         };
-        let json = to_adk_json(&eval_set);
         let written = match &output {
             Some(path) => {
                 std::fs::write(path, &json).map_err(|e| format!("cannot write {}: {e}", path.display()))

@@ -3,7 +3,7 @@
 
 use super::error::ApiError;
 use super::{import_file, now_seconds, validate_app_name, AppState};
-use crate::evalset::{parse_eval_case, to_adk_json, validate_eval_set_id, EvalSet};
+use crate::evalset::{parse_eval_case, validate_eval_set_id};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
@@ -58,8 +58,8 @@ async fn create_eval_set(
             crate::store::StoreError::Conflict(message) => ApiError::bad_request(message),
             other => other.into(),
         })?;
-    let created = state.store.load_eval_set(&app, &eval_set_id).await?;
-    Ok(adk_json_response(StatusCode::CREATED, &created))
+    let created = state.store.export_adk_json(&app, &eval_set_id).await?;
+    Ok(adk_json_response(StatusCode::CREATED, created))
 }
 
 async fn delete_eval_set(
@@ -133,8 +133,8 @@ async fn export_eval_set(
     State(state): State<AppState>,
     Path((app, eval_set_id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    let eval_set = state.store.load_eval_set(&app, &eval_set_id).await?;
-    let mut response = adk_json_response(StatusCode::OK, &eval_set);
+    let file = state.store.export_adk_json(&app, &eval_set_id).await?;
+    let mut response = adk_json_response(StatusCode::OK, file);
     let disposition = format!("attachment; filename=\"{eval_set_id}.evalset.json\"");
     response.headers_mut().insert(
         header::CONTENT_DISPOSITION,
@@ -196,11 +196,6 @@ fn body_text(body: Result<Bytes, BytesRejection>) -> ApiResult<String> {
     })
 }
 
-fn adk_json_response(status: StatusCode, eval_set: &EvalSet) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        to_adk_json(eval_set),
-    )
-        .into_response()
+fn adk_json_response(status: StatusCode, file: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], file).into_response()
 }

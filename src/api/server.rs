@@ -2,9 +2,10 @@
 
 use super::error::ApiError;
 use crate::evalset::{
-    eval_set_id_from_file_name, parse_evalset_file, validate_eval_set_id, FormatError, LegacyDefaults,
+    eval_set_id_from_file_name, parse_evalset_file_streaming, validate_eval_set_id, FormatError,
+    LegacyDefaults,
 };
-use crate::store::{ImportSummary, Store, StoreError};
+use crate::store::{CaseRow, ImportSummary, Store, StoreError};
 use axum::extract::FromRef;
 use axum::http::StatusCode;
 use leptos::config::LeptosOptions;
@@ -76,12 +77,15 @@ pub async fn import_file(
         now: now_seconds(),
         new_invocation_id: &mut new_invocation_id,
     };
-    let (mut eval_set, format) = parse_evalset_file(text, legacy)?;
+    // Cases go straight to their stored form, so a big file is never held parsed in full.
+    let mut rows = Vec::new();
+    let (mut eval_set, format) =
+        parse_evalset_file_streaming(text, legacy, &mut |case| rows.push(CaseRow::new(&case)))?;
     if id_override.is_some() {
         eval_set.eval_set_id = name;
     }
     store
-        .import_eval_set(app, &eval_set, &format.to_string(), replace)
+        .import_eval_set(app, &eval_set, &rows, &format.to_string(), replace)
         .await
         .map_err(|err| match err {
             StoreError::Conflict(_) => ImportError::Exists(eval_set.eval_set_id.clone()),

@@ -3,8 +3,10 @@
 //! Every error names the JSON path of the bad value and its line and column in the file.
 
 use super::model::{
-    Content, EvalCase, EvalSet, FunctionCall, IntermediateData, Invocation, Part, SessionInput,
+    Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
+    SessionInput,
 };
+use serde::de::DeserializeSeed;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -59,13 +61,48 @@ pub fn parse_evalset_file(
     text: &str,
     legacy: LegacyDefaults<'_>,
 ) -> Result<(EvalSet, SourceFormat), FormatError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (eval_set, format) = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'[') => parse_legacy(text, legacy)?,
-        _ => (parse_json::<EvalSet>(text)?, SourceFormat::EvalSet),
-    };
-    validate(text, &eval_set)?;
+    let mut cases = Vec::new();
+    let (mut eval_set, format) = parse_evalset_file_streaming(text, legacy, &mut |case| cases.push(case))?;
+    eval_set.eval_cases = cases;
     Ok((eval_set, format))
+}
+
+/// Like [`parse_evalset_file`], but hands each checked case to `on_case` as soon as it is read
+/// and returns the evalset without its cases, so a large file is never held parsed all at once.
+/// On error, cases already handed over should be discarded.
+pub fn parse_evalset_file_streaming(
+    text: &str,
+    legacy: LegacyDefaults<'_>,
+    on_case: &mut dyn FnMut(EvalCase),
+) -> Result<(EvalSet, SourceFormat), FormatError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[') {
+        let (mut eval_set, format) = parse_legacy(text, legacy)?;
+        validate_eval_set_id(&eval_set.eval_set_id).map_err(|m| error_at(text, &[], m))?;
+        let mut seen = HashSet::new();
+        for (index, case) in eval_set.eval_cases.iter().enumerate() {
+            // Legacy cases are made here, not read from the file: only the named list has a place to point at.
+            check_case(case, &mut seen).map_err(|m| error_at(text, &[Seg::Index(index)], m))?;
+        }
+        eval_set.eval_cases.drain(..).for_each(&mut *on_case);
+        return Ok((eval_set, format));
+    }
+    let mut seen = HashSet::new();
+    let mut rejected = None;
+    let mut check = |index: usize, case: EvalCase| {
+        if let Err(message) = check_case(&case, &mut seen) {
+            let err = error_at(text, &[Seg::Key("eval_cases"), Seg::Index(index)], message);
+            let summary = err.message.clone();
+            rejected = Some(err);
+            return Err(summary);
+        }
+        on_case(case);
+        Ok(())
+    };
+    let parsed = parse_json_seed(text, EvalSetVisitor { on_case: &mut check });
+    let eval_set = parsed.map_err(|err| rejected.take().unwrap_or(err))?;
+    validate_eval_set_id(&eval_set.eval_set_id).map_err(|m| error_at(text, &[Seg::Key("eval_set_id")], m))?;
+    Ok((eval_set, SourceFormat::EvalSet))
 }
 
 /// Parses one eval case (the body of an edit), with the same checks as a case inside a file.
@@ -123,15 +160,11 @@ pub fn eval_set_id_from_file_name(file_name: &str) -> String {
     }
 }
 
-fn validate(text: &str, eval_set: &EvalSet) -> Result<(), FormatError> {
-    validate_eval_set_id(&eval_set.eval_set_id).map_err(|m| error_at(text, &[Seg::Key("eval_set_id")], m))?;
-    let mut seen = HashSet::new();
-    for (index, case) in eval_set.eval_cases.iter().enumerate() {
-        let at = |message| error_at(text, &[Seg::Key("eval_cases"), Seg::Index(index)], message);
-        validate_case(case).map_err(at)?;
-        if !seen.insert(case.eval_id.as_str()) {
-            return Err(at(format!("duplicate eval_id `{}`", case.eval_id)));
-        }
+/// The checks every case in a set passes: those of a single case, and a unique eval_id.
+fn check_case(case: &EvalCase, seen: &mut HashSet<String>) -> Result<(), String> {
+    validate_case(case)?;
+    if !seen.insert(case.eval_id.clone()) {
+        return Err(format!("duplicate eval_id `{}`", case.eval_id));
     }
     Ok(())
 }
@@ -151,20 +184,30 @@ fn validate_case(case: &EvalCase) -> Result<(), String> {
 
 /// Deserializes with the failing value's path and the position serde_json reports.
 fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FormatError> {
+    parse_json_seed(text, std::marker::PhantomData::<T>)
+}
+
+fn parse_json_seed<'a, S: DeserializeSeed<'a>>(text: &'a str, seed: S) -> Result<S::Value, FormatError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
-        // A syntax error inside an object leaves an unknown last key, shown as `?`.
-        let path = err.path().to_string();
-        let path = path.trim_end_matches(".?").trim_end_matches('?');
-        json_error(
-            if path.is_empty() || path == "." {
-                "$".into()
-            } else {
-                path.into()
-            },
-            err.inner(),
-        )
-    })?;
+    let mut track = serde_path_to_error::Track::new();
+    let value = seed
+        .deserialize(serde_path_to_error::Deserializer::new(
+            &mut deserializer,
+            &mut track,
+        ))
+        .map_err(|err| {
+            // A syntax error inside an object leaves an unknown last key, shown as `?`.
+            let path = track.path().to_string();
+            let path = path.trim_end_matches(".?").trim_end_matches('?');
+            json_error(
+                if path.is_empty() || path == "." {
+                    "$".into()
+                } else {
+                    path.into()
+                },
+                &err,
+            )
+        })?;
     deserializer.end().map_err(|err| json_error("$".into(), &err))?;
     Ok(value)
 }

@@ -7,10 +7,10 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-pub use export::to_adk_json;
+pub use export::{to_adk_json, AdkFileWriter};
 pub use import::{
-    eval_set_id_from_file_name, parse_eval_case, parse_evalset_file, validate_eval_set_id, FormatError,
-    LegacyDefaults, SourceFormat,
+    eval_set_id_from_file_name, parse_eval_case, parse_evalset_file, parse_evalset_file_streaming,
+    validate_eval_set_id, FormatError, LegacyDefaults, SourceFormat,
 };
 pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,

@@ -395,3 +395,44 @@ fn file_names_become_valid_ids() {
     assert!(validate_eval_set_id("a/b").is_err());
     assert!(validate_eval_set_id("4412cca6-dfcd-43ab").is_ok());
 }
+
+#[test]
+fn the_streaming_writer_writes_the_same_bytes() {
+    let mut sets: Vec<EvalSet> = fixture_evalsets()
+        .iter()
+        .map(|(_, text)| parse_ok(text))
+        .collect();
+    let mut empty = sets[0].clone();
+    empty.eval_cases.clear();
+    empty
+        .extra
+        .insert("x_after".into(), json!({"k": [1, "\n  \"eval_cases\": []"]}));
+    sets.push(empty);
+    for set in sets {
+        let mut writer = AdkFileWriter::new(&set);
+        set.eval_cases.iter().for_each(|case| writer.push_case(case));
+        assert_eq!(writer.finish(), to_adk_json(&set), "{}", set.eval_set_id);
+    }
+}
+
+#[test]
+fn streaming_parse_hands_over_checked_cases_in_order() {
+    let text = r#"{"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "conversation": []}, {"eval_id": "b", "conversation": []}], "x": 1}"#;
+    let mut ids = Vec::new();
+    let mut new_id = || "unused".to_string();
+    let legacy = LegacyDefaults {
+        name: "n",
+        file_name: "n.json",
+        now: 0.0,
+        new_invocation_id: &mut new_id,
+    };
+    let (header, format) =
+        parse_evalset_file_streaming(text, legacy, &mut |case| ids.push(case.eval_id)).unwrap();
+    assert_eq!(ids, ["a", "b"]);
+    assert!(header.eval_cases.is_empty());
+    assert_eq!(
+        (header.eval_set_id.as_str(), format),
+        ("s", SourceFormat::EvalSet)
+    );
+    assert_eq!(header.extra["x"], 1, "keys after eval_cases are read too");
+}

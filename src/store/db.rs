@@ -2,7 +2,8 @@
 //! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
 
 use super::records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};
-use crate::evalset::{EvalCase, EvalSet};
+use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
+use futures::TryStreamExt;
 use serde_json::{Map, Value};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
@@ -118,12 +119,14 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a whole evalset in one transaction. An existing evalset of the same id is a
-    /// conflict unless `replace`, in which case it is replaced whole.
+    /// Stores an evalset (`eval_set`'s own `eval_cases` are ignored; `cases` are stored, in
+    /// order) in one transaction. An existing evalset of the same id is a conflict unless
+    /// `replace`, in which case it is replaced whole.
     pub async fn import_eval_set(
         &self,
         app: &str,
         eval_set: &EvalSet,
+        cases: &[CaseRow],
         format: &str,
         replace: bool,
     ) -> StoreResult<ImportSummary> {
@@ -159,20 +162,21 @@ impl Store {
         .bind(Value::Object(eval_set.extra.clone()).to_string())
         .fetch_one(&mut *tx)
         .await?;
-        for (position, case) in eval_set.eval_cases.iter().enumerate() {
+        for (position, case) in cases.iter().enumerate() {
             insert_case(&mut tx, set_row, position as i64, case).await?;
         }
         tx.commit().await?;
         Ok(ImportSummary {
             eval_set_id: eval_set.eval_set_id.clone(),
-            cases: eval_set.eval_cases.len(),
+            cases: cases.len(),
             format: format.to_string(),
             replaced: existing.is_some(),
         })
     }
 
-    /// Rebuilds the evalset, cases in file order, for export.
-    pub async fn load_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<EvalSet> {
+    /// The evalset as ADK's file writer writes it, cases in file order. Cases are read and
+    /// written one at a time.
+    pub async fn export_adk_json(&self, app: &str, eval_set_id: &str) -> StoreResult<String> {
         let header = sqlx::query(
             "SELECT id, name, description, creation_timestamp, extra_json FROM eval_sets \
              WHERE app_name = ? AND eval_set_id = ?",
@@ -182,24 +186,25 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .ok_or_else(|| eval_set_not_found(app, eval_set_id))?;
-        let case_rows: Vec<String> =
-            sqlx::query_scalar("SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position")
-                .bind(header.get::<i64, _>("id"))
-                .fetch_all(&self.pool)
-                .await?;
-        let eval_cases = case_rows
-            .iter()
-            .map(|json| decode_case(json))
-            .collect::<StoreResult<_>>()?;
         let extra: Map<String, Value> = serde_json::from_str(header.get("extra_json")).map_err(corrupt)?;
-        Ok(EvalSet {
+        let eval_set = EvalSet {
             eval_set_id: eval_set_id.to_string(),
             name: header.get("name"),
             description: header.get("description"),
-            eval_cases,
+            eval_cases: Vec::new(),
             creation_timestamp: header.get("creation_timestamp"),
             extra,
-        })
+        };
+        let mut writer = AdkFileWriter::new(&eval_set);
+        let mut rows = sqlx::query_scalar::<_, String>(
+            "SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position",
+        )
+        .bind(header.get::<i64, _>("id"))
+        .fetch(&self.pool);
+        while let Some(json) = rows.try_next().await? {
+            writer.push_case(&decode_case(&json)?);
+        }
+        Ok(writer.finish())
     }
 
     /// The eval ids of an evalset, sorted.
@@ -302,17 +307,18 @@ impl Store {
                  the stored version is {current}. Reload it and apply your change again."
             )));
         }
+        let row = CaseRow::new(case);
         let updated = sqlx::query(
             "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
              first_user_message = ?, version = version + 1, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
              WHERE eval_set_row = ? AND eval_id = ?",
         )
-        .bind(&case.eval_id)
-        .bind(encode_case(case))
-        .bind(case.turn_count() as i64)
-        .bind(case.tool_call_count() as i64)
-        .bind(case.first_user_message())
+        .bind(&row.eval_id)
+        .bind(&row.case_json)
+        .bind(row.turn_count)
+        .bind(row.tool_call_count)
+        .bind(&row.first_user_message)
         .bind(set_row)
         .bind(eval_id)
         .execute(&mut *tx)
@@ -341,7 +347,7 @@ impl Store {
         .bind(set_row)
         .fetch_one(&mut *tx)
         .await?;
-        match insert_case(&mut tx, set_row, position, case).await {
+        match insert_case(&mut tx, set_row, position, &CaseRow::new(case)).await {
             Err(StoreError::Database(sqlx::Error::Database(e))) if e.is_unique_violation() => {
                 return Err(StoreError::Conflict(format!(
                     "eval set `{eval_set_id}` already has a case `{}`",
@@ -396,7 +402,7 @@ async fn eval_set_row(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreRes
         .ok_or_else(|| eval_set_not_found(app, eval_set_id))
 }
 
-async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &EvalCase) -> StoreResult<()> {
+async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
          first_user_message) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -404,10 +410,10 @@ async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &EvalCa
     .bind(set_row)
     .bind(position)
     .bind(&case.eval_id)
-    .bind(encode_case(case))
-    .bind(case.turn_count() as i64)
-    .bind(case.tool_call_count() as i64)
-    .bind(case.first_user_message())
+    .bind(&case.case_json)
+    .bind(case.turn_count)
+    .bind(case.tool_call_count)
+    .bind(&case.first_user_message)
     .execute(conn)
     .await?;
     Ok(())
@@ -432,8 +438,25 @@ fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
     }
 }
 
-fn encode_case(case: &EvalCase) -> String {
-    serde_json::to_string(case).expect("serializing an EvalCase cannot fail")
+/// A case as one table row: its canonical JSON and the figures the lists show.
+pub struct CaseRow {
+    eval_id: String,
+    case_json: String,
+    turn_count: i64,
+    tool_call_count: i64,
+    first_user_message: String,
+}
+
+impl CaseRow {
+    pub fn new(case: &EvalCase) -> CaseRow {
+        CaseRow {
+            eval_id: case.eval_id.clone(),
+            case_json: serde_json::to_string(case).expect("serializing an EvalCase cannot fail"),
+            turn_count: case.turn_count() as i64,
+            tool_call_count: case.tool_call_count() as i64,
+            first_user_message: case.first_user_message(),
+        }
+    }
 }
 
 fn decode_case(json: &str) -> StoreResult<EvalCase> {

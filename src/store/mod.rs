@@ -8,5 +8,5 @@ pub mod records;
 mod tests;
 
 #[cfg(feature = "ssr")]
-pub use db::{Store, StoreError, StoreResult};
+pub use db::{CaseRow, Store, StoreError, StoreResult};
 pub use records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};

@@ -1,6 +1,13 @@
 use super::*;
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
 
+async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
+    let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();
+    store
+        .import_eval_set(app, set, &rows, "ADK evalset", replace)
+        .await
+}
+
 async fn temp_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("nested/evalstudio.db"))
@@ -33,13 +40,12 @@ const TWO_CASES: &str = r#"{"eval_set_id": "weather", "x_top": 1, "eval_cases": 
 async fn import_then_export_is_unchanged_and_keeps_file_order() {
     let (_dir, store) = temp_store().await;
     let set = eval_set(TWO_CASES);
-    let summary = store
-        .import_eval_set("demo", &set, "ADK evalset", false)
-        .await
-        .unwrap();
+    let summary = import(&store, "demo", &set, false).await.unwrap();
     assert_eq!((summary.cases, summary.replaced), (2, false));
-    let loaded = store.load_eval_set("demo", "weather").await.unwrap();
-    assert_eq!(to_adk_json(&loaded), to_adk_json(&set));
+    assert_eq!(
+        store.export_adk_json("demo", "weather").await.unwrap(),
+        to_adk_json(&set)
+    );
     assert_eq!(store.case_ids("demo", "weather").await.unwrap(), ["a", "b"]);
     let page = store.list_cases("demo", "weather", 1, 50).await.unwrap();
     assert_eq!(page.cases[0].eval_id, "b", "listing follows file order");
@@ -52,11 +58,11 @@ async fn import_then_export_is_unchanged_and_keeps_file_order() {
 async fn importing_an_existing_id_conflicts_unless_replacing() {
     let (_dir, store) = temp_store().await;
     let set = eval_set(TWO_CASES);
-    store.import_eval_set("demo", &set, "f", false).await.unwrap();
+    import(&store, "demo", &set, false).await.unwrap();
     let mut other = set.clone();
     other.eval_cases.truncate(1);
     assert!(matches!(
-        store.import_eval_set("demo", &other, "f", false).await,
+        import(&store, "demo", &other, false).await,
         Err(StoreError::Conflict(_))
     ));
     assert_eq!(
@@ -68,13 +74,7 @@ async fn importing_an_existing_id_conflicts_unless_replacing() {
         2,
         "unchanged"
     );
-    assert!(
-        store
-            .import_eval_set("demo", &other, "f", true)
-            .await
-            .unwrap()
-            .replaced
-    );
+    assert!(import(&store, "demo", &other, true).await.unwrap().replaced);
     assert_eq!(
         store
             .eval_set_summary("demo", "weather")
@@ -84,7 +84,7 @@ async fn importing_an_existing_id_conflicts_unless_replacing() {
         1
     );
     // Another app has its own namespace.
-    store.import_eval_set("other", &set, "f", false).await.unwrap();
+    import(&store, "other", &set, false).await.unwrap();
 }
 
 #[tokio::test]
@@ -93,17 +93,14 @@ async fn a_failed_import_leaves_nothing_behind() {
     let mut set = eval_set(TWO_CASES);
     // Duplicate ids are rejected by the parser; force one past it to make the insert fail midway.
     set.eval_cases[1].eval_id = "b".into();
-    assert!(store.import_eval_set("demo", &set, "f", false).await.is_err());
+    assert!(import(&store, "demo", &set, false).await.is_err());
     assert!(store.list_eval_sets("demo").await.unwrap().is_empty());
 }
 
 #[tokio::test]
 async fn updates_check_the_version() {
     let (_dir, store) = temp_store().await;
-    store
-        .import_eval_set("demo", &eval_set(TWO_CASES), "f", false)
-        .await
-        .unwrap();
+    import(&store, "demo", &eval_set(TWO_CASES), false).await.unwrap();
     let stored = store.get_case("demo", "weather", "b").await.unwrap();
     assert_eq!(stored.version, 1);
     let mut edited: EvalCase = stored.case.clone();
@@ -141,7 +138,7 @@ async fn create_add_delete() {
         store.create_eval_set("demo", "empty", 5.0).await,
         Err(StoreError::Conflict(_))
     ));
-    let exported = to_adk_json(&store.load_eval_set("demo", "empty").await.unwrap());
+    let exported = store.export_adk_json("demo", "empty").await.unwrap();
     assert_eq!(exported, "{\n  \"eval_set_id\": \"empty\",\n  \"name\": \"empty\",\n  \"eval_cases\": [],\n  \"creation_timestamp\": 5.0\n}");
     let case = eval_set(TWO_CASES).eval_cases[0].clone();
     store.add_case("demo", "empty", &case).await.unwrap();
@@ -156,7 +153,7 @@ async fn create_add_delete() {
     ));
     store.delete_eval_set("demo", "empty").await.unwrap();
     assert!(matches!(
-        store.load_eval_set("demo", "empty").await,
+        store.export_adk_json("demo", "empty").await,
         Err(StoreError::NotFound(_))
     ));
 }
@@ -168,10 +165,7 @@ async fn pages_are_clamped() {
         .map(|i| format!(r#"{{"eval_id": "c{i}", "conversation": []}}"#))
         .collect();
     let text = format!(r#"{{"eval_set_id": "p", "eval_cases": [{}]}}"#, cases.join(","));
-    store
-        .import_eval_set("demo", &eval_set(&text), "f", false)
-        .await
-        .unwrap();
+    import(&store, "demo", &eval_set(&text), false).await.unwrap();
     let page = store.list_cases("demo", "p", 3, 3).await.unwrap();
     assert_eq!((page.page, page.page_count(), page.cases.len()), (3, 3, 1));
     assert_eq!(store.list_cases("demo", "p", 99, 3).await.unwrap().page, 3);
