@@ -15,6 +15,9 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/
 # directory at any time to build from scratch.
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/evalstudio/target
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
+# leptos reads this at compile time (it names the wasm file the page loads). cargo-leptos sets
+# it; setting it for plain cargo too keeps their builds identical, so neither rebuilds the other's.
+export LEPTOS_OUTPUT_NAME := evalstudio
 
 VENV ?= $(HOME)/.cache/evalstudio/venv
 ADDR ?= 127.0.0.1:3000

@@ -117,9 +117,10 @@ mod cli {
             };
             match outcome {
                 Ok(summary) => println!(
-                    "imported {} ({} cases, {}{}) from {}",
+                    "imported {} ({} case{}, {}{}) from {}",
                     summary.eval_set_id,
                     summary.cases,
+                    if summary.cases == 1 { "" } else { "s" },
                     summary.format,
                     if summary.replaced { ", replaced" } else { "" },
                     file.display()
