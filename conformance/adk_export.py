@@ -108,7 +108,7 @@ def main() -> int:
             else:
                 failed += 1
                 print(f"DIFFERS: {name}\n--- evalstudio\n{ours}\n--- adk\n{theirs}", file=sys.stderr)
-    print(f"adk export conformance: {passed} passed, {failed} failed")
+    print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
