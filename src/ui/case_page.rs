@@ -1,7 +1,7 @@
 //! One eval case, turn by turn: what the user says, the tool calls expected, the expected answer.
 
 use super::json_view::JsonView;
-use super::{error_text, eval_set_href, ErrorNote};
+use super::{count, error_text, eval_set_href, short_time, ErrorNote};
 use crate::api::get_case;
 use crate::evalset::{Content, EvalCase, FunctionCall, Invocation};
 use crate::store::StoredCase;
@@ -55,8 +55,9 @@ fn CaseView(stored: StoredCase) -> impl IntoView {
             <div>
                 <h1 class="mono">{case.eval_id.clone()}</h1>
                 <p class="muted">
-                    {case.turn_count()} " turns · " {case.tool_call_count()} " tool calls · version "
-                    {stored.version} " · updated " {stored.updated_at.replace('T', " ")}
+                    {count(case.turn_count() as i64, "turn")} " · "
+                    {count(case.tool_call_count() as i64, "tool call")} " · version " {stored.version}
+                    " · updated " {short_time(&stored.updated_at)}
                 </p>
             </div>
         </div>

@@ -1,6 +1,6 @@
 //! One evalset: its cases, a page at a time.
 
-use super::{case_href, error_text, export_href, preview, ErrorNote};
+use super::{case_href, count, error_text, export_href, preview, ErrorNote};
 use crate::api::list_cases;
 use crate::store::CasePage;
 use leptos::prelude::*;
@@ -76,7 +76,7 @@ fn CaseList(page: CasePage) -> impl IntoView {
             <div>
                 <h1 class="mono">{title}</h1>
                 <p class="muted">
-                    {set.description.clone().unwrap_or_default()} " " {set.case_count} " cases · app "
+                    {set.description.clone().unwrap_or_default()} " " {count(set.case_count, "case")} " · app "
                     <code>{app.clone()}</code>
                 </p>
             </div>
@@ -110,13 +110,20 @@ fn CaseList(page: CasePage) -> impl IntoView {
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
-                <nav class="pager" aria-label="Pages">
-                    {(current > 1)
-                        .then(|| view! { <a href=page_href(current - 1) rel="prev">"← Previous"</a> })}
-                    <span class="muted">"Page " {current} " of " {last}</span>
-                    {(current < last)
-                        .then(|| view! { <a href=page_href(current + 1) rel="next">"Next →"</a> })}
-                </nav>
+                {(last > 1)
+                    .then(|| {
+                        view! {
+                            <nav class="pager" aria-label="Pages">
+                                {(current > 1)
+                                    .then(|| {
+                                        view! { <a href=page_href(current - 1) rel="prev">"← Previous"</a> }
+                                    })}
+                                <span class="muted">"Page " {current} " of " {last}</span>
+                                {(current < last)
+                                    .then(|| view! { <a href=page_href(current + 1) rel="next">"Next →"</a> })}
+                            </nav>
+                        }
+                    })}
             }
                 .into_any()
         }}

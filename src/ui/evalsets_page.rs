@@ -1,6 +1,6 @@
 //! The evalsets page: list with case counts, create, delete (confirmed), import, export.
 
-use super::{error_text, eval_set_href, export_href, ErrorNote};
+use super::{count, error_text, eval_set_href, export_href, short_time, ErrorNote};
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
 };
@@ -235,7 +235,7 @@ fn ImportStatus(
         ImportState::Done(summary) => view! {
             <p class="note note-passed" role="status">
                 <span class="status-icon" aria-hidden="true">"✓"</span>
-                "Imported " <strong>{summary.cases}</strong> {if summary.cases == 1 { " case" } else { " cases" }} " into " <code>{summary.eval_set_id}</code>
+                "Imported " <strong>{count(summary.cases as i64, "case")}</strong> " into " <code>{summary.eval_set_id}</code>
                 " (" {summary.format} {summary.replaced.then_some(", replaced the old one")} ")."
             </p>
         }
@@ -302,7 +302,7 @@ fn EvalSetTable(
                                 </td>
                                 <td class="muted hide-narrow">{set.description.clone().unwrap_or_default()}</td>
                                 <td class="num">{set.case_count}</td>
-                                <td class="muted nowrap">{set.updated_at.get(..16).unwrap_or_default().replace('T', " ")}</td>
+                                <td class="muted nowrap">{short_time(&set.updated_at)}</td>
                                 <td class="actions">
                                     <a
                                         class="button"
@@ -371,8 +371,8 @@ fn ConfirmDelete(
                     >
                         <h2 id="confirm-title">"Delete " <code>{set.eval_set_id.clone()}</code> "?"</h2>
                         <p>
-                            "This deletes the evalset and its " <strong>{set.case_count}</strong>
-                            " cases. Export it first if you may want it back."
+                            "This deletes the evalset and its " <strong>{count(set.case_count, "case")}</strong>
+                            ". Export it first if you may want it back."
                         </p>
                         <div class="dialog-actions">
                             <button node_ref=cancel_button on:click=move |_| cancel()>"Cancel"</button>

@@ -76,6 +76,17 @@ pub fn export_href(app: &str, eval_set_id: &str) -> String {
     format!("/apps/{app}/eval_sets/{eval_set_id}/export")
 }
 
+/// "1 case", "2 cases".
+pub fn count(n: impl Into<i64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// An ISO 8601 UTC timestamp from the store, to the minute: "2026-11-23 08:36 UTC".
+pub fn short_time(iso: &str) -> String {
+    format!("{} UTC", iso.get(..16).unwrap_or(iso).replace('T', " "))
+}
+
 /// Shortens a one-line preview to `max` characters.
 pub fn preview(text: &str, max: usize) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -99,6 +110,13 @@ mod tests {
             case_href("demo", "s", "a&b"),
             "/evalsets/demo/s/case?eval_id=a%26b"
         );
+    }
+
+    #[test]
+    fn counts_and_times_read_naturally() {
+        assert_eq!(count(1, "case"), "1 case");
+        assert_eq!(count(0, "case"), "0 cases");
+        assert_eq!(short_time("2026-11-23T08:36:25.294Z"), "2026-11-23 08:36 UTC");
     }
 
     #[test]
