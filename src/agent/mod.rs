@@ -1,0 +1,155 @@
+//! Agents: anything that turns a conversation plus a new user message into a stream of events
+//! (text, tool calls, tool results, the final answer). Sessions record these events as they
+//! come; evals compare them with expectations. The built-in `demo` agent runs offline and is
+//! deterministic, so a new user gets real tool calls without any API key.
+
+mod demo;
+mod knowledge;
+pub mod to_eval_case;
+pub mod tools;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+pub use demo::{DemoAgent, DemoFaults};
+pub use knowledge::{Doc, DOCS};
+
+/// One thing an agent did during a turn, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// A piece of the answer; the deltas of a turn concatenate to its `FinalResponse`.
+    TextDelta {
+        text: String,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        args: Map<String, Value>,
+    },
+    /// `id` repeats the matching `ToolCall`'s id. A failed tool reports `{"error": message}`.
+    ToolResult {
+        id: String,
+        name: String,
+        response: Map<String, Value>,
+        duration_ms: u64,
+    },
+    FinalResponse {
+        text: String,
+    },
+    /// The turn failed; no `FinalResponse` follows.
+    Error {
+        message: String,
+    },
+    Usage {
+        prompt_tokens: u64,
+        completion_tokens: u64,
+    },
+}
+
+/// A finished turn of the session so far: what the user said and what the agent did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub user: String,
+    pub events: Vec<AgentEvent>,
+}
+
+impl Turn {
+    /// The agent's answer, if the turn got that far.
+    pub fn final_response(&self) -> Option<&str> {
+        self.events.iter().find_map(|e| match e {
+            AgentEvent::FinalResponse { text } => Some(text.as_str()),
+            _ => None,
+        })
+    }
+}
+
+pub trait Agent: Send + Sync {
+    /// Streams the events of one turn. Dyn-compatible on purpose (agents are chosen at run time).
+    fn run_turn<'a>(&'a self, history: &'a [Turn], message: &'a str) -> BoxStream<'a, AgentEvent>;
+}
+
+/// A function an agent may call. Arguments and results are JSON objects, as in every
+/// tool-calling API, so the same tools can be offered to an LLM agent.
+pub trait Tool: Send + Sync {
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
+    /// JSON schema of the arguments object.
+    fn parameters(&self) -> Value;
+    /// `Err` carries a message meant for the model (and the user), not a Rust error type.
+    fn call<'a>(&'a self, args: &'a Map<String, Value>) -> BoxFuture<'a, Result<Map<String, Value>, String>>;
+}
+
+/// Tools by name. Ordered so that declarations sent to a model are stable between runs.
+#[derive(Default)]
+pub struct ToolRegistry {
+    tools: BTreeMap<String, Box<dyn Tool>>,
+}
+
+impl ToolRegistry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The demo agent's tools: weather, currency, orders, help-center search and arithmetic.
+    pub fn demo() -> Self {
+        let mut registry = Self::new();
+        registry.register(tools::GetWeather);
+        registry.register(tools::ConvertCurrency);
+        registry.register(tools::GetOrderStatus);
+        registry.register(tools::SearchKnowledgeBase);
+        registry.register(tools::Calculate);
+        registry
+    }
+
+    /// Adds a tool, replacing any tool of the same name.
+    pub fn register(&mut self, tool: impl Tool + 'static) {
+        self.tools.insert(tool.name().to_string(), Box::new(tool));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&dyn Tool> {
+        self.tools.get(name).map(|t| t.as_ref())
+    }
+
+    /// Tools in name order.
+    pub fn iter(&self) -> impl Iterator<Item = &dyn Tool> {
+        self.tools.values().map(|t| t.as_ref())
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// OpenAI-style function declarations, in name order.
+    pub fn declarations(&self) -> Vec<Value> {
+        self.iter()
+            .map(|t| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": t.name(),
+                        "description": t.description(),
+                        "parameters": t.parameters(),
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.tools.keys()).finish()
+    }
+}
