@@ -1,6 +1,5 @@
 //! Evalstudio: build ADK evalsets from agent sessions and run them. See ARCHITECTURE.md.
 
-#[cfg(feature = "ssr")]
 pub mod agent;
 pub mod api;
 pub mod app;

@@ -1,7 +1,7 @@
 //! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
 //! under `/apps`, and the static site (wasm, css, favicon).
 
-use crate::api::{rest, AppState};
+use crate::api::{rest, sessions, AppState};
 use crate::app::{shell, App};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
@@ -40,7 +40,8 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize) -> Ro
     };
     let routes = generate_route_list(App);
     Router::new()
-        .nest("/apps", rest::router())
+        .nest("/apps", rest::router().merge(sessions::app_routes()))
+        .merge(sessions::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();
             move || shell(options.clone())

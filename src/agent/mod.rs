@@ -2,13 +2,19 @@
 //! (text, tool calls, tool results, the final answer). Sessions record these events as they
 //! come; evals compare them with expectations. The built-in `demo` agent runs offline and is
 //! deterministic, so a new user gets real tool calls without any API key.
+//!
+//! The event types are shared with the browser (the chat page renders them); the agents and
+//! tools themselves run on the server only.
 
+#[cfg(feature = "ssr")]
 mod demo;
+#[cfg(feature = "ssr")]
 mod knowledge;
 pub mod to_eval_case;
+#[cfg(feature = "ssr")]
 pub mod tools;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "ssr"))]
 mod tests;
 
 use std::collections::BTreeMap;
@@ -18,7 +24,9 @@ use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+#[cfg(feature = "ssr")]
 pub use demo::{DemoAgent, DemoFaults};
+#[cfg(feature = "ssr")]
 pub use knowledge::{Doc, DOCS};
 
 /// One thing an agent did during a turn, in order.
@@ -99,6 +107,7 @@ impl ToolRegistry {
     }
 
     /// The demo agent's tools: weather, currency, orders, help-center search and arithmetic.
+    #[cfg(feature = "ssr")]
     pub fn demo() -> Self {
         let mut registry = Self::new();
         registry.register(tools::GetWeather);

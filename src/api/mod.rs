@@ -13,6 +13,8 @@ mod error;
 pub mod rest;
 #[cfg(feature = "ssr")]
 mod server;
+#[cfg(feature = "ssr")]
+pub mod sessions;
 
 #[cfg(feature = "ssr")]
 pub use error::ApiError;

@@ -27,7 +27,7 @@ pub type StoreResult<T> = Result<T, StoreError>;
 
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    pub(super) pool: SqlitePool,
 }
 
 const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
@@ -383,9 +383,9 @@ impl Store {
     }
 }
 
-type Conn = sqlx::SqliteConnection;
+pub(super) type Conn = sqlx::SqliteConnection;
 
-async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
+pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
     sqlx::query("INSERT INTO apps (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
         .bind(app)
         .execute(conn)
@@ -464,7 +464,7 @@ fn decode_case(json: &str) -> StoreResult<EvalCase> {
 }
 
 /// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
-fn corrupt(err: serde_json::Error) -> StoreError {
+pub(super) fn corrupt(err: serde_json::Error) -> StoreError {
     StoreError::Database(sqlx::Error::Decode(Box::new(err)))
 }
 

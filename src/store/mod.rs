@@ -4,9 +4,14 @@
 #[cfg(feature = "ssr")]
 mod db;
 pub mod records;
+#[cfg(feature = "ssr")]
+mod sessions;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
-pub use records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};
+pub use records::{
+    CasePage, CaseSummary, EvalSetSummary, ImportSummary, SessionRecord, SessionSummary, SessionTurn,
+    StoredCase,
+};

@@ -1,8 +1,10 @@
 //! What the store hands out. Plain data, compiled for the browser too, so pages and server
 //! functions share them.
 
+use crate::agent::AgentEvent;
 use crate::evalset::EvalCase;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// One row of the evalsets list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,4 +65,51 @@ pub struct ImportSummary {
     pub format: String,
     /// Whether an existing evalset of that id was replaced.
     pub replaced: bool,
+}
+
+/// One row of a sessions list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    pub id: String,
+    pub app_name: String,
+    pub user_id: String,
+    /// The first message, shortened, until someone renames the session.
+    pub title: String,
+    pub turn_count: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A finished turn: the user's message and everything the agent did in answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionTurn {
+    pub invocation_id: String,
+    /// The agent that answered.
+    pub author: String,
+    pub user_message: String,
+    pub events: Vec<AgentEvent>,
+    /// Seconds since the epoch when the message arrived.
+    pub started_at: f64,
+    pub latency_ms: i64,
+}
+
+impl SessionTurn {
+    /// Token usage the agent reported, summed: (prompt, completion).
+    pub fn token_usage(&self) -> (u64, u64) {
+        self.events.iter().fold((0, 0), |(p, c), event| match event {
+            AgentEvent::Usage {
+                prompt_tokens,
+                completion_tokens,
+            } => (p + prompt_tokens, c + completion_tokens),
+            _ => (p, c),
+        })
+    }
+}
+
+/// A whole session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub summary: SessionSummary,
+    pub state: Map<String, Value>,
+    pub turns: Vec<SessionTurn>,
 }

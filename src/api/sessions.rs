@@ -1,0 +1,363 @@
+//! Sessions and agent runs over REST, shaped like ADK's api_server, and "Add current session"
+//! (`POST /apps/{app}/eval_sets/{id}/add_session`).
+
+use super::error::ApiError;
+use super::{now_seconds, validate_app_name, AppState};
+use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
+use crate::agent::{Agent, AgentEvent, DemoAgent, Turn};
+use crate::evalset::Content;
+use crate::store::{SessionRecord, SessionTurn, Store, StoreError};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures::StreamExt;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+/// Routes under `/apps` (sessions, add_session) and at the root (`/run`).
+pub fn app_routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/{app}/users/{user}/sessions",
+            get(list_sessions).post(create_session),
+        )
+        .route(
+            "/{app}/users/{user}/sessions/{session_id}",
+            get(get_session)
+                .post(create_session_with_id)
+                .delete(delete_session),
+        )
+        .route("/{app}/eval_sets/{eval_set_id}/add_session", post(add_session))
+}
+
+pub fn run_routes() -> Router<AppState> {
+    Router::new().route("/run", post(run))
+}
+
+/// The agent that answers for an app. Only the built-in demo agent exists so far.
+pub fn agent_for_app(app: &str) -> Option<Box<dyn Agent>> {
+    (app == super::DEFAULT_APP).then(|| Box::new(DemoAgent::new()) as Box<dyn Agent>)
+}
+
+/// Runs one turn of a session through its app's agent and records it.
+pub async fn run_session_turn(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+    message: &str,
+) -> Result<SessionTurn, ApiError> {
+    let agent = agent_for_app(app)
+        .ok_or_else(|| ApiError::not_found(format!("no agent is configured for app `{app}`")))?;
+    let session = store.get_session(app, user, session_id).await?;
+    let history: Vec<Turn> = session
+        .turns
+        .iter()
+        .map(|t| Turn {
+            user: t.user_message.clone(),
+            events: t.events.clone(),
+        })
+        .collect();
+    let started_at = now_seconds();
+    let clock = Instant::now();
+    let events: Vec<AgentEvent> = agent.run_turn(&history, message).collect().await;
+    let turn = SessionTurn {
+        invocation_id: format!("e-{}", uuid::Uuid::new_v4()),
+        author: app.to_string(),
+        user_message: message.to_string(),
+        events,
+        started_at,
+        latency_ms: clock.elapsed().as_millis() as i64,
+    };
+    store.append_turn(app, user, session_id, &turn).await?;
+    Ok(turn)
+}
+
+async fn list_sessions(
+    State(state): State<AppState>,
+    Path((app, user)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let sessions = state.store.list_sessions(&app, &user).await?;
+    Ok(Json(json!(sessions
+        .iter()
+        .map(
+            |s| json!({"id": s.id, "appName": s.app_name, "userId": s.user_id, "title": s.title,
+                        "turnCount": s.turn_count, "lastUpdateTime": s.updated_at})
+        )
+        .collect::<Vec<_>>())))
+}
+
+/// ADK's `CreateSessionRequest`: optional `sessionId` and `state`.
+#[derive(Deserialize, Default)]
+struct CreateSessionRequest {
+    #[serde(alias = "session_id", rename = "sessionId")]
+    session_id: Option<String>,
+    #[serde(default)]
+    state: Map<String, Value>,
+}
+
+async fn create_session(
+    State(state): State<AppState>,
+    Path((app, user)): Path<(String, String)>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request: CreateSessionRequest = json_body(body)?.unwrap_or_default();
+    create(
+        &state.store,
+        &app,
+        &user,
+        request.session_id.as_deref(),
+        &request.state,
+    )
+    .await
+}
+
+/// ADK 1.x: the body, if any, is the session's starting state.
+async fn create_session_with_id(
+    State(state): State<AppState>,
+    Path((app, user, session_id)): Path<(String, String, String)>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let initial_state: Map<String, Value> = json_body(body)?.unwrap_or_default();
+    create(&state.store, &app, &user, Some(&session_id), &initial_state).await
+}
+
+async fn create(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: Option<&str>,
+    initial_state: &Map<String, Value>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    validate_app_name(app).map_err(ApiError::bad_request)?;
+    if user.trim().is_empty() {
+        return Err(ApiError::bad_request("user id is empty"));
+    }
+    let session = store
+        .create_session(app, user, session_id, initial_state)
+        .await
+        .map_err(|err| match err {
+            StoreError::Conflict(message) => ApiError::bad_request(message),
+            other => other.into(),
+        })?;
+    Ok((StatusCode::OK, Json(adk_session(&session))))
+}
+
+async fn get_session(
+    State(state): State<AppState>,
+    Path((app, user, session_id)): Path<(String, String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(adk_session(
+        &state.store.get_session(&app, &user, &session_id).await?,
+    )))
+}
+
+async fn delete_session(
+    State(state): State<AppState>,
+    Path((app, user, session_id)): Path<(String, String, String)>,
+) -> Result<StatusCode, ApiError> {
+    state.store.delete_session(&app, &user, &session_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// ADK's `RunAgentRequest`.
+#[derive(Deserialize)]
+struct RunRequest {
+    #[serde(alias = "app_name", rename = "appName")]
+    app_name: String,
+    #[serde(alias = "user_id", rename = "userId")]
+    user_id: String,
+    #[serde(alias = "session_id", rename = "sessionId")]
+    session_id: String,
+    #[serde(alias = "new_message", rename = "newMessage")]
+    new_message: Content,
+}
+
+/// Runs a turn and answers with its events, as ADK's `/run` does.
+async fn run(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    let request: RunRequest =
+        json_body(body)?.ok_or_else(|| ApiError::bad_request("the body must be a RunAgentRequest"))?;
+    let message = request.new_message.joined_text();
+    if message.trim().is_empty() {
+        return Err(ApiError::bad_request("new_message has no text"));
+    }
+    let turn = run_session_turn(
+        &state.store,
+        &request.app_name,
+        &request.user_id,
+        &request.session_id,
+        &message,
+    )
+    .await?;
+    Ok(Json(adk_agent_events(&turn)))
+}
+
+/// `{evalId, sessionId, userId}`, plus `overwrite` to replace a case of the same id.
+#[derive(Deserialize)]
+struct AddSessionRequest {
+    #[serde(alias = "eval_id", rename = "evalId")]
+    eval_id: String,
+    #[serde(alias = "session_id", rename = "sessionId")]
+    session_id: String,
+    #[serde(alias = "user_id", rename = "userId")]
+    user_id: String,
+    #[serde(default)]
+    overwrite: bool,
+}
+
+/// "Add current session": the session becomes an eval case whose expected trajectory is what
+/// the agent did. A taken eval id is a 409 unless `overwrite` is set.
+async fn add_session(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: AddSessionRequest = json_body(body)?
+        .ok_or_else(|| ApiError::bad_request("the body must be {evalId, sessionId, userId}"))?;
+    let eval_id = request.eval_id.trim();
+    if eval_id.is_empty() {
+        return Err(ApiError::bad_request("evalId is empty"));
+    }
+    let session = state
+        .store
+        .get_session(&app, &request.user_id, &request.session_id)
+        .await?;
+    if session.turns.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "session `{}` has no turns yet",
+            request.session_id
+        )));
+    }
+    let origin = SessionOrigin {
+        app_name: app.clone(),
+        user_id: request.user_id.clone(),
+        state: session.state.clone(),
+        agent_name: app.clone(),
+    };
+    let turns: Vec<RecordedTurn> = session
+        .turns
+        .iter()
+        .map(|t| RecordedTurn {
+            invocation_id: t.invocation_id.clone(),
+            timestamp: t.started_at,
+            turn: Turn {
+                user: t.user_message.clone(),
+                events: t.events.clone(),
+            },
+        })
+        .collect();
+    let case = session_to_eval_case(eval_id, &origin, &turns, now_seconds());
+    let stored = match state.store.add_case(&app, &eval_set_id, &case).await {
+        Err(StoreError::Conflict(_)) if request.overwrite => {
+            let current = state.store.get_case(&app, &eval_set_id, eval_id).await?;
+            state
+                .store
+                .update_case(&app, &eval_set_id, eval_id, &case, current.version)
+                .await?
+        }
+        Err(StoreError::Conflict(_)) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!(
+                "eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it"
+            ),
+                json!({"evalId": eval_id}),
+            ))
+        }
+        other => other?,
+    };
+    let mut body = serde_json::to_value(&stored.case).expect("an EvalCase serializes");
+    body["version"] = json!(stored.version);
+    Ok(Json(body))
+}
+
+/// Parses an optional JSON body (empty means `None`) with a 400 naming the line and column.
+fn json_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Option<T>, ApiError> {
+    let bytes = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
+        status => ApiError::new(
+            status,
+            "could not read the request body",
+            json!(rejection.body_text()),
+        ),
+    })?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    serde_json::from_slice(&bytes).map(Some).map_err(|err| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("invalid request body: {err}"),
+            json!({"line": err.line(), "column": err.column()}),
+        )
+    })
+}
+
+/// A session as ADK's api_server returns it, events included.
+fn adk_session(session: &SessionRecord) -> Value {
+    let events: Vec<Value> = session
+        .turns
+        .iter()
+        .flat_map(|turn| {
+            let user = json!({
+                "id": format!("{}-user", turn.invocation_id), "invocationId": turn.invocation_id,
+                "author": "user", "timestamp": turn.started_at,
+                "content": {"role": "user", "parts": [{"text": turn.user_message}]},
+            });
+            std::iter::once(user).chain(adk_agent_events(turn))
+        })
+        .collect();
+    json!({
+        "id": session.summary.id,
+        "appName": session.summary.app_name,
+        "userId": session.summary.user_id,
+        "title": session.summary.title,
+        "state": session.state,
+        "events": events,
+        "lastUpdateTime": session.summary.updated_at,
+    })
+}
+
+/// A turn's agent events in ADK's Event shape (camelCase, as its api_server writes them).
+fn adk_agent_events(turn: &SessionTurn) -> Vec<Value> {
+    let (prompt_tokens, completion_tokens) = turn.token_usage();
+    let event = |n: usize, body: Value| {
+        let mut event = json!({
+            "id": format!("{}-{n}", turn.invocation_id),
+            "invocationId": turn.invocation_id,
+            "author": turn.author,
+            "timestamp": turn.started_at,
+        });
+        event
+            .as_object_mut()
+            .expect("an object")
+            .extend(body.as_object().cloned().unwrap_or_default());
+        event
+    };
+    turn.events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCall { id, name, args } => Some(json!({"content": {"role": "model",
+                "parts": [{"functionCall": {"id": id, "name": name, "args": args}}]}})),
+            AgentEvent::ToolResult { id, name, response, .. } => Some(json!({"content": {"role": "user",
+                "parts": [{"functionResponse": {"id": id, "name": name, "response": response}}]}})),
+            AgentEvent::FinalResponse { text } => Some(json!({
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": completion_tokens},
+            })),
+            AgentEvent::Error { message } => Some(json!({"errorCode": "AGENT_ERROR", "errorMessage": message})),
+            AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } => None,
+        })
+        .enumerate()
+        .map(|(n, body)| event(n, body))
+        .collect()
+}

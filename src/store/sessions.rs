@@ -1,0 +1,284 @@
+//! Chat sessions and their turns.
+
+use super::db::{corrupt, ensure_app, Store, StoreError, StoreResult};
+use super::records::{SessionRecord, SessionSummary, SessionTurn};
+use serde_json::{Map, Value};
+use sqlx::Row;
+
+const SUMMARY_COLUMNS: &str = "s.id, s.app_name, s.user_id, s.title, s.created_at, s.updated_at, \
+     (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id) AS turn_count";
+
+impl Store {
+    /// Creates a session with the given id (a new uuid when `None`) and starting state.
+    pub async fn create_session(
+        &self,
+        app: &str,
+        user: &str,
+        id: Option<&str>,
+        state: &Map<String, Value>,
+    ) -> StoreResult<SessionRecord> {
+        let id = id.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_string);
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        ensure_app(&mut tx, app).await?;
+        let inserted = sqlx::query(
+            "INSERT INTO sessions (id, app_name, user_id, state_json) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&id)
+        .bind(app)
+        .bind(user)
+        .bind(Value::Object(state.clone()).to_string())
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            return Err(StoreError::Conflict(format!("session `{id}` already exists")));
+        }
+        tx.commit().await?;
+        self.get_session(app, user, &id).await
+    }
+
+    /// The user's sessions in an app, most recently active first.
+    pub async fn list_sessions(&self, app: &str, user: &str) -> StoreResult<Vec<SessionSummary>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM sessions s WHERE s.app_name = ? AND s.user_id = ? \
+             ORDER BY s.updated_at DESC, s.id"
+        ))
+        .bind(app)
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(session_summary).collect())
+    }
+
+    pub async fn get_session(&self, app: &str, user: &str, id: &str) -> StoreResult<SessionRecord> {
+        let row = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS}, s.state_json FROM sessions s \
+             WHERE s.id = ? AND s.app_name = ? AND s.user_id = ?"
+        ))
+        .bind(id)
+        .bind(app)
+        .bind(user)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| session_not_found(app, user, id))?;
+        let state: Map<String, Value> = serde_json::from_str(row.get("state_json")).map_err(corrupt)?;
+        let turn_rows = sqlx::query(
+            "SELECT invocation_id, author, user_message, events_json, started_at, latency_ms \
+             FROM session_turns WHERE session_id = ? ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let turns = turn_rows
+            .iter()
+            .map(|turn| {
+                Ok(SessionTurn {
+                    invocation_id: turn.get("invocation_id"),
+                    author: turn.get("author"),
+                    user_message: turn.get("user_message"),
+                    events: serde_json::from_str(turn.get("events_json")).map_err(corrupt)?,
+                    started_at: turn.get("started_at"),
+                    latency_ms: turn.get("latency_ms"),
+                })
+            })
+            .collect::<StoreResult<_>>()?;
+        Ok(SessionRecord {
+            summary: session_summary(&row),
+            state,
+            turns,
+        })
+    }
+
+    /// Appends a finished turn; the first one also titles the session.
+    pub async fn append_turn(&self, app: &str, user: &str, id: &str, turn: &SessionTurn) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let exists: Option<String> =
+            sqlx::query_scalar("SELECT id FROM sessions WHERE id = ? AND app_name = ? AND user_id = ?")
+                .bind(id)
+                .bind(app)
+                .bind(user)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if exists.is_none() {
+            return Err(session_not_found(app, user, id));
+        }
+        let (prompt_tokens, completion_tokens) = turn.token_usage();
+        let events = serde_json::to_string(&turn.events).expect("agent events serialize");
+        sqlx::query(
+            "INSERT INTO session_turns (session_id, position, invocation_id, author, user_message, events_json, \
+             started_at, latency_ms, prompt_tokens, completion_tokens) \
+             VALUES (?, (SELECT COUNT(*) FROM session_turns WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(id)
+        .bind(&turn.invocation_id)
+        .bind(&turn.author)
+        .bind(&turn.user_message)
+        .bind(events)
+        .bind(turn.started_at)
+        .bind(turn.latency_ms)
+        .bind(prompt_tokens as i64)
+        .bind(completion_tokens as i64)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE sessions SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), \
+             title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
+        )
+        .bind(title_from(&turn.user_message))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn rename_session(&self, app: &str, user: &str, id: &str, title: &str) -> StoreResult<()> {
+        let updated =
+            sqlx::query("UPDATE sessions SET title = ? WHERE id = ? AND app_name = ? AND user_id = ?")
+                .bind(title.trim())
+                .bind(id)
+                .bind(app)
+                .bind(user)
+                .execute(&self.pool)
+                .await?;
+        if updated.rows_affected() == 0 {
+            return Err(session_not_found(app, user, id));
+        }
+        Ok(())
+    }
+
+    pub async fn delete_session(&self, app: &str, user: &str, id: &str) -> StoreResult<()> {
+        let deleted = sqlx::query("DELETE FROM sessions WHERE id = ? AND app_name = ? AND user_id = ?")
+            .bind(id)
+            .bind(app)
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        if deleted.rows_affected() == 0 {
+            return Err(session_not_found(app, user, id));
+        }
+        Ok(())
+    }
+}
+
+/// A session's default title: its first message on one line, at most 60 characters.
+fn title_from(message: &str) -> String {
+    let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+fn session_summary(row: &sqlx::sqlite::SqliteRow) -> SessionSummary {
+    SessionSummary {
+        id: row.get("id"),
+        app_name: row.get("app_name"),
+        user_id: row.get("user_id"),
+        title: row.get("title"),
+        turn_count: row.get("turn_count"),
+        created_at: row.get("created_at"),
+        updated_at: row.get("updated_at"),
+    }
+}
+
+fn session_not_found(app: &str, user: &str, id: &str) -> StoreError {
+    StoreError::NotFound(format!(
+        "session `{id}` not found for user `{user}` of app `{app}`"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::AgentEvent;
+
+    fn turn(message: &str) -> SessionTurn {
+        SessionTurn {
+            invocation_id: format!("e-{message}"),
+            author: "demo".into(),
+            user_message: message.into(),
+            events: vec![
+                AgentEvent::FinalResponse { text: "ok".into() },
+                AgentEvent::Usage {
+                    prompt_tokens: 7,
+                    completion_tokens: 2,
+                },
+            ],
+            started_at: 1.5,
+            latency_ms: 4,
+        }
+    }
+
+    #[tokio::test]
+    async fn sessions_keep_their_turns_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).await.unwrap();
+        let state: Map<String, Value> = serde_json::from_str(r#"{"tier": "gold"}"#).unwrap();
+        let session = store
+            .create_session("demo", "alice", Some("s1"), &state)
+            .await
+            .unwrap();
+        assert_eq!((session.summary.title.as_str(), session.turns.len()), ("", 0));
+        assert!(matches!(
+            store
+                .create_session("demo", "alice", Some("s1"), &Map::new())
+                .await,
+            Err(StoreError::Conflict(_))
+        ));
+        let long = "Weather in Paris and twenty euros in dollars, and then the order status of A1001 please";
+        store
+            .append_turn("demo", "alice", "s1", &turn(long))
+            .await
+            .unwrap();
+        store
+            .append_turn("demo", "alice", "s1", &turn("and in London?"))
+            .await
+            .unwrap();
+        let session = store.get_session("demo", "alice", "s1").await.unwrap();
+        assert_eq!(session.state["tier"], "gold");
+        assert_eq!(session.turns.len(), 2);
+        assert_eq!(session.turns[1].user_message, "and in London?");
+        assert_eq!(session.turns[0], turn(long));
+        assert_eq!(
+            session.summary.title.chars().count(),
+            61,
+            "titled by the first message, shortened"
+        );
+
+        store
+            .rename_session("demo", "alice", "s1", "  Paris trip ")
+            .await
+            .unwrap();
+        let other = store
+            .create_session("demo", "alice", None, &Map::new())
+            .await
+            .unwrap();
+        let list = store.list_sessions("demo", "alice").await.unwrap();
+        assert_eq!(list.len(), 2);
+        assert!(list.iter().any(|s| s.title == "Paris trip" && s.turn_count == 2));
+        assert!(
+            store.list_sessions("demo", "bob").await.unwrap().is_empty(),
+            "users do not see each other's"
+        );
+        assert!(matches!(
+            store.get_session("demo", "bob", "s1").await,
+            Err(StoreError::NotFound(_))
+        ));
+        assert!(matches!(
+            store.append_turn("demo", "bob", "s1", &turn("x")).await,
+            Err(StoreError::NotFound(_))
+        ));
+
+        store
+            .delete_session("demo", "alice", &other.summary.id)
+            .await
+            .unwrap();
+        assert!(matches!(
+            store.delete_session("demo", "alice", &other.summary.id).await,
+            Err(StoreError::NotFound(_))
+        ));
+        assert_eq!(store.list_sessions("demo", "alice").await.unwrap().len(), 1);
+    }
+}
