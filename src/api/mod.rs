@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};
 
+pub mod chat;
 #[cfg(feature = "ssr")]
 mod error;
 #[cfg(feature = "ssr")]

@@ -6,7 +6,7 @@ use super::{now_seconds, validate_app_name, AppState};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use crate::agent::{Agent, AgentEvent, DemoAgent, Turn};
 use crate::evalset::Content;
-use crate::store::{SessionRecord, SessionTurn, Store, StoreError};
+use crate::store::{SessionRecord, SessionTurn, Store, StoreError, StoredCase};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
@@ -212,8 +212,7 @@ struct AddSessionRequest {
     overwrite: bool,
 }
 
-/// "Add current session": the session becomes an eval case whose expected trajectory is what
-/// the agent did. A taken eval id is a 409 unless `overwrite` is set.
+/// "Add current session" over REST.
 async fn add_session(
     State(state): State<AppState>,
     Path((app, eval_set_id)): Path<(String, String)>,
@@ -221,25 +220,47 @@ async fn add_session(
 ) -> Result<Json<Value>, ApiError> {
     let request: AddSessionRequest = json_body(body)?
         .ok_or_else(|| ApiError::bad_request("the body must be {evalId, sessionId, userId}"))?;
-    let eval_id = request.eval_id.trim();
+    let stored = add_session_to_eval_set(
+        &state.store,
+        &app,
+        &eval_set_id,
+        &request.eval_id,
+        &request.user_id,
+        &request.session_id,
+        request.overwrite,
+    )
+    .await?;
+    let mut body = serde_json::to_value(&stored.case).expect("an EvalCase serializes");
+    body["version"] = json!(stored.version);
+    Ok(Json(body))
+}
+
+/// "Add current session": the session becomes an eval case whose expected trajectory is what
+/// the agent did. A taken eval id is a 409 unless `overwrite` is set.
+pub async fn add_session_to_eval_set(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    user: &str,
+    session_id: &str,
+    overwrite: bool,
+) -> Result<StoredCase, ApiError> {
+    let eval_id = eval_id.trim();
     if eval_id.is_empty() {
-        return Err(ApiError::bad_request("evalId is empty"));
+        return Err(ApiError::bad_request("the eval id is empty"));
     }
-    let session = state
-        .store
-        .get_session(&app, &request.user_id, &request.session_id)
-        .await?;
+    let session = store.get_session(app, user, session_id).await?;
     if session.turns.is_empty() {
         return Err(ApiError::bad_request(format!(
-            "session `{}` has no turns yet",
-            request.session_id
+            "session `{session_id}` has no turns yet"
         )));
     }
     let origin = SessionOrigin {
-        app_name: app.clone(),
-        user_id: request.user_id.clone(),
+        app_name: app.to_string(),
+        user_id: user.to_string(),
         state: session.state.clone(),
-        agent_name: app.clone(),
+        agent_name: app.to_string(),
     };
     let turns: Vec<RecordedTurn> = session
         .turns
@@ -254,28 +275,22 @@ async fn add_session(
         })
         .collect();
     let case = session_to_eval_case(eval_id, &origin, &turns, now_seconds());
-    let stored = match state.store.add_case(&app, &eval_set_id, &case).await {
-        Err(StoreError::Conflict(_)) if request.overwrite => {
-            let current = state.store.get_case(&app, &eval_set_id, eval_id).await?;
-            state
-                .store
-                .update_case(&app, &eval_set_id, eval_id, &case, current.version)
-                .await?
+    match store.add_case(app, eval_set_id, &case).await {
+        Err(StoreError::Conflict(_)) if overwrite => {
+            let current = store.get_case(app, eval_set_id, eval_id).await?;
+            Ok(store
+                .update_case(app, eval_set_id, eval_id, &case, current.version)
+                .await?)
         }
-        Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!(
+        Err(StoreError::Conflict(_)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
                 "eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it"
             ),
-                json!({"evalId": eval_id}),
-            ))
-        }
-        other => other?,
-    };
-    let mut body = serde_json::to_value(&stored.case).expect("an EvalCase serializes");
-    body["version"] = json!(stored.version);
-    Ok(Json(body))
+            json!({"evalId": eval_id}),
+        )),
+        other => Ok(other?),
+    }
 }
 
 /// Parses an optional JSON body (empty means `None`) with a 400 naming the line and column.

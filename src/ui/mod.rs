@@ -2,11 +2,13 @@
 //! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes.
 
 mod case_page;
+mod chat_page;
 mod evalset_page;
 mod evalsets_page;
 mod json_view;
 
 pub use case_page::CasePage;
+pub use chat_page::ChatPage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
 

@@ -1,0 +1,78 @@
+// Chat with the demo agent, see its tool calls, save the session as an eval case, find it in the export.
+const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+
+async function open(page, url) {
+  await page.goto(url);
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+}
+
+test('chat, add the session to a new evalset, open the case and export it', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  await open(page, '/chat');
+  const input = page.getByLabel('Message');
+  await input.fill("What's the weather in Paris, and 20 EUR in USD?");
+  await input.press('Enter');
+
+  await expect(page).toHaveURL(/\/chat\?session=/);
+  const cards = page.locator('.tool-card');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0).locator('.tool-name')).toHaveText('get_weather');
+  await expect(cards.nth(1).locator('.tool-name')).toHaveText('convert_currency');
+  await cards.nth(0).locator('summary').click();
+  await expect(cards.nth(0)).toContainText('"city": "Paris"');
+  await expect(page.locator('.bubble-agent').last()).toContainText('Paris');
+
+  // Shift+Enter makes a new line; Enter sends the follow-up, which uses the earlier turn.
+  await input.fill('and in London?');
+  await input.press('Enter');
+  await expect(cards).toHaveCount(3);
+  await expect(cards.nth(2).locator('.tool-name')).toHaveText('get_weather');
+
+  await expect(page.getByLabel('Eval id', { exact: true })).toHaveValue('what_s_the_weather_in_paris_and_20_eur_in_usd');
+  await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
+  await page.getByLabel('New evalset id').fill('chat_e2e');
+  await page.getByLabel('Eval id', { exact: true }).fill('paris_then_london');
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  const saved = page.getByRole('status').filter({ hasText: 'Saved as' });
+  await expect(saved).toContainText('paris_then_london');
+
+  // Saving again under the same id asks before overwriting.
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  await expect(page.getByRole('alert')).toContainText('already exists');
+  await page.getByRole('button', { name: 'Overwrite it' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'paris_then_london' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('paris_then_london');
+  const firstTurn = page.locator('.turn').first();
+  await expect(firstTurn.locator('.tool-calls .tool-name')).toHaveText(['get_weather', 'convert_currency']);
+  await expect(firstTurn.locator('.tool-calls .tool-call').nth(1)).toContainText('"from": "EUR"');
+
+  await page.getByRole('link', { name: 'chat_e2e' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export' }).click(),
+  ]);
+  const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const turns = exported.eval_cases[0].conversation;
+  expect(exported.eval_cases[0].eval_id).toBe('paris_then_london');
+  expect(turns.map((t) => t.intermediate_data.tool_uses.map((c) => c.name))).toEqual([
+    ['get_weather', 'convert_currency'],
+    ['get_weather'],
+  ]);
+  expect(turns[1].intermediate_data.tool_uses[0].args).toEqual({ city: 'London' });
+  expect(errors).toEqual([]);
+});
+
+test('agent text is shown as text, never as markup', async ({ page }) => {
+  await open(page, '/chat');
+  await page.getByLabel('Message').fill('<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.locator('.bubble-user').first()).toContainText('<img src=x');
+  await expect(page.locator('.bubble-agent').first()).toBeVisible();
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+  await expect(page.locator('.transcript img')).toHaveCount(0);
+});

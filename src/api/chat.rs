@@ -1,0 +1,191 @@
+//! Server functions behind the chat page. The browser is one local user, [`BROWSER_USER`].
+
+use crate::store::{SessionRecord, SessionSummary, SessionTurn, StoredCase};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use super::{sessions, AppState};
+
+/// The user id the browser's sessions belong to (ADK's web UI uses a fixed one too).
+pub const BROWSER_USER: &str = "user";
+
+#[server]
+pub async fn list_chat_sessions(app: String) -> Result<Vec<SessionSummary>, ServerFnError> {
+    Ok(expect_context::<AppState>()
+        .store
+        .list_sessions(&app, BROWSER_USER)
+        .await?)
+}
+
+#[server]
+pub async fn new_chat_session(app: String) -> Result<SessionRecord, ServerFnError> {
+    if sessions::agent_for_app(&app).is_none() {
+        return Err(ServerFnError::new(format!(
+            "no agent is configured for app `{app}`"
+        )));
+    }
+    let store = expect_context::<AppState>().store;
+    Ok(store
+        .create_session(&app, BROWSER_USER, None, &Default::default())
+        .await?)
+}
+
+#[server]
+pub async fn get_chat_session(app: String, session_id: String) -> Result<SessionRecord, ServerFnError> {
+    Ok(expect_context::<AppState>()
+        .store
+        .get_session(&app, BROWSER_USER, &session_id)
+        .await?)
+}
+
+/// Runs one turn and returns it once the agent has finished.
+#[server(input = leptos::server_fn::codec::Json)]
+pub async fn send_chat_message(
+    app: String,
+    session_id: String,
+    message: String,
+) -> Result<SessionTurn, ServerFnError> {
+    if message.trim().is_empty() {
+        return Err(ServerFnError::new("the message is empty"));
+    }
+    let store = expect_context::<AppState>().store;
+    sessions::run_session_turn(&store, &app, BROWSER_USER, &session_id, &message)
+        .await
+        .map_err(|err| ServerFnError::new(err.error))
+}
+
+#[server]
+pub async fn rename_chat_session(
+    app: String,
+    session_id: String,
+    title: String,
+) -> Result<(), ServerFnError> {
+    Ok(expect_context::<AppState>()
+        .store
+        .rename_session(&app, BROWSER_USER, &session_id, &title)
+        .await?)
+}
+
+#[server]
+pub async fn delete_chat_session(app: String, session_id: String) -> Result<(), ServerFnError> {
+    Ok(expect_context::<AppState>()
+        .store
+        .delete_session(&app, BROWSER_USER, &session_id)
+        .await?)
+}
+
+/// What "Add current session" gets back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AddSessionOutcome {
+    Added(Box<StoredCase>),
+    /// The eval id is taken in that evalset; the user may overwrite it.
+    Exists {
+        eval_id: String,
+    },
+}
+
+/// Saves the session as an eval case, creating the evalset first when `create_eval_set`.
+#[server]
+pub async fn add_chat_session_to_eval_set(
+    app: String,
+    eval_set_id: String,
+    create_eval_set: bool,
+    eval_id: String,
+    session_id: String,
+    overwrite: bool,
+) -> Result<AddSessionOutcome, ServerFnError> {
+    let store = expect_context::<AppState>().store;
+    let eval_set_id = eval_set_id.trim().to_string();
+    crate::evalset::validate_eval_set_id(&eval_set_id).map_err(ServerFnError::new)?;
+    if create_eval_set {
+        match store
+            .create_eval_set(&app, &eval_set_id, super::now_seconds())
+            .await
+        {
+            // Someone made it meanwhile: adding to it is what the user wants.
+            Ok(()) | Err(crate::store::StoreError::Conflict(_)) => {}
+            Err(other) => return Err(other.into()),
+        }
+    }
+    match sessions::add_session_to_eval_set(
+        &store,
+        &app,
+        &eval_set_id,
+        &eval_id,
+        BROWSER_USER,
+        &session_id,
+        overwrite,
+    )
+    .await
+    {
+        Ok(stored) => Ok(AddSessionOutcome::Added(Box::new(stored))),
+        Err(err) if err.status == axum::http::StatusCode::CONFLICT => Ok(AddSessionOutcome::Exists {
+            eval_id: eval_id.trim().to_string(),
+        }),
+        Err(err) => Err(ServerFnError::new(err.error)),
+    }
+}
+
+/// An eval id from a first message: lowercase words joined by `_`, at most 48 characters.
+pub fn suggested_eval_id(first_message: &str) -> String {
+    let mut id = String::new();
+    for word in first_message
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if id.len() + word.len() + 1 > 48 {
+            break;
+        }
+        if !id.is_empty() {
+            id.push('_');
+        }
+        id.push_str(&word.to_lowercase());
+    }
+    if id.is_empty() {
+        "session".to_string()
+    } else {
+        id
+    }
+}
+
+/// Eval ids the chat page accepts: non-empty, no surrounding spaces, no control characters.
+pub fn validate_eval_id(eval_id: &str) -> Result<(), String> {
+    if eval_id.trim().is_empty() {
+        return Err("Enter an eval id.".into());
+    }
+    if eval_id.trim() != eval_id {
+        return Err("The eval id starts or ends with spaces.".into());
+    }
+    if eval_id.chars().any(char::is_control) {
+        return Err("The eval id contains control characters.".into());
+    }
+    if eval_id.chars().count() > 200 {
+        return Err("The eval id is longer than 200 characters.".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_ids_come_from_the_first_message() {
+        assert_eq!(
+            suggested_eval_id("Weather in Paris, and 20 EUR in USD?"),
+            "weather_in_paris_and_20_eur_in_usd"
+        );
+        assert_eq!(suggested_eval_id("¿Qué tal? 天气"), "qué_tal_天气");
+        assert_eq!(suggested_eval_id("!!!"), "session");
+        assert!(suggested_eval_id(&"word ".repeat(40)).len() <= 48);
+    }
+
+    #[test]
+    fn eval_ids_are_checked() {
+        assert!(validate_eval_id("paris_weather").is_ok());
+        assert!(validate_eval_id("").is_err());
+        assert!(validate_eval_id(" x").is_err());
+        assert!(validate_eval_id("a\nb").is_err());
+    }
+}
