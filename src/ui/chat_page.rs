@@ -328,6 +328,7 @@ fn ToolCard(
             <summary>
                 <span class="tool-icon" aria-hidden="true">"⚙"</span>
                 <span class="tool-name mono">{name}</span>
+                <span class="tool-args mono muted small">{super::preview(&Value::Object(args.clone()).to_string(), 80)}</span>
                 <span class="muted small">{if failed { format!("error · {duration}") } else { duration }}</span>
             </summary>
             <h4>"Arguments"</h4>
