@@ -604,3 +604,65 @@ async fn session_errors_are_clear() {
     .await;
     assert_eq!(app.json("/apps/demo/users/u/sessions").await, json!([]));
 }
+
+#[tokio::test]
+async fn run_sse_streams_adk_events_and_records_the_turn() {
+    let app = TestApp::spawn().await;
+    assert_eq!(
+        app.post("/apps/demo/users/u/sessions/s1", "").await.status(),
+        StatusCode::OK
+    );
+    let request = json!({"appName": "demo", "userId": "u", "sessionId": "s1", "streaming": true,
+                         "newMessage": {"parts": [{"text": "Where is my order A1003?"}]}});
+    let response = app.post_json("/run_sse", &request).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let body = response.text().await.unwrap();
+    let events: Vec<Value> = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect();
+    assert_eq!(
+        events[0]["content"]["parts"][0]["functionCall"]["name"],
+        "get_order_status"
+    );
+    assert_eq!(
+        events[1]["content"]["parts"][0]["functionResponse"]["name"],
+        "get_order_status"
+    );
+    let partial: String = events
+        .iter()
+        .filter(|e| e["partial"] == true)
+        .filter_map(|e| e["content"]["parts"][0]["text"].as_str())
+        .collect();
+    let last = events.last().unwrap();
+    assert_eq!(
+        last["content"]["parts"][0]["text"].as_str(),
+        Some(partial.as_str()),
+        "partials add up to the answer"
+    );
+    assert!(events
+        .iter()
+        .all(|e| e["invocationId"] == events[0]["invocationId"]));
+    let ids: std::collections::HashSet<_> = events
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), events.len(), "event ids are unique");
+
+    // The turn was recorded once the stream ended.
+    let session = app.json("/apps/demo/users/u/sessions/s1").await;
+    assert_eq!(
+        session["events"][0]["content"]["parts"][0]["text"],
+        "Where is my order A1003?"
+    );
+    assert_eq!(
+        session["events"].as_array().unwrap().len(),
+        4,
+        "user, call, response, answer"
+    );
+}

@@ -11,12 +11,15 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::sse::{Event as SseEvent, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use std::convert::Infallible;
 use std::time::Instant;
+use tokio::sync::{mpsc, oneshot};
 
 /// Routes under `/apps` (sessions, add_session) and at the root (`/run`).
 pub fn app_routes() -> Router<AppState> {
@@ -35,7 +38,9 @@ pub fn app_routes() -> Router<AppState> {
 }
 
 pub fn run_routes() -> Router<AppState> {
-    Router::new().route("/run", post(run))
+    Router::new()
+        .route("/run", post(run))
+        .route("/run_sse", post(run_sse))
 }
 
 /// The agent that answers for an app. Only the built-in demo agent exists so far.
@@ -43,17 +48,25 @@ pub fn agent_for_app(app: &str) -> Option<Box<dyn Agent>> {
     (app == super::DEFAULT_APP).then(|| Box::new(DemoAgent::new()) as Box<dyn Agent>)
 }
 
-/// Runs one turn of a session through its app's agent and records it.
-pub async fn run_session_turn(
-    store: &Store,
-    app: &str,
-    user: &str,
-    session_id: &str,
-    message: &str,
-) -> Result<SessionTurn, ApiError> {
-    let agent = agent_for_app(app)
+/// A turn under way: its events as the agent produces them, then the recorded turn.
+pub struct TurnHandle {
+    pub invocation_id: String,
+    pub events: mpsc::Receiver<AgentEvent>,
+    pub done: oneshot::Receiver<Result<SessionTurn, ApiError>>,
+}
+
+/// Starts one turn of a session through its app's agent. The turn runs to the end and is
+/// recorded even if nobody reads the events any more (a closed browser tab loses nothing).
+pub async fn start_session_turn(
+    store: Store,
+    app: String,
+    user: String,
+    session_id: String,
+    message: String,
+) -> Result<TurnHandle, ApiError> {
+    let agent = agent_for_app(&app)
         .ok_or_else(|| ApiError::not_found(format!("no agent is configured for app `{app}`")))?;
-    let session = store.get_session(app, user, session_id).await?;
+    let session = store.get_session(&app, &user, &session_id).await?;
     let history: Vec<Turn> = session
         .turns
         .iter()
@@ -62,19 +75,66 @@ pub async fn run_session_turn(
             events: t.events.clone(),
         })
         .collect();
-    let started_at = now_seconds();
-    let clock = Instant::now();
-    let events: Vec<AgentEvent> = agent.run_turn(&history, message).collect().await;
-    let turn = SessionTurn {
-        invocation_id: format!("e-{}", uuid::Uuid::new_v4()),
-        author: app.to_string(),
-        user_message: message.to_string(),
+    let invocation_id = format!("e-{}", uuid::Uuid::new_v4());
+    let (event_tx, events) = mpsc::channel(64);
+    let (done_tx, done) = oneshot::channel();
+    let handle = TurnHandle {
+        invocation_id: invocation_id.clone(),
         events,
-        started_at,
-        latency_ms: clock.elapsed().as_millis() as i64,
+        done,
     };
-    store.append_turn(app, user, session_id, &turn).await?;
-    Ok(turn)
+    tokio::spawn(async move {
+        let started_at = now_seconds();
+        let clock = Instant::now();
+        let mut recorded = Vec::new();
+        let mut stream = agent.run_turn(&history, &message);
+        while let Some(event) = stream.next().await {
+            // A listener that went away does not stop the turn.
+            let _ = event_tx.send(event.clone()).await;
+            recorded.push(event);
+        }
+        drop(stream);
+        let turn = SessionTurn {
+            invocation_id,
+            author: app.clone(),
+            user_message: message,
+            events: recorded,
+            started_at,
+            latency_ms: clock.elapsed().as_millis() as i64,
+        };
+        let result = store
+            .append_turn(&app, &user, &session_id, &turn)
+            .await
+            .map(|()| turn);
+        let _ = done_tx.send(result.map_err(ApiError::from));
+    });
+    Ok(handle)
+}
+
+/// Runs one turn of a session through its app's agent, records it and returns it.
+pub async fn run_session_turn(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+    message: &str,
+) -> Result<SessionTurn, ApiError> {
+    let mut handle = start_session_turn(
+        store.clone(),
+        app.into(),
+        user.into(),
+        session_id.into(),
+        message.into(),
+    )
+    .await?;
+    while handle.events.recv().await.is_some() {}
+    handle.done.await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the agent's turn was aborted",
+            Value::Null,
+        ))
+    })
 }
 
 async fn list_sessions(
@@ -175,6 +235,21 @@ struct RunRequest {
     session_id: String,
     #[serde(alias = "new_message", rename = "newMessage")]
     new_message: Content,
+    /// For `/run_sse`: also send the answer's text as it is written (`partial` events).
+    #[serde(default)]
+    streaming: bool,
+}
+
+impl RunRequest {
+    fn parse(body: Result<Bytes, BytesRejection>) -> Result<(RunRequest, String), ApiError> {
+        let request: RunRequest =
+            json_body(body)?.ok_or_else(|| ApiError::bad_request("the body must be a RunAgentRequest"))?;
+        let message = request.new_message.joined_text();
+        if message.trim().is_empty() {
+            return Err(ApiError::bad_request("new_message has no text"));
+        }
+        Ok((request, message))
+    }
 }
 
 /// Runs a turn and answers with its events, as ADK's `/run` does.
@@ -182,12 +257,7 @@ async fn run(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
-    let request: RunRequest =
-        json_body(body)?.ok_or_else(|| ApiError::bad_request("the body must be a RunAgentRequest"))?;
-    let message = request.new_message.joined_text();
-    if message.trim().is_empty() {
-        return Err(ApiError::bad_request("new_message has no text"));
-    }
+    let (request, message) = RunRequest::parse(body)?;
     let turn = run_session_turn(
         &state.store,
         &request.app_name,
@@ -197,6 +267,43 @@ async fn run(
     )
     .await?;
     Ok(Json(adk_agent_events(&turn)))
+}
+
+/// Runs a turn and streams its events as server-sent events, as ADK's `/run_sse` does.
+async fn run_sse(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Sse<impl futures::Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let (request, message) = RunRequest::parse(body)?;
+    let (app, streaming) = (request.app_name.clone(), request.streaming);
+    let handle = start_session_turn(
+        state.store.clone(),
+        request.app_name,
+        request.user_id,
+        request.session_id,
+        message,
+    )
+    .await?;
+    let invocation_id = handle.invocation_id;
+    let stream = futures::stream::unfold((handle.events, 0usize), move |(mut events, n)| {
+        let (app, invocation_id) = (app.clone(), invocation_id.clone());
+        async move {
+            loop {
+                let event = events.recv().await?;
+                let body = match &event {
+                    AgentEvent::TextDelta { text } if streaming => Some(
+                        json!({"partial": true, "content": {"role": "model", "parts": [{"text": text}]}}),
+                    ),
+                    other => adk_event_body(other, None),
+                };
+                if let Some(body) = body {
+                    let data = adk_event(&invocation_id, &app, now_seconds(), n, body);
+                    return Some((Ok(SseEvent::default().data(data.to_string())), (events, n + 1)));
+                }
+            }
+        }
+    });
+    Ok(Sse::new(stream))
 }
 
 /// `{evalId, sessionId, userId}`, plus `overwrite` to replace a case of the same id.
@@ -344,35 +451,46 @@ fn adk_session(session: &SessionRecord) -> Value {
 
 /// A turn's agent events in ADK's Event shape (camelCase, as its api_server writes them).
 fn adk_agent_events(turn: &SessionTurn) -> Vec<Value> {
-    let (prompt_tokens, completion_tokens) = turn.token_usage();
-    let event = |n: usize, body: Value| {
-        let mut event = json!({
-            "id": format!("{}-{n}", turn.invocation_id),
-            "invocationId": turn.invocation_id,
-            "author": turn.author,
-            "timestamp": turn.started_at,
-        });
-        event
-            .as_object_mut()
-            .expect("an object")
-            .extend(body.as_object().cloned().unwrap_or_default());
-        event
-    };
+    let usage = turn.token_usage();
     turn.events
         .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCall { id, name, args } => Some(json!({"content": {"role": "model",
-                "parts": [{"functionCall": {"id": id, "name": name, "args": args}}]}})),
-            AgentEvent::ToolResult { id, name, response, .. } => Some(json!({"content": {"role": "user",
-                "parts": [{"functionResponse": {"id": id, "name": name, "response": response}}]}})),
-            AgentEvent::FinalResponse { text } => Some(json!({
-                "content": {"role": "model", "parts": [{"text": text}]},
-                "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": completion_tokens},
-            })),
-            AgentEvent::Error { message } => Some(json!({"errorCode": "AGENT_ERROR", "errorMessage": message})),
-            AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } => None,
-        })
+        .filter_map(|e| adk_event_body(e, Some(usage)))
         .enumerate()
-        .map(|(n, body)| event(n, body))
+        .map(|(n, body)| adk_event(&turn.invocation_id, &turn.author, turn.started_at, n, body))
         .collect()
+}
+
+fn adk_event(invocation_id: &str, author: &str, timestamp: f64, n: usize, body: Value) -> Value {
+    let mut event = json!({
+        "id": format!("{invocation_id}-{n}"),
+        "invocationId": invocation_id,
+        "author": author,
+        "timestamp": timestamp,
+    });
+    if let (Some(event), Value::Object(body)) = (event.as_object_mut(), body) {
+        event.extend(body);
+    }
+    event
+}
+
+/// What one agent event adds to an ADK event; `None` for what ADK has no event for.
+fn adk_event_body(event: &AgentEvent, usage: Option<(u64, u64)>) -> Option<Value> {
+    match event {
+        AgentEvent::ToolCall { id, name, args } => Some(json!({"content": {"role": "model",
+            "parts": [{"functionCall": {"id": id, "name": name, "args": args}}]}})),
+        AgentEvent::ToolResult {
+            id, name, response, ..
+        } => Some(json!({"content": {"role": "user",
+            "parts": [{"functionResponse": {"id": id, "name": name, "response": response}}]}})),
+        AgentEvent::FinalResponse { text } => {
+            let mut body = json!({"content": {"role": "model", "parts": [{"text": text}]}});
+            if let Some((prompt, completion)) = usage {
+                body["usageMetadata"] =
+                    json!({"promptTokenCount": prompt, "candidatesTokenCount": completion});
+            }
+            Some(body)
+        }
+        AgentEvent::Error { message } => Some(json!({"errorCode": "AGENT_ERROR", "errorMessage": message})),
+        AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } => None,
+    }
 }
