@@ -31,6 +31,13 @@ test('chat, add the session to a new evalset, open the case and export it', asyn
   await expect(cards).toHaveCount(3);
   await expect(cards.nth(2).locator('.tool-name')).toHaveText('get_weather');
 
+  // Rename the session in place; the sidebar follows.
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByLabel('Session title').fill('Paris trip');
+  await page.getByLabel('Session title').press('Enter');
+  await expect(page.locator('.session-name')).toHaveText('Paris trip');
+  await expect(page.getByRole('complementary', { name: 'Sessions' })).toContainText('Paris trip');
+
   await expect(page.getByLabel('Eval id', { exact: true })).toHaveValue('what_s_the_weather_in_paris_and_20_eur_in_usd');
   await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
   await page.getByLabel('New evalset id').fill('chat_e2e');

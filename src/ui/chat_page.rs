@@ -6,7 +6,8 @@ use super::{case_href, error_text, short_time, ErrorNote};
 use crate::agent::AgentEvent;
 use crate::api::chat::{
     add_chat_session_to_eval_set, delete_chat_session, get_chat_session, list_chat_sessions,
-    new_chat_session, send_chat_message, suggested_eval_id, validate_eval_id, AddSessionOutcome,
+    new_chat_session, rename_chat_session, send_chat_message, suggested_eval_id, validate_eval_id,
+    AddSessionOutcome,
 };
 use crate::api::{list_eval_sets, DEFAULT_APP};
 use crate::store::{SessionRecord, SessionSummary, SessionTurn};
@@ -92,17 +93,27 @@ pub fn ChatPage() -> impl IntoView {
         }
     };
 
+    let app_for_title = app.clone();
     view! {
         <div class="chat-layout">
             <SessionList sessions session_id sessions_changed app=app.clone() />
             <section class="chat-main" aria-label="Conversation">
                 <Transition fallback=|| view! { <p class="muted">"Loading session…"</p> }>
-                    {move || Suspend::new(async move {
+                    {move || {
+                        let app_for_title = app_for_title.clone();
+                        Suspend::new(async move {
                         match session.await {
                             Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                            Ok(record) => view! { <Transcript record new_turns pending /> }.into_any(),
+                            Ok(record) => {
+                                view! {
+                                    <SessionTitle app=app_for_title.clone() record=record.clone() sessions_changed />
+                                    <Transcript record new_turns pending />
+                                }
+                                    .into_any()
+                            }
                         }
-                    })}
+                    })
+                    }}
                 </Transition>
                 {move || send_error.get().map(|message| view! { <ErrorNote message /> })}
                 <Composer pending on_send=send />
@@ -230,6 +241,71 @@ fn SessionList(
             </Transition>
         </aside>
     }
+}
+
+/// The session's title, renamed in place (Enter saves, Esc cancels).
+#[component]
+fn SessionTitle(
+    app: String,
+    record: Option<SessionRecord>,
+    sessions_changed: RwSignal<u32>,
+) -> impl IntoView {
+    let record = record?;
+    let id = record.summary.id.clone();
+    let title = RwSignal::new(record.summary.title.clone());
+    let draft = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let save = move || {
+        let Some(new_title) = draft.get_untracked() else {
+            return;
+        };
+        let (app, id) = (app.clone(), id.clone());
+        spawn_local(async move {
+            match rename_chat_session(app, id, new_title.clone()).await {
+                Ok(()) => {
+                    title.set(new_title.trim().to_string());
+                    draft.set(None);
+                    error.set(None);
+                    sessions_changed.update(|n| *n += 1);
+                }
+                Err(err) => error.set(Some(error_text(&err))),
+            }
+        });
+    };
+    Some(view! {
+        <header class="session-header">
+            {move || match draft.get() {
+                None => view! {
+                    <h1 class="session-name">
+                        {move || { let t = title.get(); if t.is_empty() { "New session".to_string() } else { t } }}
+                    </h1>
+                    <button class="small" on:click=move |_| draft.set(Some(title.get_untracked()))>"Rename"</button>
+                }
+                .into_any(),
+                Some(_) => {
+                    let save = save.clone();
+                    let save_on_enter = save.clone();
+                    view! {
+                        <label class="visually-hidden" for="session-title">"Session title"</label>
+                        <input
+                            id="session-title"
+                            prop:value=move || draft.get().unwrap_or_default()
+                            on:input=move |ev| draft.set(Some(event_target_value(&ev)))
+                            on:keydown=move |ev| match ev.key().as_str() {
+                                "Enter" => save_on_enter(),
+                                "Escape" => draft.set(None),
+                                _ => {}
+                            }
+                        />
+                        <button class="small primary" on:click=move |_| save()>"Save"</button>
+                        <button class="small" on:click=move |_| draft.set(None)>"Cancel"</button>
+                    }
+                    .into_any()
+                }
+            }}
+            {move || error.get().map(|message| view! { <ErrorNote message /> })}
+        </header>
+    })
 }
 
 #[component]
