@@ -10,10 +10,14 @@
 mod demo;
 #[cfg(feature = "ssr")]
 mod knowledge;
+#[cfg(feature = "ssr")]
+pub mod openai;
 pub mod to_eval_case;
 #[cfg(feature = "ssr")]
 pub mod tools;
 
+#[cfg(all(test, feature = "ssr"))]
+mod openai_tests;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
@@ -28,6 +32,8 @@ use serde_json::{json, Map, Value};
 pub use demo::{DemoAgent, DemoFaults};
 #[cfg(feature = "ssr")]
 pub use knowledge::{Doc, DOCS};
+#[cfg(feature = "ssr")]
+pub use openai::{OpenAiAgent, OpenAiConfig};
 
 /// One thing an agent did during a turn, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
