@@ -1,6 +1,6 @@
 //! The HTML shell and the router.
 
-use crate::ui::{CasePage, ChatPage, EvalSetPage, EvalSetsPage, NotFound};
+use crate::ui::{CasePage, ChatPage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage};
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
@@ -43,12 +43,14 @@ pub fn App() -> impl IntoView {
                 <nav aria-label="Main">
                     <A href="/chat">"Chat"</A>
                     <A href="/">"Evalsets"</A>
+                    <A href="/settings">"Settings"</A>
                 </nav>
             </header>
             <main class="page">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=EvalSetsPage />
                     <Route path=path!("/chat") view=ChatPage />
+                    <Route path=path!("/settings") view=SettingsPage />
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
                     <Route path=path!("/evalsets/:app/:eval_set_id/case") view=CasePage />
                 </Routes>

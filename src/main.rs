@@ -66,6 +66,9 @@ mod cli {
         /// Largest request body accepted (imports included), in bytes.
         #[arg(long, env = "EVALSTUDIO_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
         max_body_bytes: usize,
+        /// Agent profiles (TOML); by default ./evalstudio.toml when it exists.
+        #[arg(long, env = "EVALSTUDIO_CONFIG")]
+        config: Option<PathBuf>,
     }
 
     pub async fn main() -> ExitCode {
@@ -78,6 +81,7 @@ mod cli {
                     db_path: cli.db,
                     site_root: args.site_root,
                     max_body_bytes: args.max_body_bytes,
+                    config_path: args.config,
                 };
                 match serve(config).await {
                     Ok(()) => ExitCode::SUCCESS,

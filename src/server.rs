@@ -1,6 +1,7 @@
 //! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
 //! under `/apps`, and the static site (wasm, css, favicon).
 
+use crate::agent::AgentProfiles;
 use crate::api::{rest, sessions, AppState};
 use crate::app::{shell, App};
 use crate::store::Store;
@@ -10,6 +11,7 @@ use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Default request body limit: imports of large evalsets fit, accidents do not.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
@@ -21,6 +23,8 @@ pub struct ServeConfig {
     /// Directory holding `pkg/` (the built wasm, js and css) and the public assets.
     pub site_root: String,
     pub max_body_bytes: usize,
+    /// The agent profiles file; `None` reads `evalstudio.toml` if it exists.
+    pub config_path: Option<PathBuf>,
 }
 
 pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
@@ -33,10 +37,16 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 }
 
 /// The whole application as one router.
-pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize) -> Router {
+pub fn router(
+    store: Store,
+    options: LeptosOptions,
+    max_body_bytes: usize,
+    profiles: AgentProfiles,
+) -> Router {
     let state = AppState {
         store,
         leptos_options: options,
+        profiles: Arc::new(profiles),
     };
     let routes = generate_route_list(App);
     Router::new()
@@ -53,6 +63,7 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize) -> Ro
 
 /// Opens the database, binds and serves until Ctrl-C.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
+    let profiles = AgentProfiles::load(config.config_path.as_deref())?;
     let store = Store::open(&config.db_path).await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
         format!(
@@ -61,7 +72,9 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         )
     })?;
     let addr = listener.local_addr()?;
-    let app = router(store, leptos_options(&config), config.max_body_bytes);
+    let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    tracing::info!("agent profiles: {}", names.join(", "));
+    let app = router(store, leptos_options(&config), config.max_body_bytes, profiles);
     tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{addr}");
     if !PathBuf::from(&config.site_root).join("pkg").is_dir() {
         tracing::warn!(

@@ -1,5 +1,6 @@
 //! The real server on a random 127.0.0.1 port with a temporary SQLite file, driven over HTTP.
 
+use evalstudio::agent::AgentProfiles;
 use evalstudio::evalset::{parse_evalset_file, to_adk_json, LegacyDefaults};
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
@@ -19,15 +20,20 @@ impl TestApp {
     }
 
     async fn spawn_with_limit(max_body_bytes: usize) -> TestApp {
+        TestApp::spawn_with(max_body_bytes, AgentProfiles::default()).await
+    }
+
+    async fn spawn_with(max_body_bytes: usize, profiles: AgentProfiles) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let config = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
             db_path: dir.path().join("evalstudio.db"),
             site_root: dir.path().join("site").to_string_lossy().into_owned(),
             max_body_bytes,
+            config_path: None,
         };
         let store = Store::open(&config.db_path).await.unwrap();
-        let app = router(store, leptos_options(&config), max_body_bytes);
+        let app = router(store, leptos_options(&config), max_body_bytes, profiles);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -664,5 +670,120 @@ async fn run_sse_streams_adk_events_and_records_the_turn() {
         session["events"].as_array().unwrap().len(),
         4,
         "user, call, response, answer"
+    );
+}
+
+/// A model server speaking OpenAI's streaming chat-completions protocol: the first call asks
+/// for get_weather (arguments split across chunks), the second answers in text.
+async fn spawn_scripted_openai() -> (String, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
+    use axum::routing::post;
+    let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Value>::new()));
+    let seen = requests.clone();
+    let app = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move |axum::Json(body): axum::Json<Value>| {
+            let seen = seen.clone();
+            async move {
+                let calls_so_far = {
+                    let mut seen = seen.lock().unwrap();
+                    seen.push(body);
+                    seen.len()
+                };
+                let chunks: Vec<Value> = if calls_so_far == 1 {
+                    vec![
+                        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": null,
+                            "tool_calls": [{"index": 0, "id": "call_x1", "type": "function",
+                                            "function": {"name": "get_weather", "arguments": "{\"ci"}}]}}]}),
+                        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+                            "function": {"arguments": "ty\": \"Tokyo\"}"}}]}, "finish_reason": "tool_calls"}]}),
+                    ]
+                } else {
+                    vec![
+                        json!({"choices": [{"index": 0, "delta": {"content": "Tokyo is "}}]}),
+                        json!({"choices": [{"index": 0, "delta": {"content": "sunny."}, "finish_reason": "stop"}]}),
+                    ]
+                };
+                let mut sse: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+                sse.push_str("data: [DONE]\n\n");
+                ([(axum::http::header::CONTENT_TYPE, "text/event-stream")], sse)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, requests)
+}
+
+#[tokio::test]
+async fn an_openai_profile_from_the_config_file_drives_a_session() {
+    let (base_url, requests) = spawn_scripted_openai().await;
+    let config = format!(
+        "[[profiles]]\nname = \"scripted\"\nkind = \"openai\"\nmodel = \"test-model\"\nbase_url = \"{base_url}\"\n\
+         system_prompt = \"Be brief.\"\ntools = [\"get_weather\"]\n"
+    );
+    let profiles = AgentProfiles::parse(&config).unwrap();
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, profiles).await;
+    assert_eq!(
+        app.post("/apps/scripted/users/u/sessions/s1", "").await.status(),
+        StatusCode::OK
+    );
+    let run = json!({"appName": "scripted", "userId": "u", "sessionId": "s1",
+                     "newMessage": {"parts": [{"text": "Weather in Tokyo?"}]}});
+    let events: Vec<Value> = app.post_json("/run", &run).await.json().await.unwrap();
+    assert_eq!(
+        events[0]["content"]["parts"][0]["functionCall"]["args"],
+        json!({"city": "Tokyo"})
+    );
+    assert_eq!(
+        events[1]["content"]["parts"][0]["functionResponse"]["response"]["city"],
+        "Tokyo"
+    );
+    assert_eq!(events[2]["content"]["parts"][0]["text"], "Tokyo is sunny.");
+
+    let sent = requests.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0]["model"], "test-model");
+    assert_eq!(
+        sent[0]["messages"][0],
+        json!({"role": "system", "content": "Be brief."})
+    );
+    let tool_names: Vec<&str> = sent[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        tool_names,
+        ["get_weather"],
+        "the profile's tool list is what the model is offered"
+    );
+    let tool_message = sent[1]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert_eq!(tool_message["tool_call_id"], "call_x1");
+
+    assert_eq!(
+        app.post("/apps/scripted/eval_sets/s", "").await.status(),
+        StatusCode::CREATED
+    );
+    let add = json!({"evalId": "tokyo", "sessionId": "s1", "userId": "u"});
+    let case: Value = app
+        .post_json("/apps/scripted/eval_sets/s/add_session", &add)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        case["conversation"][0]["intermediate_data"]["tool_uses"][0]["id"],
+        "call_x1"
+    );
+    assert_eq!(
+        case["conversation"][0]["final_response"]["parts"][0]["text"],
+        "Tokyo is sunny."
     );
 }

@@ -16,7 +16,7 @@ test('chat, add the session to a new evalset, open the case and export it', asyn
   await input.fill("What's the weather in Paris, and 20 EUR in USD?");
   await input.press('Enter');
 
-  await expect(page).toHaveURL(/\/chat\?session=/);
+  await expect(page).toHaveURL(/\/chat\?app=demo&session=/);
   const cards = page.locator('.tool-card');
   await expect(cards).toHaveCount(2);
   await expect(cards.nth(0).locator('.tool-name')).toHaveText('get_weather');
@@ -82,4 +82,13 @@ test('agent text is shown as text, never as markup', async ({ page }) => {
   await expect(page.locator('.bubble-agent').first()).toBeVisible();
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   await expect(page.locator('.transcript img')).toHaveCount(0);
+});
+
+test('settings lists the agent profiles and links to a chat with each', async ({ page }) => {
+  await open(page, '/settings');
+  const demo = page.locator('.profile').filter({ hasText: 'demo' });
+  await expect(demo).toContainText('all built-in tools');
+  await demo.getByRole('link', { name: 'Chat with demo' }).click();
+  await expect(page).toHaveURL(/\/chat\?app=demo/);
+  await expect(page.getByLabel('Agent')).toHaveValue('demo');
 });

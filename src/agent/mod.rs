@@ -12,6 +12,8 @@ mod demo;
 mod knowledge;
 #[cfg(feature = "ssr")]
 pub mod openai;
+#[cfg(feature = "ssr")]
+pub mod profiles;
 pub mod to_eval_case;
 #[cfg(feature = "ssr")]
 pub mod tools;
@@ -34,6 +36,8 @@ pub use demo::{DemoAgent, DemoFaults};
 pub use knowledge::{Doc, DOCS};
 #[cfg(feature = "ssr")]
 pub use openai::{OpenAiAgent, OpenAiConfig};
+#[cfg(feature = "ssr")]
+pub use profiles::{AgentKind, AgentProfile, AgentProfiles};
 
 /// One thing an agent did during a turn, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,6 +131,11 @@ impl ToolRegistry {
     /// Adds a tool, replacing any tool of the same name.
     pub fn register(&mut self, tool: impl Tool + 'static) {
         self.tools.insert(tool.name().to_string(), Box::new(tool));
+    }
+
+    /// Keeps only the tools whose names pass `keep`.
+    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        self.tools.retain(|name, _| keep(name));
     }
 
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {

@@ -20,13 +20,12 @@ pub async fn list_chat_sessions(app: String) -> Result<Vec<SessionSummary>, Serv
 
 #[server]
 pub async fn new_chat_session(app: String) -> Result<SessionRecord, ServerFnError> {
-    if sessions::agent_for_app(&app).is_none() {
-        return Err(ServerFnError::new(format!(
-            "no agent is configured for app `{app}`"
-        )));
+    let state = expect_context::<AppState>();
+    if state.profiles.get(&app).is_none() {
+        return Err(ServerFnError::new(format!("no agent profile is named `{app}`")));
     }
-    let store = expect_context::<AppState>().store;
-    Ok(store
+    Ok(state
+        .store
         .create_session(&app, BROWSER_USER, None, &Default::default())
         .await?)
 }
@@ -49,10 +48,17 @@ pub async fn send_chat_message(
     if message.trim().is_empty() {
         return Err(ServerFnError::new("the message is empty"));
     }
-    let store = expect_context::<AppState>().store;
-    sessions::run_session_turn(&store, &app, BROWSER_USER, &session_id, &message)
-        .await
-        .map_err(|err| ServerFnError::new(err.error))
+    let state = expect_context::<AppState>();
+    sessions::run_session_turn(
+        &state.store,
+        &state.profiles,
+        &app,
+        BROWSER_USER,
+        &session_id,
+        &message,
+    )
+    .await
+    .map_err(|err| ServerFnError::new(err.error))
 }
 
 #[server]
@@ -188,4 +194,40 @@ mod tests {
         assert!(validate_eval_id(" x").is_err());
         assert!(validate_eval_id("a\nb").is_err());
     }
+}
+
+/// An agent profile as the browser may see it: never the key, only whether its variable is set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfileView {
+    pub name: String,
+    pub kind: String,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub api_key_env: Option<String>,
+    pub api_key_set: bool,
+    pub system_prompt: Option<String>,
+    /// `None` means every built-in tool.
+    pub tools: Option<Vec<String>>,
+}
+
+#[server]
+pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
+    let state = expect_context::<AppState>();
+    Ok(state
+        .profiles
+        .iter()
+        .map(|p| ProfileView {
+            name: p.name.clone(),
+            kind: format!("{:?}", p.kind).to_lowercase(),
+            model: p.model.clone(),
+            base_url: p.base_url.clone(),
+            api_key_env: p.api_key_env.clone(),
+            api_key_set: p
+                .api_key_env
+                .as_deref()
+                .is_some_and(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty())),
+            system_prompt: p.system_prompt.clone(),
+            tools: p.tools.clone(),
+        })
+        .collect())
 }

@@ -1,6 +1,7 @@
 //! Server-side pieces shared by the REST routes and the server functions.
 
 use super::error::ApiError;
+use crate::agent::AgentProfiles;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file_streaming, validate_eval_set_id, FormatError,
     LegacyDefaults,
@@ -10,12 +11,14 @@ use axum::extract::FromRef;
 use axum::http::StatusCode;
 use leptos::config::LeptosOptions;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// What every handler and server function can reach.
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
     pub leptos_options: LeptosOptions,
+    pub profiles: Arc<AgentProfiles>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::{now_seconds, validate_app_name, AppState};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
-use crate::agent::{Agent, AgentEvent, DemoAgent, Turn};
+use crate::agent::{AgentEvent, AgentProfiles, Turn};
 use crate::evalset::Content;
 use crate::store::{SessionRecord, SessionTurn, Store, StoreError, StoredCase};
 use axum::body::Bytes;
@@ -43,11 +43,6 @@ pub fn run_routes() -> Router<AppState> {
         .route("/run_sse", post(run_sse))
 }
 
-/// The agent that answers for an app. Only the built-in demo agent exists so far.
-pub fn agent_for_app(app: &str) -> Option<Box<dyn Agent>> {
-    (app == super::DEFAULT_APP).then(|| Box::new(DemoAgent::new()) as Box<dyn Agent>)
-}
-
 /// A turn under way: its events as the agent produces them, then the recorded turn.
 pub struct TurnHandle {
     pub invocation_id: String,
@@ -59,13 +54,15 @@ pub struct TurnHandle {
 /// recorded even if nobody reads the events any more (a closed browser tab loses nothing).
 pub async fn start_session_turn(
     store: Store,
+    profiles: &AgentProfiles,
     app: String,
     user: String,
     session_id: String,
     message: String,
 ) -> Result<TurnHandle, ApiError> {
-    let agent = agent_for_app(&app)
-        .ok_or_else(|| ApiError::not_found(format!("no agent is configured for app `{app}`")))?;
+    let agent = profiles
+        .agent(&app)
+        .ok_or_else(|| ApiError::not_found(format!("no agent profile is named `{app}`")))?;
     let session = store.get_session(&app, &user, &session_id).await?;
     let history: Vec<Turn> = session
         .turns
@@ -114,6 +111,7 @@ pub async fn start_session_turn(
 /// Runs one turn of a session through its app's agent, records it and returns it.
 pub async fn run_session_turn(
     store: &Store,
+    profiles: &AgentProfiles,
     app: &str,
     user: &str,
     session_id: &str,
@@ -121,6 +119,7 @@ pub async fn run_session_turn(
 ) -> Result<SessionTurn, ApiError> {
     let mut handle = start_session_turn(
         store.clone(),
+        profiles,
         app.into(),
         user.into(),
         session_id.into(),
@@ -260,6 +259,7 @@ async fn run(
     let (request, message) = RunRequest::parse(body)?;
     let turn = run_session_turn(
         &state.store,
+        &state.profiles,
         &request.app_name,
         &request.user_id,
         &request.session_id,
@@ -278,6 +278,7 @@ async fn run_sse(
     let (app, streaming) = (request.app_name.clone(), request.streaming);
     let handle = start_session_turn(
         state.store.clone(),
+        &state.profiles,
         request.app_name,
         request.user_id,
         request.session_id,

@@ -4,6 +4,7 @@
 use super::json_view::JsonView;
 use super::{case_href, error_text, short_time, ErrorNote};
 use crate::agent::AgentEvent;
+use crate::api::chat::list_agent_profiles;
 use crate::api::chat::{
     add_chat_session_to_eval_set, delete_chat_session, get_chat_session, list_chat_sessions,
     new_chat_session, rename_chat_session, send_chat_message, suggested_eval_id, validate_eval_id,
@@ -16,14 +17,21 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use serde_json::Value;
 
-fn chat_href(session_id: &str) -> String {
-    format!("/chat?session={}", super::encode_query_value(session_id))
+fn chat_href(app: &str, session_id: Option<&str>) -> String {
+    match session_id {
+        Some(id) => format!("/chat?app={app}&session={}", super::encode_query_value(id)),
+        None => format!("/chat?app={app}"),
+    }
 }
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
     let query = use_query_map();
-    let app = DEFAULT_APP.to_string();
+    // Switching agents reloads the page (see AgentPicker), so the app is read once.
+    let app = query
+        .read_untracked()
+        .get("app")
+        .unwrap_or_else(|| DEFAULT_APP.to_string());
     let session_id = Memo::new(move |_| query.read().get("session"));
     let sessions_changed = RwSignal::new(0u32);
     let sessions = {
@@ -70,7 +78,7 @@ pub fn ChatPage() -> impl IntoView {
                     Some(id) => (id, false),
                     None => match new_chat_session(app.clone()).await {
                         Ok(created) => {
-                            navigate(&chat_href(&created.summary.id), Default::default());
+                            navigate(&chat_href(&app, Some(&created.summary.id)), Default::default());
                             (created.summary.id, true)
                         }
                         Err(err) => {
@@ -134,6 +142,43 @@ pub fn ChatPage() -> impl IntoView {
     }
 }
 
+/// Chooses the agent profile to chat with. A change reloads the page for that app.
+#[component]
+fn AgentPicker(app: String) -> impl IntoView {
+    let profiles = Resource::new(|| (), |_| list_agent_profiles());
+    view! {
+        <label class="small muted" for="agent-picker">"Agent"</label>
+        <Transition fallback=|| ()>
+            {
+                let app = app.clone();
+                move || {
+                    let app = app.clone();
+                    Suspend::new(async move {
+                        let names: Vec<String> =
+                            profiles.await.unwrap_or_default().into_iter().map(|p| p.name).collect();
+                        view! {
+                            <select
+                                id="agent-picker"
+                                on:change=move |ev| {
+                                    let _ = window().location().set_href(&chat_href(&event_target_value(&ev), None));
+                                }
+                            >
+                                {names
+                                    .into_iter()
+                                    .map(|name| {
+                                        let selected = name == app;
+                                        view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        }
+                    })
+                }
+            }
+        </Transition>
+    }
+}
+
 #[component]
 fn SessionList(
     app: String,
@@ -149,10 +194,10 @@ fn SessionList(
         move |id: String| {
             let (app, navigate) = (app.clone(), navigate.clone());
             spawn_local(async move {
-                match delete_chat_session(app, id.clone()).await {
+                match delete_chat_session(app.clone(), id.clone()).await {
                     Ok(()) => {
                         if session_id.get_untracked().as_deref() == Some(id.as_str()) {
-                            navigate("/chat", Default::default());
+                            navigate(&chat_href(&app, None), Default::default());
                         }
                         sessions_changed.update(|n| *n += 1);
                     }
@@ -164,7 +209,8 @@ fn SessionList(
     };
     view! {
         <aside class="chat-sessions" aria-label="Sessions">
-            <a class="button new-session" href="/chat">"+ New session"</a>
+            <AgentPicker app=app.clone() />
+            <a class="button new-session" href=chat_href(&app, None)>"+ New session"</a>
             {move || error.get().map(|message| view! { <ErrorNote message /> })}
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {
@@ -191,7 +237,7 @@ fn SessionList(
                                             let title = if s.title.is_empty() { "(empty session)".to_string() } else { s.title.clone() };
                                             view! {
                                                 <li class:current=current.clone()>
-                                                    <a href=chat_href(&s.id) aria-current={
+                                                    <a href=chat_href(&s.app_name, Some(&s.id)) aria-current={
                                                         let current = current.clone();
                                                         move || current().then_some("page")
                                                     }>

@@ -6,11 +6,13 @@ mod chat_page;
 mod evalset_page;
 mod evalsets_page;
 mod json_view;
+mod settings_page;
 
 pub use case_page::CasePage;
 pub use chat_page::ChatPage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
+pub use settings_page::SettingsPage;
 
 use leptos::prelude::*;
 

@@ -1,0 +1,238 @@
+//! Agent profiles: named agents from a TOML file. Each profile is an ADK "app"; its name is the
+//! `{app}` in REST paths. The built-in `demo` profile always exists.
+//!
+//! ```toml
+//! [[profiles]]
+//! name = "gpt"                      # letters, digits, _ - .
+//! kind = "openai"                   # "demo" or "openai"
+//! model = "gpt-4o-mini"
+//! base_url = "https://api.openai.com/v1"
+//! api_key_env = "OPENAI_API_KEY"    # the variable's name; the key itself never leaves the server
+//! system_prompt = "You are a helpful assistant."
+//! temperature = 0.2
+//! tools = ["get_weather", "calculate"]   # default: all built-in tools
+//! max_tool_steps = 8
+//! ```
+
+use super::openai::{OpenAiAgent, OpenAiConfig};
+use super::{Agent, DemoAgent, ToolRegistry};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where profiles come from when `--config` is not given.
+pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
+
+/// The kinds of agent a profile can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Demo,
+    Openai,
+}
+
+/// One profile as the config file states it. Holds no secret: only the key's variable name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentProfile {
+    pub name: String,
+    pub kind: AgentKind,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    #[serde(default)]
+    pub system_prompt: Option<String>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    /// Tool names from the built-in registry; all of them when absent.
+    #[serde(default)]
+    pub tools: Option<Vec<String>>,
+    #[serde(default)]
+    pub max_tool_steps: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    profiles: Vec<AgentProfile>,
+}
+
+/// The configured profiles, `demo` first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentProfiles {
+    profiles: Vec<AgentProfile>,
+}
+
+impl Default for AgentProfiles {
+    fn default() -> Self {
+        AgentProfiles {
+            profiles: vec![demo_profile()],
+        }
+    }
+}
+
+fn demo_profile() -> AgentProfile {
+    AgentProfile {
+        name: "demo".into(),
+        kind: AgentKind::Demo,
+        model: None,
+        base_url: None,
+        api_key_env: None,
+        system_prompt: None,
+        temperature: None,
+        tools: None,
+        max_tool_steps: None,
+    }
+}
+
+impl AgentProfiles {
+    /// Reads profiles from `path`; a missing file at the default location means "just demo".
+    pub fn load(path: Option<&Path>) -> Result<AgentProfiles, String> {
+        let (path, explicit) = match path {
+            Some(path) => (path, true),
+            None => (Path::new(DEFAULT_CONFIG_FILE), false),
+        };
+        match std::fs::read_to_string(path) {
+            Ok(text) => AgentProfiles::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Err(err) if !explicit && err.kind() == std::io::ErrorKind::NotFound => {
+                Ok(AgentProfiles::default())
+            }
+            Err(err) => Err(format!("cannot read {}: {err}", path.display())),
+        }
+    }
+
+    /// Parses a config file's text and checks every profile.
+    pub fn parse(text: &str) -> Result<AgentProfiles, String> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+        let mut profiles = AgentProfiles::default();
+        let tools = ToolRegistry::demo();
+        for (index, profile) in file.profiles.into_iter().enumerate() {
+            let at = format!("profiles[{index}] (`{}`)", profile.name);
+            crate::evalset::validate_eval_set_id(&profile.name)
+                .map_err(|m| format!("{at}: {}", m.replace("eval_set_id", "profile name")))?;
+            if profile.kind == AgentKind::Openai {
+                for (field, value) in [("model", &profile.model), ("base_url", &profile.base_url)] {
+                    if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                        return Err(format!("{at}: an openai profile needs `{field}`"));
+                    }
+                }
+            }
+            if let Some(unknown) = profile
+                .tools
+                .iter()
+                .flatten()
+                .find(|name| tools.get(name).is_none())
+            {
+                let known: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+                return Err(format!(
+                    "{at}: no tool named `{unknown}` (known: {})",
+                    known.join(", ")
+                ));
+            }
+            match profiles.profiles.iter().position(|p| p.name == profile.name) {
+                // A file may redefine `demo`, e.g. to give it fewer tools.
+                Some(existing) if profile.name == "demo" => profiles.profiles[existing] = profile,
+                Some(_) => return Err(format!("{at}: the name is used twice")),
+                None => profiles.profiles.push(profile),
+            }
+        }
+        Ok(profiles)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &AgentProfile> {
+        self.profiles.iter()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&AgentProfile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// A ready agent for the profile named `name`.
+    pub fn agent(&self, name: &str) -> Option<Box<dyn Agent>> {
+        let profile = self.get(name)?;
+        let mut tools = ToolRegistry::demo();
+        if let Some(wanted) = &profile.tools {
+            tools.retain(|name| wanted.iter().any(|w| w == name));
+        }
+        Some(match profile.kind {
+            AgentKind::Demo => Box::new(DemoAgent::new()),
+            AgentKind::Openai => {
+                let mut config = OpenAiConfig::new(
+                    profile.base_url.clone().unwrap_or_default(),
+                    profile.model.clone().unwrap_or_default(),
+                );
+                config.api_key_env = profile.api_key_env.clone();
+                config.system_prompt = profile.system_prompt.clone();
+                config.temperature = profile.temperature;
+                if let Some(steps) = profile.max_tool_steps {
+                    config.max_tool_steps = steps;
+                }
+                Box::new(OpenAiAgent::new(config, tools))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_exists_without_a_file() {
+        let profiles = AgentProfiles::load(None).unwrap();
+        assert_eq!(
+            profiles.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["demo"]
+        );
+        assert!(profiles.agent("demo").is_some());
+        assert!(profiles.agent("nope").is_none());
+        assert!(AgentProfiles::load(Some(Path::new("/no/such/evalstudio.toml")))
+            .unwrap_err()
+            .contains("cannot read"));
+    }
+
+    #[test]
+    fn profiles_parse_and_are_checked() {
+        let text = r#"
+            [[profiles]]
+            name = "local_llama"
+            kind = "openai"
+            model = "qwen2.5"
+            base_url = "http://127.0.0.1:8080/v1"
+            api_key_env = "LLAMA_KEY"
+            tools = ["get_weather"]
+        "#;
+        let profiles = AgentProfiles::parse(text).unwrap();
+        let names: Vec<_> = profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["demo", "local_llama"]);
+        assert_eq!(
+            profiles.get("local_llama").unwrap().api_key_env.as_deref(),
+            Some("LLAMA_KEY")
+        );
+        assert!(profiles.agent("local_llama").is_some());
+
+        let missing_model = "[[profiles]]\nname = \"x\"\nkind = \"openai\"\nbase_url = \"http://h/v1\"";
+        assert!(AgentProfiles::parse(missing_model)
+            .unwrap_err()
+            .contains("needs `model`"));
+        let bad_tool = "[[profiles]]\nname = \"x\"\nkind = \"demo\"\ntools = [\"rm_rf\"]";
+        assert!(AgentProfiles::parse(bad_tool)
+            .unwrap_err()
+            .contains("no tool named `rm_rf`"));
+        let bad_name = "[[profiles]]\nname = \"a/b\"\nkind = \"demo\"";
+        assert!(AgentProfiles::parse(bad_name)
+            .unwrap_err()
+            .contains("profile name"));
+        let twice =
+            "[[profiles]]\nname = \"x\"\nkind = \"demo\"\n[[profiles]]\nname = \"x\"\nkind = \"demo\"";
+        assert!(AgentProfiles::parse(twice).unwrap_err().contains("used twice"));
+        let typo = "[[profiles]]\nname = \"x\"\nkind = \"demo\"\nmodle = \"m\"";
+        let err = AgentProfiles::parse(typo).unwrap_err();
+        assert!(err.contains("modle") && err.contains("line 4"), "{err}");
+        let bad_kind = "[[profiles]]\nname = \"x\"\nkind = \"gemini\"";
+        assert!(AgentProfiles::parse(bad_kind).unwrap_err().contains("gemini"));
+    }
+}
