@@ -30,7 +30,7 @@ def adk_dump(text: str) -> str:
 
 
 def stress_evalset() -> dict:
-    args = {"city": "北京", "n": 1, "f": 1.0, "small": 1e-7, "big": 1e21, "neg": -2.5,
+    args = {"city": "北京", "n": 1, "f": 1.0, "small": 1e-7, "big": 1e21, "neg": -2.5, "ts": 1795425796.2435493,
             "nested": {"z": [1, {"y": None}], "a": True}, "emoji": "🌤️", "empty": {}}
     return {
         "eval_set_id": "stress",

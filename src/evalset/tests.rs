@@ -436,3 +436,17 @@ fn streaming_parse_hands_over_checked_cases_in_order() {
     );
     assert_eq!(header.extra["x"], 1, "keys after eval_cases are read too");
 }
+
+#[test]
+fn floats_survive_exactly() {
+    // Without serde_json's float_roundtrip this timestamp comes back one ulp off (…243549).
+    let input = r#"{"eval_set_id": "s", "creation_timestamp": 1795425796.2435493, "eval_cases": [
+        {"eval_id": "c", "creation_timestamp": 1795425796.2435493, "conversation": [],
+         "x": [0.1, 2.2250738585072014e-308, 1.7976931348623157e308, 5e-324, 123456789.12345679]}]}"#;
+    let once = to_adk_json(&parse_ok(input));
+    assert!(
+        once.contains("1795425796.2435493") && once.contains("123456789.12345679"),
+        "{once}"
+    );
+    assert_eq!(once, to_adk_json(&parse_ok(&once)));
+}
