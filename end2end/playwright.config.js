@@ -5,12 +5,25 @@ const path = require('path');
 const fs = require('fs');
 
 const port = process.env.E2E_PORT || '3123';
+// A local stand-in for a remote model (fake-model.js), reached through an `openai` profile.
+const modelPort = process.env.E2E_MODEL_PORT || '3124';
 const bin = process.env.E2E_BIN;
 const siteRoot = process.env.E2E_SITE_ROOT || path.resolve(__dirname, '../target/site');
 if (!bin) {
   throw new Error('E2E_BIN must name the evalstudio binary (run the browser tests with `make e2e`)');
 }
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evalstudio-e2e-'));
+const config = path.join(dataDir, 'evalstudio.toml');
+fs.writeFileSync(
+  config,
+  `[[profiles]]
+name = "fake"
+kind = "openai"
+model = "fake"
+base_url = "http://127.0.0.1:${modelPort}/v1"
+system_prompt = "You are a test double."
+`,
+);
 
 module.exports = defineConfig({
   testDir: './tests',
@@ -36,12 +49,20 @@ module.exports = defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `"${bin}" serve --addr 127.0.0.1:${port} --db "${path.join(dataDir, 'e2e.db')}" --site-root "${siteRoot}"`,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: `node "${path.join(__dirname, 'fake-model.js')}" ${modelPort}`,
+      port: Number(modelPort),
+      reuseExistingServer: false,
+      timeout: 10_000,
+    },
+    {
+      command: `"${bin}" serve --addr 127.0.0.1:${port} --db "${path.join(dataDir, 'e2e.db')}" --site-root "${siteRoot}" --config "${config}"`,
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -47,6 +47,7 @@ pub fn router(
         store,
         leptos_options: options,
         profiles: Arc::new(profiles),
+        running: Default::default(),
     };
     let routes = generate_route_list(App);
     Router::new()

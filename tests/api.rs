@@ -787,3 +787,127 @@ async fn an_openai_profile_from_the_config_file_drives_a_session() {
         "Tokyo is sunny."
     );
 }
+
+/// An ADK api_server stand-in that answers /run_sse with a recording of a real one
+/// (tests/fixtures/adk_run_sse) and accepts session creation.
+async fn spawn_adk_replay(recording: &str) -> String {
+    use axum::routing::post;
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/adk_run_sse/{recording}.sse"));
+    let body = std::fs::read_to_string(path).unwrap();
+    let app = axum::Router::new()
+        .route(
+            "/apps/{app}/users/{user}/sessions/{id}",
+            post(|| async { axum::Json(json!({})) }),
+        )
+        .route(
+            "/run_sse",
+            post(move || {
+                let body = body.clone();
+                async move { ([(axum::http::header::CONTENT_TYPE, "text/event-stream")], body) }
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+#[tokio::test]
+async fn an_adk_profile_records_sub_agents_and_event_times() {
+    let base_url = spawn_adk_replay("sub_agent-1").await;
+    let config = format!("[[profiles]]\nname = \"support\"\nkind = \"adk\"\nbase_url = \"{base_url}\"\nadk_app = \"sub_agent\"\n");
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    app.post("/apps/support/users/u/sessions/s1", "").await;
+    let run = json!({"appName": "support", "userId": "u", "sessionId": "s1",
+                     "newMessage": {"parts": [{"text": "Where is order A1001?"}]}});
+    let events: Vec<Value> = app.post_json("/run", &run).await.json().await.unwrap();
+    let authors: Vec<&str> = events.iter().map(|e| e["author"].as_str().unwrap()).collect();
+    assert_eq!(authors, ["assistant", "assistant", "orders", "orders", "orders"]);
+    assert_eq!(
+        events[4]["content"]["parts"][0]["text"],
+        "Order A1001 has shipped."
+    );
+
+    // Each stored event has its own time, in order, within the turn.
+    let session = app.json("/apps/support/users/u/sessions/s1").await;
+    let times: Vec<f64> = session["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["timestamp"].as_f64().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+
+    app.post("/apps/support/eval_sets/s", "").await;
+    let add = json!({"evalId": "a1001", "sessionId": "s1", "userId": "u"});
+    let case: Value = app
+        .post_json("/apps/support/eval_sets/s/add_session", &add)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let data = &case["conversation"][0]["intermediate_data"];
+    let names: Vec<&str> = data["tool_uses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["transfer_to_agent", "get_order_status"]);
+    assert_eq!(
+        data["intermediate_responses"],
+        json!([["orders", [{"text": "Looking up A1001."}]]])
+    );
+}
+
+#[tokio::test]
+async fn a_session_runs_one_turn_at_a_time() {
+    use axum::routing::post;
+    // A model that takes a while to answer.
+    let model = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(|| async {
+            tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+            let chunk =
+                json!({"choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": "stop"}]});
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                format!("data: {chunk}\n\ndata: [DONE]\n\n"),
+            )
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
+    let config = format!(
+        "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
+    );
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    app.post("/apps/slow/users/u/sessions/s1", "").await;
+    let run = json!({"appName": "slow", "userId": "u", "sessionId": "s1",
+                     "newMessage": {"parts": [{"text": "hi"}]}});
+    let first = app.post_json("/run", &run);
+    let second = async {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        app.post_json("/run", &run).await
+    };
+    let (first, second) = tokio::join!(first, second);
+    assert_eq!(first.status(), StatusCode::OK);
+    let error = assert_error(second, StatusCode::CONFLICT).await;
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("already running a turn"),
+        "{error}"
+    );
+    // Once the first turn is over the session takes the next one.
+    assert_eq!(app.post_json("/run", &run).await.status(), StatusCode::OK);
+    let session = app.json("/apps/slow/users/u/sessions/s1").await;
+    assert_eq!(
+        session["events"].as_array().unwrap().len(),
+        4,
+        "two turns of user + answer"
+    );
+}

@@ -74,7 +74,7 @@ test('chat, add the session to a new evalset, open the case and export it', asyn
   expect(errors).toEqual([]);
 });
 
-test('agent text is shown as text, never as markup', async ({ page }) => {
+test('user text is shown as text, never as markup', async ({ page }) => {
   await open(page, '/chat');
   await page.getByLabel('Message').fill('<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>');
   await page.getByLabel('Message').press('Enter');
@@ -82,6 +82,54 @@ test('agent text is shown as text, never as markup', async ({ page }) => {
   await expect(page.locator('.bubble-agent').first()).toBeVisible();
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   await expect(page.locator('.transcript img')).toHaveCount(0);
+});
+
+test('a model answer streams in as markdown, with its HTML inert', async ({ page }) => {
+  await open(page, '/chat?app=fake');
+  await page.getByLabel('Message').fill('Answer in markdown please');
+  await page.getByLabel('Message').press('Enter');
+  const answer = page.locator('.transcript .bubble-agent').first();
+  // The first words are on screen while the rest is still coming.
+  await expect(answer.locator('strong')).toHaveText('Paris');
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+
+  const final = page.locator('.transcript .bubble-agent').first();
+  await expect(final.locator('li')).toHaveText(['Temperature: 18 °C', 'Wind: 3 km/h']);
+  await expect(final).toContainText('<img src=x onerror=');
+  await expect(final).toContainText('<script>');
+  await expect(page.locator('.transcript img, .transcript script')).toHaveCount(0);
+  const link = final.getByRole('link', { name: 'click me' });
+  await expect(link).toHaveAttribute('href', '#');
+  await link.click();
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+
+  // After a reload the same answer comes from the store, rendered the same way.
+  await page.reload();
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+  await expect(page.locator('.transcript .bubble-agent strong')).toHaveText('Paris');
+  await expect(page.locator('.transcript img, .transcript script')).toHaveCount(0);
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+});
+
+test('Stop ends a running turn and keeps what was said', async ({ page }) => {
+  await open(page, '/chat?app=fake');
+  await page.getByLabel('Message').fill('tell me something slow');
+  await page.getByLabel('Message').press('Enter');
+  const answer = page.locator('.transcript .bubble-agent').first();
+  await expect(answer).toContainText('word2');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stopped' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(answer).not.toContainText('word40');
+
+  // The stopped turn was recorded, and the session takes a new message at once.
+  await page.reload();
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+  await expect(page.getByRole('status').filter({ hasText: 'Stopped' })).toBeVisible();
+  await page.getByLabel('Message').fill('hello again');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.locator('.transcript .bubble-agent').last()).toContainText('You said: hello again');
 });
 
 test('settings lists the agent profiles and links to a chat with each', async ({ page }) => {

@@ -8,7 +8,7 @@ use futures::stream::{self, BoxStream, StreamExt};
 use serde_json::{Map, Value};
 
 use super::tools::{city_names, fmt_num, fold, num_value, USD_PER_UNIT};
-use super::{Agent, AgentEvent, ToolRegistry, Turn};
+use super::{Agent, AgentEvent, SessionContext, ToolRegistry, Turn};
 
 const CAPABILITIES: &str =
     "I can check the weather, convert currencies, look up orders, search the help center and do arithmetic.";
@@ -132,7 +132,12 @@ impl DemoAgent {
 }
 
 impl Agent for DemoAgent {
-    fn run_turn<'a>(&'a self, history: &'a [Turn], message: &'a str) -> BoxStream<'a, AgentEvent> {
+    fn run_turn<'a>(
+        &'a self,
+        _session: SessionContext<'a>,
+        history: &'a [Turn],
+        message: &'a str,
+    ) -> BoxStream<'a, AgentEvent> {
         // The tools answer instantly, so buffering a turn's events changes only their timing.
         stream::once(self.turn(history, message))
             .flat_map(stream::iter)

@@ -7,6 +7,8 @@
 //! tools themselves run on the server only.
 
 #[cfg(feature = "ssr")]
+pub mod adk;
+#[cfg(feature = "ssr")]
 mod demo;
 #[cfg(feature = "ssr")]
 mod knowledge;
@@ -19,6 +21,8 @@ pub mod to_eval_case;
 pub mod tools;
 
 #[cfg(all(test, feature = "ssr"))]
+mod adk_tests;
+#[cfg(all(test, feature = "ssr"))]
 mod openai_tests;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
@@ -30,6 +34,8 @@ use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+#[cfg(feature = "ssr")]
+pub use adk::{AdkAgent, AdkConfig};
 #[cfg(feature = "ssr")]
 pub use demo::{DemoAgent, DemoFaults};
 #[cfg(feature = "ssr")]
@@ -70,7 +76,15 @@ pub enum AgentEvent {
         prompt_tokens: u64,
         completion_tokens: u64,
     },
+    /// The events that follow come from this (sub-)agent. Only multi-agent systems (ADK) say so;
+    /// without it everything is the app's own agent.
+    Author {
+        name: String,
+    },
 }
+
+/// The `Error` a turn ends with when the user stops it.
+pub const STOPPED_MESSAGE: &str = "stopped by the user";
 
 /// A finished turn of the session so far: what the user said and what the agent did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,9 +103,24 @@ impl Turn {
     }
 }
 
+/// The session a turn belongs to. Agents that keep their own session on a server (ADK's
+/// api_server) address it with these; the others only need the history.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionContext<'a> {
+    pub user_id: &'a str,
+    pub session_id: &'a str,
+    /// The session's state when it started, for agents that create their session remotely.
+    pub state: &'a Map<String, Value>,
+}
+
 pub trait Agent: Send + Sync {
     /// Streams the events of one turn. Dyn-compatible on purpose (agents are chosen at run time).
-    fn run_turn<'a>(&'a self, history: &'a [Turn], message: &'a str) -> BoxStream<'a, AgentEvent>;
+    fn run_turn<'a>(
+        &'a self,
+        session: SessionContext<'a>,
+        history: &'a [Turn],
+        message: &'a str,
+    ) -> BoxStream<'a, AgentEvent>;
 }
 
 /// A function an agent may call. Arguments and results are JSON objects, as in every

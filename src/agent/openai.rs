@@ -15,7 +15,7 @@ use futures::channel::mpsc::{self, UnboundedSender};
 use futures::stream::{self, BoxStream, FuturesOrdered, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::{Agent, AgentEvent, ToolRegistry, Turn};
+use super::{Agent, AgentEvent, SessionContext, ToolRegistry, Turn};
 
 /// The longest `Retry-After` we honour; a server asking for more gets this.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -437,7 +437,12 @@ impl OpenAiAgent {
 }
 
 impl Agent for OpenAiAgent {
-    fn run_turn<'a>(&'a self, history: &'a [Turn], message: &'a str) -> BoxStream<'a, AgentEvent> {
+    fn run_turn<'a>(
+        &'a self,
+        _session: SessionContext<'a>,
+        history: &'a [Turn],
+        message: &'a str,
+    ) -> BoxStream<'a, AgentEvent> {
         // The loop runs inside the returned stream (no spawned task, so it may borrow and it stops
         // when the stream is dropped); events reach the consumer through a channel.
         let (tx, rx) = mpsc::unbounded();
@@ -543,7 +548,7 @@ fn replay_turn(turn: &Turn, messages: &mut Vec<Value>) {
                 text.clear();
                 messages.push(json!({"role": "assistant", "content": answer}));
             }
-            AgentEvent::Error { .. } | AgentEvent::Usage { .. } => {}
+            AgentEvent::Error { .. } | AgentEvent::Usage { .. } | AgentEvent::Author { .. } => {}
         }
     }
     close_calls(&mut open_calls, messages);

@@ -20,10 +20,10 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
 use axum::Router;
 use futures::StreamExt;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::openai::{backoff, sse_data, SseLines};
-use super::{Agent, AgentEvent, OpenAiAgent, OpenAiConfig, ToolRegistry, Turn};
+use super::{Agent, AgentEvent, OpenAiAgent, OpenAiConfig, SessionContext, ToolRegistry, Turn};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_OPENAI_KEY";
 const SECRET: &str = "sk-test-7f3a9c1e5b-very-secret";
@@ -245,7 +245,13 @@ fn split3(s: &str) -> Vec<String> {
 // Helpers
 
 async fn run(agent: &OpenAiAgent, history: &[Turn], message: &str) -> Vec<AgentEvent> {
-    agent.run_turn(history, message).collect().await
+    let state = Map::new();
+    let session = SessionContext {
+        user_id: "tester",
+        session_id: "s1",
+        state: &state,
+    };
+    agent.run_turn(session, history, message).collect().await
 }
 
 fn kinds(events: &[AgentEvent]) -> Vec<&'static str> {
@@ -258,6 +264,7 @@ fn kinds(events: &[AgentEvent]) -> Vec<&'static str> {
             AgentEvent::FinalResponse { .. } => "final",
             AgentEvent::Error { .. } => "error",
             AgentEvent::Usage { .. } => "usage",
+            AgentEvent::Author { .. } => "author",
         })
         .collect()
 }

@@ -12,8 +12,15 @@
 //! temperature = 0.2
 //! tools = ["get_weather", "calculate"]   # default: all built-in tools
 //! max_tool_steps = 8
+//!
+//! [[profiles]]
+//! name = "weather_adk"
+//! kind = "adk"                      # a running `adk api_server`
+//! base_url = "http://127.0.0.1:8000"
+//! adk_app = "weather_agent"         # the agent folder it serves; default: the profile name
 //! ```
 
+use super::adk::{AdkAgent, AdkConfig};
 use super::openai::{OpenAiAgent, OpenAiConfig};
 use super::{Agent, DemoAgent, ToolRegistry};
 use serde::{Deserialize, Serialize};
@@ -28,6 +35,7 @@ pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
 pub enum AgentKind {
     Demo,
     Openai,
+    Adk,
 }
 
 /// One profile as the config file states it. Holds no secret: only the key's variable name.
@@ -51,6 +59,9 @@ pub struct AgentProfile {
     pub tools: Option<Vec<String>>,
     #[serde(default)]
     pub max_tool_steps: Option<usize>,
+    /// For `adk`: the app the api_server runs (its agent folder); the profile name when absent.
+    #[serde(default)]
+    pub adk_app: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -85,6 +96,7 @@ fn demo_profile() -> AgentProfile {
         temperature: None,
         tools: None,
         max_tool_steps: None,
+        adk_app: None,
     }
 }
 
@@ -113,12 +125,21 @@ impl AgentProfiles {
             let at = format!("profiles[{index}] (`{}`)", profile.name);
             crate::evalset::validate_eval_set_id(&profile.name)
                 .map_err(|m| format!("{at}: {}", m.replace("eval_set_id", "profile name")))?;
-            if profile.kind == AgentKind::Openai {
-                for (field, value) in [("model", &profile.model), ("base_url", &profile.base_url)] {
-                    if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                        return Err(format!("{at}: an openai profile needs `{field}`"));
-                    }
+            let required: &[(&str, &Option<String>)] = match profile.kind {
+                AgentKind::Demo => &[],
+                AgentKind::Openai => &[("model", &profile.model), ("base_url", &profile.base_url)],
+                AgentKind::Adk => &[("base_url", &profile.base_url)],
+            };
+            for (field, value) in required {
+                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                    let kind = format!("{:?}", profile.kind).to_lowercase();
+                    return Err(format!("{at}: an {kind} profile needs `{field}`"));
                 }
+            }
+            if profile.kind == AgentKind::Adk && profile.tools.is_some() {
+                return Err(format!(
+                    "{at}: an adk profile runs the api_server's own tools; remove `tools`"
+                ));
             }
             if let Some(unknown) = profile
                 .tools
@@ -172,6 +193,10 @@ impl AgentProfiles {
                 }
                 Box::new(OpenAiAgent::new(config, tools))
             }
+            AgentKind::Adk => Box::new(AdkAgent::new(AdkConfig::new(
+                profile.base_url.clone().unwrap_or_default(),
+                profile.adk_app.clone().unwrap_or_else(|| profile.name.clone()),
+            ))),
         })
     }
 }
@@ -232,6 +257,14 @@ mod tests {
         let typo = "[[profiles]]\nname = \"x\"\nkind = \"demo\"\nmodle = \"m\"";
         let err = AgentProfiles::parse(typo).unwrap_err();
         assert!(err.contains("modle") && err.contains("line 4"), "{err}");
+        let adk = "[[profiles]]\nname = \"w\"\nkind = \"adk\"\nbase_url = \"http://127.0.0.1:8000\"\nadk_app = \"weather_agent\"";
+        let profiles = AgentProfiles::parse(adk).unwrap();
+        assert_eq!(profiles.get("w").unwrap().kind, AgentKind::Adk);
+        assert!(profiles.agent("w").is_some());
+        let adk_without_url = "[[profiles]]\nname = \"w\"\nkind = \"adk\"";
+        assert!(AgentProfiles::parse(adk_without_url)
+            .unwrap_err()
+            .contains("an adk profile needs `base_url`"));
         let bad_kind = "[[profiles]]\nname = \"x\"\nkind = \"gemini\"";
         assert!(AgentProfiles::parse(bad_kind).unwrap_err().contains("gemini"));
     }

@@ -19,7 +19,13 @@ async fn call(name: &str, value: Value) -> Result<Map<String, Value>, String> {
 }
 
 async fn run(agent: &DemoAgent, history: &[Turn], message: &str) -> Vec<AgentEvent> {
-    agent.run_turn(history, message).collect().await
+    let state = Map::new();
+    let session = SessionContext {
+        user_id: "tester",
+        session_id: "s1",
+        state: &state,
+    };
+    agent.run_turn(session, history, message).collect().await
 }
 
 /// Runs a conversation, returning every turn.

@@ -60,6 +60,7 @@ fn turn_to_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
     let mut final_response = None;
     // Text streamed since the last tool call: an intermediate response if a tool call follows.
     let mut pending_text = String::new();
+    let mut author = agent_name;
     for event in &recorded.turn.events {
         match event {
             AgentEvent::TextDelta { text } => pending_text.push_str(text),
@@ -69,8 +70,7 @@ fn turn_to_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
                         text: Some(std::mem::take(&mut pending_text)),
                         ..Part::default()
                     };
-                    data.intermediate_responses
-                        .push((agent_name.to_string(), vec![part]));
+                    data.intermediate_responses.push((author.to_string(), vec![part]));
                 }
                 pending_text.clear();
                 data.tool_uses.push(FunctionCall {
@@ -91,6 +91,7 @@ fn turn_to_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
                 });
             }
             AgentEvent::FinalResponse { text } => final_response = Some(Content::text("model", text)),
+            AgentEvent::Author { name } => author = name,
             AgentEvent::Error { .. } | AgentEvent::Usage { .. } => {}
         }
     }
@@ -253,6 +254,34 @@ mod tests {
                 .joined_text(),
             "It has shipped."
         );
+    }
+
+    #[test]
+    fn text_of_a_sub_agent_is_attributed_to_it() {
+        let mut events = vec![
+            AgentEvent::TextDelta {
+                text: "Routing you.".into(),
+            },
+            call("c1", "transfer_to_agent", json!({"agent_name": "orders"})),
+            result("c1", "transfer_to_agent", json!({})),
+            AgentEvent::Author {
+                name: "orders".into(),
+            },
+            AgentEvent::TextDelta {
+                text: "Looking it up.".into(),
+            },
+            call("c2", "get_order_status", json!({"order_id": "A1001"})),
+            result("c2", "get_order_status", json!({"status": "shipped"})),
+        ];
+        events.extend(final_text("It has shipped."));
+        let case = session_to_eval_case("multi", &origin(), &[recorded(1, "Where is A1001?", events)], 0.0);
+        let data = case.invocations()[0].intermediate_data.clone().unwrap();
+        let authors: Vec<&str> = data
+            .intermediate_responses
+            .iter()
+            .map(|(a, _)| a.as_str())
+            .collect();
+        assert_eq!(authors, ["demo_agent", "orders"]);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Server functions behind the chat page. The browser is one local user, [`BROWSER_USER`].
 
+use crate::agent::AgentEvent;
 use crate::store::{SessionRecord, SessionSummary, SessionTurn, StoredCase};
 use leptos::prelude::*;
+use leptos::server_fn::codec::{ByteStream, Streaming};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
@@ -38,27 +40,78 @@ pub async fn get_chat_session(app: String, session_id: String) -> Result<Session
         .await?)
 }
 
-/// Runs one turn and returns it once the agent has finished.
-#[server(input = leptos::server_fn::codec::Json)]
-pub async fn send_chat_message(
+/// One line of [`stream_chat_message`]'s answer (newline-delimited JSON): the agent's events as
+/// they happen, then the recorded turn, or why it could not be recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ChatStreamItem {
+    Event { event: AgentEvent },
+    Done { turn: SessionTurn },
+    Failed { message: String },
+}
+
+/// Runs one turn, streaming its events as they happen. The turn is recorded even if the
+/// browser goes away; [`stop_chat_turn`] ends it early.
+#[server(output = Streaming)]
+pub async fn stream_chat_message(
     app: String,
     session_id: String,
     message: String,
-) -> Result<SessionTurn, ServerFnError> {
+) -> Result<ByteStream, ServerFnError> {
+    use futures::StreamExt;
     if message.trim().is_empty() {
         return Err(ServerFnError::new("the message is empty"));
     }
     let state = expect_context::<AppState>();
-    sessions::run_session_turn(
-        &state.store,
-        &state.profiles,
-        &app,
-        BROWSER_USER,
-        &session_id,
-        &message,
-    )
-    .await
-    .map_err(|err| ServerFnError::new(err.error))
+    let handle = sessions::start_session_turn(&state, app, BROWSER_USER.into(), session_id, message)
+        .await
+        .map_err(|err| ServerFnError::new(err.error))?;
+    let events = futures::stream::unfold(handle.events, |mut events| async move {
+        let event = events.recv().await?;
+        Some((ChatStreamItem::Event { event }, events))
+    });
+    let done = handle.done;
+    let end = futures::stream::once(async move {
+        match done.await {
+            Ok(Ok(turn)) => ChatStreamItem::Done { turn },
+            Ok(Err(err)) => ChatStreamItem::Failed { message: err.error },
+            Err(_) => ChatStreamItem::Failed {
+                message: "the agent's turn was aborted".into(),
+            },
+        }
+    });
+    let lines = events.chain(end).map(|item| {
+        let mut line = serde_json::to_string(&item).expect("chat stream items serialize");
+        line.push('\n');
+        Ok::<_, ServerFnError>(line)
+    });
+    Ok(ByteStream::new(lines))
+}
+
+/// Stops the session's running turn, keeping what the agent did so far. False if none ran.
+#[server]
+pub async fn stop_chat_turn(session_id: String) -> Result<bool, ServerFnError> {
+    Ok(expect_context::<AppState>().running.stop(&session_id))
+}
+
+/// Splits a byte stream into lines; a line may arrive in pieces, cut anywhere (even inside a
+/// UTF-8 character).
+#[derive(Debug, Default)]
+pub struct LineBuffer {
+    pending: Vec<u8>,
+}
+
+impl LineBuffer {
+    /// The lines `bytes` completes, without their newlines.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
+        self.pending.extend_from_slice(bytes);
+        let mut lines = Vec::new();
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            lines.push(String::from_utf8_lossy(&line[..end]).into_owned());
+        }
+        lines
+    }
 }
 
 #[server]
@@ -188,6 +241,18 @@ mod tests {
     }
 
     #[test]
+    fn lines_are_rebuilt_from_arbitrary_pieces() {
+        let text = "{\"a\":\"天气 🌍\"}\n{\"b\":1}\n";
+        let bytes = text.as_bytes();
+        for cut in 1..bytes.len() {
+            let mut buffer = LineBuffer::default();
+            let mut lines = buffer.push(&bytes[..cut]);
+            lines.extend(buffer.push(&bytes[cut..]));
+            assert_eq!(lines, ["{\"a\":\"天气 🌍\"}", "{\"b\":1}"], "cut at {cut}");
+        }
+    }
+
+    #[test]
     fn eval_ids_are_checked() {
         assert!(validate_eval_id("paris_weather").is_ok());
         assert!(validate_eval_id("").is_err());
@@ -208,6 +273,8 @@ pub struct ProfileView {
     pub system_prompt: Option<String>,
     /// `None` means every built-in tool.
     pub tools: Option<Vec<String>>,
+    /// For an `adk` profile: the api_server's app it runs.
+    pub adk_app: Option<String>,
 }
 
 #[server]
@@ -228,6 +295,8 @@ pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
                 .is_some_and(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty())),
             system_prompt: p.system_prompt.clone(),
             tools: p.tools.clone(),
+            adk_app: (p.kind == crate::agent::AgentKind::Adk)
+                .then(|| p.adk_app.clone().unwrap_or_else(|| p.name.clone())),
         })
         .collect())
 }

@@ -1,6 +1,7 @@
 //! Server-side pieces shared by the REST routes and the server functions.
 
 use super::error::ApiError;
+use super::sessions::RunningTurns;
 use crate::agent::AgentProfiles;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file_streaming, validate_eval_set_id, FormatError,
@@ -19,6 +20,7 @@ pub struct AppState {
     pub store: Store,
     pub leptos_options: LeptosOptions,
     pub profiles: Arc<AgentProfiles>,
+    pub running: RunningTurns,
 }
 
 impl FromRef<AppState> for LeptosOptions {

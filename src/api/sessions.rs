@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::{now_seconds, validate_app_name, AppState};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
-use crate::agent::{AgentEvent, AgentProfiles, Turn};
+use crate::agent::{AgentEvent, SessionContext, Turn, STOPPED_MESSAGE};
 use crate::evalset::Content;
 use crate::store::{SessionRecord, SessionTurn, Store, StoreError, StoredCase};
 use axum::body::Bytes;
@@ -17,7 +17,9 @@ use axum::{Json, Router};
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
@@ -50,20 +52,71 @@ pub struct TurnHandle {
     pub done: oneshot::Receiver<Result<SessionTurn, ApiError>>,
 }
 
+/// Turns under way, by session id: a session runs one turn at a time, and a running turn can
+/// be stopped.
+#[derive(Clone, Default)]
+pub struct RunningTurns(Arc<Mutex<HashMap<String, oneshot::Sender<()>>>>);
+
+impl RunningTurns {
+    /// Claims the session for a turn; the returned receiver fires when someone stops it.
+    fn begin(&self, session_id: &str) -> Result<(oneshot::Receiver<()>, RunningGuard), ApiError> {
+        let mut running = self.0.lock().expect("running-turns lock");
+        if running.contains_key(session_id) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("session `{session_id}` is already running a turn; wait for it or stop it"),
+                Value::Null,
+            ));
+        }
+        let (stop_tx, stop_rx) = oneshot::channel();
+        running.insert(session_id.to_string(), stop_tx);
+        let guard = RunningGuard {
+            turns: self.clone(),
+            session_id: session_id.to_string(),
+        };
+        Ok((stop_rx, guard))
+    }
+
+    /// Stops the session's running turn; false if none was running.
+    pub fn stop(&self, session_id: &str) -> bool {
+        let stop = self.0.lock().expect("running-turns lock").remove(session_id);
+        stop.is_some_and(|stop| stop.send(()).is_ok())
+    }
+}
+
+/// Releases the session when its turn ends, however it ends.
+struct RunningGuard {
+    turns: RunningTurns,
+    session_id: String,
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        self.turns
+            .0
+            .lock()
+            .expect("running-turns lock")
+            .remove(&self.session_id);
+    }
+}
+
 /// Starts one turn of a session through its app's agent. The turn runs to the end and is
-/// recorded even if nobody reads the events any more (a closed browser tab loses nothing).
+/// recorded even if nobody reads the events any more (a closed browser tab loses nothing);
+/// [`RunningTurns::stop`] ends it early, keeping what the agent did so far.
 pub async fn start_session_turn(
-    store: Store,
-    profiles: &AgentProfiles,
+    state: &AppState,
     app: String,
     user: String,
     session_id: String,
     message: String,
 ) -> Result<TurnHandle, ApiError> {
-    let agent = profiles
+    let agent = state
+        .profiles
         .agent(&app)
         .ok_or_else(|| ApiError::not_found(format!("no agent profile is named `{app}`")))?;
+    let store = state.store.clone();
     let session = store.get_session(&app, &user, &session_id).await?;
+    let (mut stop, running) = state.running.begin(&session_id)?;
     let history: Vec<Turn> = session
         .turns
         .iter()
@@ -81,11 +134,32 @@ pub async fn start_session_turn(
         done,
     };
     tokio::spawn(async move {
+        let _running = running;
         let started_at = now_seconds();
         let clock = Instant::now();
         let mut recorded = Vec::new();
-        let mut stream = agent.run_turn(&history, &message);
-        while let Some(event) = stream.next().await {
+        let mut offsets = Vec::new();
+        let context = SessionContext {
+            user_id: &user,
+            session_id: &session_id,
+            state: &session.state,
+        };
+        let mut stream = agent.run_turn(context, &history, &message);
+        loop {
+            let event = tokio::select! {
+                event = stream.next() => match event {
+                    Some(event) => event,
+                    None => break,
+                },
+                _ = &mut stop => {
+                    let event = AgentEvent::Error { message: STOPPED_MESSAGE.into() };
+                    offsets.push(clock.elapsed().as_millis() as u64);
+                    let _ = event_tx.send(event.clone()).await;
+                    recorded.push(event);
+                    break;
+                }
+            };
+            offsets.push(clock.elapsed().as_millis() as u64);
             // A listener that went away does not stop the turn.
             let _ = event_tx.send(event.clone()).await;
             recorded.push(event);
@@ -96,6 +170,7 @@ pub async fn start_session_turn(
             author: app.clone(),
             user_message: message,
             events: recorded,
+            event_offsets_ms: offsets,
             started_at,
             latency_ms: clock.elapsed().as_millis() as i64,
         };
@@ -110,22 +185,14 @@ pub async fn start_session_turn(
 
 /// Runs one turn of a session through its app's agent, records it and returns it.
 pub async fn run_session_turn(
-    store: &Store,
-    profiles: &AgentProfiles,
+    state: &AppState,
     app: &str,
     user: &str,
     session_id: &str,
     message: &str,
 ) -> Result<SessionTurn, ApiError> {
-    let mut handle = start_session_turn(
-        store.clone(),
-        profiles,
-        app.into(),
-        user.into(),
-        session_id.into(),
-        message.into(),
-    )
-    .await?;
+    let mut handle =
+        start_session_turn(state, app.into(), user.into(), session_id.into(), message.into()).await?;
     while handle.events.recv().await.is_some() {}
     handle.done.await.unwrap_or_else(|_| {
         Err(ApiError::new(
@@ -258,8 +325,7 @@ async fn run(
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let (request, message) = RunRequest::parse(body)?;
     let turn = run_session_turn(
-        &state.store,
-        &state.profiles,
+        &state,
         &request.app_name,
         &request.user_id,
         &request.session_id,
@@ -277,8 +343,7 @@ async fn run_sse(
     let (request, message) = RunRequest::parse(body)?;
     let (app, streaming) = (request.app_name.clone(), request.streaming);
     let handle = start_session_turn(
-        state.store.clone(),
-        &state.profiles,
+        &state,
         request.app_name,
         request.user_id,
         request.session_id,
@@ -286,24 +351,34 @@ async fn run_sse(
     )
     .await?;
     let invocation_id = handle.invocation_id;
-    let stream = futures::stream::unfold((handle.events, 0usize), move |(mut events, n)| {
-        let (app, invocation_id) = (app.clone(), invocation_id.clone());
-        async move {
-            loop {
-                let event = events.recv().await?;
-                let body = match &event {
-                    AgentEvent::TextDelta { text } if streaming => Some(
-                        json!({"partial": true, "content": {"role": "model", "parts": [{"text": text}]}}),
-                    ),
-                    other => adk_event_body(other, None),
-                };
-                if let Some(body) = body {
-                    let data = adk_event(&invocation_id, &app, now_seconds(), n, body);
-                    return Some((Ok(SseEvent::default().data(data.to_string())), (events, n + 1)));
+    let stream = futures::stream::unfold(
+        (handle.events, app, 0usize),
+        move |(mut events, mut author, n)| {
+            let invocation_id = invocation_id.clone();
+            async move {
+                loop {
+                    let event = events.recv().await?;
+                    let body = match &event {
+                        AgentEvent::Author { name } => {
+                            author = name.clone();
+                            None
+                        }
+                        AgentEvent::TextDelta { text } if streaming => Some(
+                            json!({"partial": true, "content": {"role": "model", "parts": [{"text": text}]}}),
+                        ),
+                        other => adk_event_body(other, None),
+                    };
+                    if let Some(body) = body {
+                        let data = adk_event(&invocation_id, &author, now_seconds(), n, body);
+                        return Some((
+                            Ok(SseEvent::default().data(data.to_string())),
+                            (events, author, n + 1),
+                        ));
+                    }
                 }
             }
-        }
-    });
+        },
+    );
     Ok(Sse::new(stream))
 }
 
@@ -453,12 +528,17 @@ fn adk_session(session: &SessionRecord) -> Value {
 /// A turn's agent events in ADK's Event shape (camelCase, as its api_server writes them).
 fn adk_agent_events(turn: &SessionTurn) -> Vec<Value> {
     let usage = turn.token_usage();
-    turn.events
-        .iter()
-        .filter_map(|e| adk_event_body(e, Some(usage)))
-        .enumerate()
-        .map(|(n, body)| adk_event(&turn.invocation_id, &turn.author, turn.started_at, n, body))
-        .collect()
+    let mut author = turn.author.as_str();
+    let mut events = Vec::new();
+    for (index, event) in turn.events.iter().enumerate() {
+        if let AgentEvent::Author { name } = event {
+            author = name;
+        } else if let Some(body) = adk_event_body(event, Some(usage)) {
+            let time = turn.event_time(index);
+            events.push(adk_event(&turn.invocation_id, author, time, events.len(), body));
+        }
+    }
+    events
 }
 
 fn adk_event(invocation_id: &str, author: &str, timestamp: f64, n: usize, body: Value) -> Value {
@@ -492,6 +572,6 @@ fn adk_event_body(event: &AgentEvent, usage: Option<(u64, u64)>) -> Option<Value
             Some(body)
         }
         AgentEvent::Error { message } => Some(json!({"errorCode": "AGENT_ERROR", "errorMessage": message})),
-        AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } => None,
+        AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } | AgentEvent::Author { .. } => None,
     }
 }

@@ -88,12 +88,22 @@ pub struct SessionTurn {
     pub author: String,
     pub user_message: String,
     pub events: Vec<AgentEvent>,
+    /// When each event arrived, in milliseconds after `started_at` (empty for turns recorded
+    /// before per-event times were kept).
+    #[serde(default)]
+    pub event_offsets_ms: Vec<u64>,
     /// Seconds since the epoch when the message arrived.
     pub started_at: f64,
     pub latency_ms: i64,
 }
 
 impl SessionTurn {
+    /// When event `index` happened, in seconds since the epoch (the turn's start if unknown).
+    pub fn event_time(&self, index: usize) -> f64 {
+        let offset = self.event_offsets_ms.get(index).copied().unwrap_or(0);
+        self.started_at + offset as f64 / 1000.0
+    }
+
     /// Token usage the agent reported, summed: (prompt, completion).
     pub fn token_usage(&self) -> (u64, u64) {
         self.events.iter().fold((0, 0), |(p, c), event| match event {

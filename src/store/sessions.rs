@@ -63,7 +63,7 @@ impl Store {
         .ok_or_else(|| session_not_found(app, user, id))?;
         let state: Map<String, Value> = serde_json::from_str(row.get("state_json")).map_err(corrupt)?;
         let turn_rows = sqlx::query(
-            "SELECT invocation_id, author, user_message, events_json, started_at, latency_ms \
+            "SELECT invocation_id, author, user_message, events_json, event_offsets_json, started_at, latency_ms \
              FROM session_turns WHERE session_id = ? ORDER BY position",
         )
         .bind(id)
@@ -77,6 +77,8 @@ impl Store {
                     author: turn.get("author"),
                     user_message: turn.get("user_message"),
                     events: serde_json::from_str(turn.get("events_json")).map_err(corrupt)?,
+                    event_offsets_ms: serde_json::from_str(turn.get("event_offsets_json"))
+                        .map_err(corrupt)?,
                     started_at: turn.get("started_at"),
                     latency_ms: turn.get("latency_ms"),
                 })
@@ -104,10 +106,11 @@ impl Store {
         }
         let (prompt_tokens, completion_tokens) = turn.token_usage();
         let events = serde_json::to_string(&turn.events).expect("agent events serialize");
+        let offsets = serde_json::to_string(&turn.event_offsets_ms).expect("numbers serialize");
         sqlx::query(
             "INSERT INTO session_turns (session_id, position, invocation_id, author, user_message, events_json, \
-             started_at, latency_ms, prompt_tokens, completion_tokens) \
-             VALUES (?, (SELECT COUNT(*) FROM session_turns WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+             event_offsets_json, started_at, latency_ms, prompt_tokens, completion_tokens) \
+             VALUES (?, (SELECT COUNT(*) FROM session_turns WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(id)
         .bind(id)
@@ -115,6 +118,7 @@ impl Store {
         .bind(&turn.author)
         .bind(&turn.user_message)
         .bind(events)
+        .bind(offsets)
         .bind(turn.started_at)
         .bind(turn.latency_ms)
         .bind(prompt_tokens as i64)
@@ -206,6 +210,7 @@ mod tests {
                     completion_tokens: 2,
                 },
             ],
+            event_offsets_ms: vec![3, 4],
             started_at: 1.5,
             latency_ms: 4,
         }

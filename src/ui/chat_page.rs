@@ -2,20 +2,29 @@
 //! the Eval panel on the right, where "Add current session" saves the session as an eval case.
 
 use super::json_view::JsonView;
+use super::markdown::render_markdown;
 use super::{case_href, error_text, short_time, ErrorNote};
-use crate::agent::AgentEvent;
+use crate::agent::{AgentEvent, STOPPED_MESSAGE};
 use crate::api::chat::list_agent_profiles;
 use crate::api::chat::{
     add_chat_session_to_eval_set, delete_chat_session, get_chat_session, list_chat_sessions,
-    new_chat_session, rename_chat_session, send_chat_message, suggested_eval_id, validate_eval_id,
-    AddSessionOutcome,
+    new_chat_session, rename_chat_session, stop_chat_turn, stream_chat_message, suggested_eval_id,
+    validate_eval_id, AddSessionOutcome, ChatStreamItem, LineBuffer,
 };
 use crate::api::{list_eval_sets, DEFAULT_APP};
 use crate::store::{SessionRecord, SessionSummary, SessionTurn};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// The turn being answered: the user's message and the agent's events so far.
+#[derive(Debug, Clone, PartialEq)]
+struct LiveTurn {
+    session_id: String,
+    user_message: String,
+    events: Vec<AgentEvent>,
+}
 
 fn chat_href(app: &str, session_id: Option<&str>) -> String {
     match session_id {
@@ -56,9 +65,9 @@ pub fn ChatPage() -> impl IntoView {
             },
         )
     };
-    // Turns answered since the session was loaded, and the message being answered now.
+    // Turns answered since the session was loaded, and the turn being answered now.
     let new_turns = RwSignal::new(Vec::<SessionTurn>::new());
-    let pending = RwSignal::new(None::<String>);
+    let live = RwSignal::new(None::<LiveTurn>);
     let send_error = RwSignal::new(None::<String>);
     Effect::watch(
         move || session_id.get(),
@@ -71,32 +80,47 @@ pub fn ChatPage() -> impl IntoView {
         let app = app.clone();
         move |message: String| {
             let (app, navigate) = (app.clone(), navigate.clone());
-            pending.set(Some(message.clone()));
             send_error.set(None);
+            live.set(Some(LiveTurn {
+                session_id: session_id.get_untracked().unwrap_or_default(),
+                user_message: message.clone(),
+                events: Vec::new(),
+            }));
             spawn_local(async move {
                 let (id, created) = match session_id.get_untracked() {
                     Some(id) => (id, false),
                     None => match new_chat_session(app.clone()).await {
                         Ok(created) => {
-                            navigate(&chat_href(&app, Some(&created.summary.id)), Default::default());
-                            (created.summary.id, true)
+                            let id = created.summary.id;
+                            live.update(|l| l.iter_mut().for_each(|l| l.session_id = id.clone()));
+                            navigate(&chat_href(&app, Some(&id)), Default::default());
+                            (id, true)
                         }
                         Err(err) => {
-                            pending.set(None);
+                            live.set(None);
                             send_error.set(Some(error_text(&err)));
                             return;
                         }
                     },
                 };
-                match send_chat_message(app, id, message).await {
+                match stream_turn(app, id, message, live).await {
                     // A new session is loaded afresh (the navigation above started that), so
                     // its first turn comes from the store rather than being appended twice.
                     Ok(_) if created => session.refetch(),
                     Ok(turn) => new_turns.update(|turns| turns.push(turn)),
-                    Err(err) => send_error.set(Some(error_text(&err))),
+                    Err(message) => send_error.set(Some(message)),
                 }
-                pending.set(None);
+                live.set(None);
                 sessions_changed.update(|n| *n += 1);
+            });
+        }
+    };
+    let stop = move || {
+        if let Some(id) = live.with_untracked(|l| l.as_ref().map(|l| l.session_id.clone())) {
+            spawn_local(async move {
+                if let Err(err) = stop_chat_turn(id).await {
+                    send_error.set(Some(error_text(&err)));
+                }
             });
         }
     };
@@ -115,7 +139,7 @@ pub fn ChatPage() -> impl IntoView {
                             Ok(record) => {
                                 view! {
                                     <SessionTitle app=app_for_title.clone() record=record.clone() sessions_changed />
-                                    <Transcript record new_turns pending />
+                                    <Transcript record new_turns live />
                                 }
                                     .into_any()
                             }
@@ -124,7 +148,7 @@ pub fn ChatPage() -> impl IntoView {
                     }}
                 </Transition>
                 {move || send_error.get().map(|message| view! { <ErrorNote message /> })}
-                <Composer pending on_send=send />
+                <Composer live on_send=send on_stop=stop />
             </section>
             <Transition fallback=|| ()>
                 {
@@ -354,11 +378,41 @@ fn SessionTitle(
     })
 }
 
+/// Reads a turn's stream into `live` as it arrives; the recorded turn at the end.
+async fn stream_turn(
+    app: String,
+    session_id: String,
+    message: String,
+    live: RwSignal<Option<LiveTurn>>,
+) -> Result<SessionTurn, String> {
+    use futures::StreamExt;
+    let mut chunks = stream_chat_message(app, session_id, message)
+        .await
+        .map_err(|err| error_text(&err))?
+        .into_inner();
+    let mut lines = LineBuffer::default();
+    while let Some(chunk) = chunks.next().await {
+        let chunk =
+            chunk.map_err(|err| format!("The connection to the server broke: {}", error_text(&err)))?;
+        for line in lines.push(&chunk) {
+            match serde_json::from_str::<ChatStreamItem>(&line) {
+                Ok(ChatStreamItem::Event { event }) => {
+                    live.update(|l| l.iter_mut().for_each(|l| l.events.push(event.clone())))
+                }
+                Ok(ChatStreamItem::Done { turn }) => return Ok(turn),
+                Ok(ChatStreamItem::Failed { message }) => return Err(message),
+                Err(err) => return Err(format!("The server sent something unexpected: {err}")),
+            }
+        }
+    }
+    Err("The server ended the answer early; reload the session to see what was saved.".into())
+}
+
 #[component]
 fn Transcript(
     record: Option<SessionRecord>,
     new_turns: RwSignal<Vec<SessionTurn>>,
-    pending: RwSignal<Option<String>>,
+    live: RwSignal<Option<LiveTurn>>,
 ) -> impl IntoView {
     let loaded = record.map(|r| r.turns).unwrap_or_default();
     let empty = loaded.is_empty();
@@ -367,7 +421,7 @@ fn Transcript(
             {(empty)
                 .then(|| {
                     view! {
-                        <div class="chat-empty muted" class:hidden=move || !new_turns.read().is_empty() || pending.read().is_some()>
+                        <div class="chat-empty muted" class:hidden=move || !new_turns.read().is_empty() || live.read().is_some()>
                             <p>"Ask the demo agent something, for example:"</p>
                             <ul>
                                 <li>"What's the weather in Paris, and 20 EUR in USD?"</li>
@@ -380,12 +434,15 @@ fn Transcript(
             {loaded.into_iter().map(|turn| view! { <TurnView turn /> }).collect_view()}
             {move || new_turns.get().into_iter().map(|turn| view! { <TurnView turn /> }).collect_view()}
             {move || {
-                pending
-                    .get()
-                    .map(|message| {
+                live.get()
+                    .map(|turn| {
+                        let working = !turn.events.iter().any(|e| matches!(e, AgentEvent::TextDelta { .. }));
                         view! {
-                            <div class="bubble bubble-user">{message}</div>
-                            <p class="thinking muted" role="status">"The agent is working…"</p>
+                            <div class="turn-block live">
+                                <div class="bubble bubble-user">{turn.user_message.clone()}</div>
+                                <TurnItems events=turn.events live=true />
+                                {working.then(|| view! { <p class="thinking muted" role="status">"The agent is working…"</p> })}
+                            </div>
                         }
                     })
             }}
@@ -393,43 +450,110 @@ fn Transcript(
     }
 }
 
-#[component]
-fn TurnView(turn: SessionTurn) -> impl IntoView {
-    let results: Vec<(String, serde_json::Map<String, Value>, u64)> = turn
-        .events
-        .iter()
-        .filter_map(|e| match e {
+/// What a turn shows, in order: text (as markdown), tool calls with their results, errors.
+#[derive(Debug, Clone, PartialEq)]
+enum TurnItem {
+    Text(String),
+    Tool {
+        name: String,
+        args: Map<String, Value>,
+        /// The response and how long the call took, once it has come back.
+        result: Option<(Map<String, Value>, u64)>,
+    },
+    /// A sub-agent took over (multi-agent ADK apps).
+    Author(String),
+    Error(String),
+}
+
+fn turn_items(events: &[AgentEvent]) -> Vec<TurnItem> {
+    let mut items = Vec::new();
+    let mut text = String::new();
+    let mut call_ids: Vec<(String, usize)> = Vec::new();
+    let flush = |text: &mut String, items: &mut Vec<TurnItem>| {
+        if !text.trim().is_empty() {
+            items.push(TurnItem::Text(std::mem::take(text)));
+        }
+        text.clear();
+    };
+    for event in events {
+        match event {
+            AgentEvent::TextDelta { text: delta } => text.push_str(delta),
+            AgentEvent::FinalResponse { text: answer } => text = answer.clone(),
+            AgentEvent::ToolCall { id, name, args } => {
+                flush(&mut text, &mut items);
+                call_ids.push((id.clone(), items.len()));
+                items.push(TurnItem::Tool {
+                    name: name.clone(),
+                    args: args.clone(),
+                    result: None,
+                });
+            }
             AgentEvent::ToolResult {
                 id,
                 response,
                 duration_ms,
                 ..
-            } => Some((id.clone(), response.clone(), *duration_ms)),
-            _ => None,
-        })
-        .collect();
-    let items = turn
-        .events
-        .iter()
-        .filter_map(|event| match event {
-            AgentEvent::ToolCall { id, name, args } => {
-                let result = results.iter().find(|(rid, ..)| rid == id).cloned();
-                Some(view! { <ToolCard name=name.clone() args=args.clone() result /> }.into_any())
+            } => {
+                let at = call_ids.iter().find(|(call, _)| call == id).map(|(_, at)| *at);
+                if let Some(TurnItem::Tool { result, .. }) = at.and_then(|at| items.get_mut(at)) {
+                    *result = Some((response.clone(), *duration_ms));
+                }
             }
-            AgentEvent::FinalResponse { text } => {
-                Some(view! { <div class="bubble bubble-agent">{text.clone()}</div> }.into_any())
+            AgentEvent::Author { name } => {
+                flush(&mut text, &mut items);
+                items.push(TurnItem::Author(name.clone()));
             }
             AgentEvent::Error { message } => {
-                Some(view! { <ErrorNote message=format!("The agent failed: {message}") /> }.into_any())
+                flush(&mut text, &mut items);
+                items.push(TurnItem::Error(message.clone()));
             }
-            _ => None,
+            AgentEvent::Usage { .. } => {}
+        }
+    }
+    flush(&mut text, &mut items);
+    items
+}
+
+#[component]
+fn TurnItems(events: Vec<AgentEvent>, #[prop(optional)] live: bool) -> impl IntoView {
+    turn_items(&events)
+        .into_iter()
+        .map(|item| match item {
+            TurnItem::Text(text) => view! {
+                <div class="bubble bubble-agent markdown" inner_html=render_markdown(&text)></div>
+            }
+            .into_any(),
+            TurnItem::Tool { name, args, result } => {
+                view! { <ToolCard name args result pending=live /> }.into_any()
+            }
+            TurnItem::Author(name) => view! {
+                <p class="author-note muted small">"→ " <span class="mono">{name}</span> " answers"</p>
+            }
+            .into_any(),
+            TurnItem::Error(message) if message == STOPPED_MESSAGE => view! {
+                <p class="note note-warning small" role="status">"Stopped. What the agent did until then is kept."</p>
+            }
+            .into_any(),
+            TurnItem::Error(message) => {
+                view! { <ErrorNote message=format!("The agent failed: {message}") /> }.into_any()
+            }
         })
-        .collect_view();
+        .collect_view()
+}
+
+#[component]
+fn TurnView(turn: SessionTurn) -> impl IntoView {
+    let (prompt_tokens, completion_tokens) = turn.token_usage();
+    let tokens = if prompt_tokens + completion_tokens > 0 {
+        format!(" · {prompt_tokens} + {completion_tokens} tokens")
+    } else {
+        String::new()
+    };
     view! {
         <div class="turn-block">
             <div class="bubble bubble-user">{turn.user_message.clone()}</div>
-            {items}
-            <p class="turn-meta muted small">{format!("{} ms", turn.latency_ms)}</p>
+            <TurnItems events=turn.events.clone() />
+            <p class="turn-meta muted small">{format!("{} ms{tokens}", turn.latency_ms)}</p>
         </div>
     }
 }
@@ -437,14 +561,17 @@ fn TurnView(turn: SessionTurn) -> impl IntoView {
 #[component]
 fn ToolCard(
     name: String,
-    args: serde_json::Map<String, Value>,
-    result: Option<(String, serde_json::Map<String, Value>, u64)>,
+    args: Map<String, Value>,
+    result: Option<(Map<String, Value>, u64)>,
+    /// The turn is still running, so a missing result may yet come.
+    pending: bool,
 ) -> impl IntoView {
-    let failed = result.as_ref().is_some_and(|(_, r, _)| r.contains_key("error"));
-    let duration = result
-        .as_ref()
-        .map(|(_, _, ms)| format!("{ms} ms"))
-        .unwrap_or_else(|| "no result".into());
+    let failed = result.as_ref().is_some_and(|(r, _)| r.contains_key("error"));
+    let duration = match &result {
+        Some((_, ms)) => format!("{ms} ms"),
+        None if pending => "running…".into(),
+        None => "no result".into(),
+    };
     view! {
         <details class="tool-card" class:tool-failed=failed>
             <summary>
@@ -455,17 +582,22 @@ fn ToolCard(
             </summary>
             <h4>"Arguments"</h4>
             <JsonView value=Value::Object(args) />
-            {result.map(|(_, response, _)| view! { <h4>"Result"</h4> <JsonView value=Value::Object(response) /> })}
+            {result.map(|(response, _)| view! { <h4>"Result"</h4> <JsonView value=Value::Object(response) /> })}
         </details>
     }
 }
 
 #[component]
-fn Composer(pending: RwSignal<Option<String>>, #[prop(into)] on_send: Callback<String>) -> impl IntoView {
+fn Composer(
+    live: RwSignal<Option<LiveTurn>>,
+    #[prop(into)] on_send: Callback<String>,
+    #[prop(into)] on_stop: Callback<()>,
+) -> impl IntoView {
     let text = RwSignal::new(String::new());
+    let running = move || live.with(Option::is_some);
     let submit = move || {
         let message = text.get_untracked();
-        if message.trim().is_empty() || pending.get_untracked().is_some() {
+        if message.trim().is_empty() || live.with_untracked(Option::is_some) {
             return;
         }
         text.set(String::new());
@@ -493,9 +625,18 @@ fn Composer(pending: RwSignal<Option<String>>, #[prop(into)] on_send: Callback<S
                     }
                 }
             ></textarea>
-            <button type="submit" disabled=move || pending.get().is_some()>
-                {move || if pending.get().is_some() { "Sending…" } else { "Send" }}
-            </button>
+            {move || {
+                if running() {
+                    view! {
+                        <button type="button" class="danger" on:click=move |_| on_stop.run(())>
+                            "Stop"
+                        </button>
+                    }
+                        .into_any()
+                } else {
+                    view! { <button type="submit">"Send"</button> }.into_any()
+                }
+            }}
         </form>
     }
 }

@@ -1,11 +1,13 @@
 //! Pages and components. They read and write through the server functions in `crate::api`,
-//! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes.
+//! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes, except agent
+//! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
 mod case_page;
 mod chat_page;
 mod evalset_page;
 mod evalsets_page;
 mod json_view;
+mod markdown;
 mod settings_page;
 
 pub use case_page::CasePage;

@@ -49,10 +49,11 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
             </dd>
         }
     });
-    let tools = profile
-        .tools
-        .clone()
-        .map_or_else(|| "all built-in tools".to_string(), |t| t.join(", "));
+    let tools = match (&profile.adk_app, &profile.tools) {
+        (Some(_), _) => "the ADK agent's own tools".to_string(),
+        (None, Some(tools)) => tools.join(", "),
+        (None, None) => "all built-in tools".to_string(),
+    };
     view! {
         <section class="card profile">
             <h2 class="mono">{profile.name.clone()}</h2>
@@ -61,6 +62,7 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
                 <dd>{profile.kind.clone()}</dd>
                 {profile.model.clone().map(|model| view! { <dt>"Model"</dt> <dd class="mono">{model}</dd> })}
                 {profile.base_url.clone().map(|url| view! { <dt>"Base URL"</dt> <dd class="mono">{url}</dd> })}
+                {profile.adk_app.clone().map(|app| view! { <dt>"ADK app"</dt> <dd class="mono">{app}</dd> })}
                 {key}
                 <dt>"Tools"</dt>
                 <dd>{tools}</dd>

@@ -1,0 +1,76 @@
+// A stand-in for a remote LLM that speaks the OpenAI chat-completions wire protocol (streamed
+// server-sent events) on 127.0.0.1, so the browser tests can drive the `openai` agent: answers
+// in markdown (with hostile HTML in it), streamed slowly enough to watch, and a reply that never
+// ends for the Stop button.
+//
+//   node fake-model.js PORT
+//
+// The user's last message picks the reply:
+//   contains "markdown" -> a markdown answer with <script>/<img onerror> payloads and a javascript: link
+//   contains "slow"     -> an answer that streams a word every 400 ms for a minute
+//   otherwise           -> "You said: <message>"
+const http = require('http');
+
+const port = Number(process.argv[2] || 3124);
+
+const MARKDOWN_ANSWER = [
+  '**Paris** is sunny today.\n\n',
+  '- Temperature: 18 °C\n',
+  '- Wind: `3 km/h`\n\n',
+  '<img src=x onerror="window.__pwned=1">',
+  '<script>window.__pwned=2</script>\n\n',
+  '[click me](javascript:window.__pwned=3)',
+];
+
+function chunk(content, finish) {
+  return {
+    id: 'chatcmpl-e2e',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'fake',
+    choices: [{ index: 0, delta: content == null ? {} : { role: 'assistant', content }, finish_reason: finish || null }],
+  };
+}
+
+function lastUserMessage(body) {
+  const users = (body.messages || []).filter((m) => m.role === 'user');
+  return users.length ? String(users[users.length - 1].content) : '';
+}
+
+const server = http.createServer((req, res) => {
+  let raw = '';
+  req.on('data', (d) => (raw += d));
+  req.on('end', async () => {
+    if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+      return;
+    }
+    const message = lastUserMessage(JSON.parse(raw));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const send = (event) => !closed && res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    let pieces;
+    let delay = 300;
+    if (message.includes('markdown')) {
+      pieces = MARKDOWN_ANSWER;
+    } else if (message.includes('slow')) {
+      pieces = Array.from({ length: 150 }, (_, i) => `word${i} `);
+      delay = 400;
+    } else {
+      pieces = ['You said: ', message];
+    }
+    for (const piece of pieces) {
+      if (closed) return;
+      send(chunk(piece));
+      await sleep(delay);
+    }
+    send(chunk(null, 'stop'));
+    send({ ...chunk(null), choices: [], usage: { prompt_tokens: 12, completion_tokens: 34 } });
+    if (!closed) res.end('data: [DONE]\n\n');
+  });
+});
+
+server.listen(port, '127.0.0.1', () => console.log(`fake model on http://127.0.0.1:${port}/v1`));

@@ -1,0 +1,423 @@
+//! The `adk` agent: a running ADK `api_server` (`adk api_server` or `adk web`). The agent, its
+//! tools and its session live there; we create the session, send each user message to
+//! `/run_sse` and turn the events it streams back (text, `functionCall` and `functionResponse`
+//! parts, authors, token usage) into ours.
+//!
+//! The remote session has the same user and session id as ours, so an ADK developer can open it
+//! in `adk web` too.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use futures::channel::mpsc;
+use futures::stream::{self, BoxStream, StreamExt};
+use serde_json::{json, Map, Value};
+
+use super::openai::{sse_data, SseLines};
+use super::{Agent, AgentEvent, SessionContext, Turn};
+
+/// How to reach the api_server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdkConfig {
+    /// Where the api_server listens, e.g. `http://127.0.0.1:8000`.
+    pub base_url: String,
+    /// The ADK app (agent folder) to run.
+    pub app_name: String,
+    /// Ask for token-by-token text (`"streaming": true`); the server sends partial events.
+    pub streaming: bool,
+    /// Limit on waiting for the response headers and on any silence while events stream.
+    pub request_timeout: Duration,
+}
+
+impl AdkConfig {
+    pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+
+    pub fn new(base_url: impl Into<String>, app_name: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            app_name: app_name.into(),
+            streaming: true,
+            request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url.trim_end_matches('/'))
+    }
+}
+
+#[derive(Debug)]
+pub struct AdkAgent {
+    config: AdkConfig,
+    client: reqwest::Client,
+}
+
+impl AdkAgent {
+    pub fn new(config: AdkConfig) -> Self {
+        let client = reqwest::Client::builder()
+            .connect_timeout(config.request_timeout)
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
+        Self { config, client }
+    }
+
+    pub fn config(&self) -> &AdkConfig {
+        &self.config
+    }
+
+    async fn run(
+        &self,
+        session: SessionContext<'_>,
+        history: &[Turn],
+        message: &str,
+        out: &mpsc::UnboundedSender<AgentEvent>,
+    ) -> Result<(), String> {
+        // The first turn creates the remote session; later turns expect it to be there still.
+        if history.is_empty() {
+            self.create_session(session).await?;
+        }
+        let url = self.config.url("/run_sse");
+        let body = json!({
+            "app_name": self.config.app_name,
+            "user_id": session.user_id,
+            "session_id": session.session_id,
+            "new_message": {"role": "user", "parts": [{"text": message}]},
+            "streaming": self.config.streaming,
+        });
+        let timeout = self.config.request_timeout;
+        let response = match tokio::time::timeout(timeout, self.client.post(&url).json(&body).send()).await {
+            Err(_) => {
+                return Err(format!(
+                    "the ADK server at {url} did not answer within {timeout:?}"
+                ))
+            }
+            Ok(Err(e)) => return Err(unreachable(&url, &e)),
+            Ok(Ok(response)) => response,
+        };
+        let status = response.status();
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            return Err(match status.as_u16() {
+                404 => format!(
+                    "the ADK server has no session `{}` of app `{}` for user `{}` ({status}: {}); an \
+                     api_server keeps sessions in memory unless started with --session_service_uri, \
+                     so it may have restarted: start a new chat",
+                    session.session_id,
+                    self.config.app_name,
+                    session.user_id,
+                    detail(&text)
+                ),
+                _ => format!("the ADK server at {url} failed ({status}): {}", detail(&text)),
+            });
+        }
+
+        let mut mapper = EventMapper::default();
+        let mut lines = SseLines::default();
+        let mut bytes = response.bytes_stream();
+        let emit = |events: Vec<AgentEvent>| {
+            for event in events {
+                // Fails only when the consumer dropped the stream, which also drops this loop.
+                let _ = out.unbounded_send(event);
+            }
+        };
+        loop {
+            let chunk = match tokio::time::timeout(timeout, bytes.next()).await {
+                Err(_) => return Err(format!("the ADK server at {url} sent nothing for {timeout:?}")),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(format!("the connection to {url} broke: {e}")),
+                Ok(Some(Ok(chunk))) => chunk,
+            };
+            for line in lines.push(&chunk) {
+                if let Some(data) = sse_data(&line) {
+                    emit(mapper.data(data)?);
+                }
+            }
+        }
+        if let Some(data) = lines.finish().as_deref().and_then(sse_data) {
+            emit(mapper.data(data)?);
+        }
+        emit(mapper.finish());
+        Ok(())
+    }
+
+    /// Creates the remote session with our session's id and state. One that already exists (the
+    /// same chat resumed against the same server) is used as it is.
+    async fn create_session(&self, session: SessionContext<'_>) -> Result<(), String> {
+        let url = self.config.url(&format!(
+            "/apps/{}/users/{}/sessions/{}",
+            self.config.app_name, session.user_id, session.session_id
+        ));
+        // The body is the state itself (ADK's create_session_with_id takes `state` as the body).
+        let request = self.client.post(&url).json(session.state);
+        let response = tokio::time::timeout(self.config.request_timeout, request.send())
+            .await
+            .map_err(|_| format!("the ADK server at {url} did not answer"))?
+            .map_err(|e| unreachable(&url, &e))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(());
+        }
+        let text = response.text().await.unwrap_or_default();
+        if text.contains("already exists") {
+            return Ok(());
+        }
+        Err(match status.as_u16() {
+            404 => format!(
+                "the ADK server at {} has no app `{}` ({status}); check adk_app in the profile",
+                self.config.base_url, self.config.app_name
+            ),
+            _ => format!(
+                "the ADK server could not create the session ({status}): {}",
+                detail(&text)
+            ),
+        })
+    }
+}
+
+impl Agent for AdkAgent {
+    fn run_turn<'a>(
+        &'a self,
+        session: SessionContext<'a>,
+        history: &'a [Turn],
+        message: &'a str,
+    ) -> BoxStream<'a, AgentEvent> {
+        // As in the openai agent: the request runs inside the stream, events leave by a channel.
+        let (tx, rx) = mpsc::unbounded();
+        let driver = async move {
+            if let Err(message) = self.run(session, history, message, &tx).await {
+                let _ = tx.unbounded_send(AgentEvent::Error { message });
+            }
+        };
+        let driver = stream::once(driver).filter_map(|()| async { None::<AgentEvent> });
+        stream::select(driver, rx).boxed()
+    }
+}
+
+fn unreachable(url: &str, e: &reqwest::Error) -> String {
+    let mut message = format!("could not reach the ADK server at {url}");
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    message + " (is `adk api_server` running?)"
+}
+
+/// FastAPI's `{"detail": ...}`, or the body itself, on one short line.
+fn detail(body: &str) -> String {
+    let text = serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| v.get("detail").cloned())
+        .map_or_else(
+            || body.to_string(),
+            |d| d.as_str().map_or(d.to_string(), str::to_string),
+        );
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(300) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+/// Turns ADK events (as `/run_sse` sends them: camelCase JSON, one per `data:` line) into ours.
+///
+/// ADK sends text twice when streaming: as `partial` events while it is generated, then once
+/// more in the finished event. Partial text is shown as it comes and the repeat is dropped.
+#[derive(Debug, Default)]
+pub(super) struct EventMapper {
+    author: Option<String>,
+    /// Partial text since the last finished event.
+    streamed: String,
+    /// Text of the last finished event that was a final answer (no calls, no responses).
+    final_text: Option<String>,
+    /// When each call was made (event timestamps, seconds), to time its response.
+    call_times: HashMap<String, f64>,
+    calls: usize,
+    failed: bool,
+}
+
+impl EventMapper {
+    /// The events for one `data:` payload. Err for a payload that is not an ADK event.
+    pub(super) fn data(&mut self, data: &str) -> Result<Vec<AgentEvent>, String> {
+        let event: Value = serde_json::from_str(data).map_err(|e| {
+            format!(
+                "the ADK server sent an event that is not JSON ({e}): {}",
+                detail(data)
+            )
+        })?;
+        let Some(event) = event.as_object() else {
+            return Err(format!(
+                "the ADK server sent an event that is not an object: {}",
+                detail(data)
+            ));
+        };
+        Ok(self.event(event))
+    }
+
+    fn event(&mut self, event: &Map<String, Value>) -> Vec<AgentEvent> {
+        let mut out = Vec::new();
+        // run_sse reports an exception in the agent as `{"error": "..."}`.
+        // (after an error event that already said the same, when the agent itself failed).
+        if let Some(error) = event.get("error").filter(|_| !event.contains_key("author")) {
+            if !self.failed {
+                self.failed = true;
+                out.push(AgentEvent::Error {
+                    message: format!("the ADK agent failed: {}", value_text(error)),
+                });
+            }
+            return out;
+        }
+        let author = field(event, "author").and_then(Value::as_str).unwrap_or("");
+        if author == "user" {
+            return out;
+        }
+        if !author.is_empty() && self.author.as_deref() != Some(author) {
+            self.author = Some(author.to_string());
+            out.push(AgentEvent::Author {
+                name: author.to_string(),
+            });
+        }
+        if let Some(message) = field(event, "error_message").and_then(Value::as_str) {
+            let code = field(event, "error_code")
+                .map(|code| format!(" ({})", value_text(code)))
+                .unwrap_or_default();
+            self.failed = true;
+            out.push(AgentEvent::Error {
+                message: format!("the ADK agent failed{code}: {message}"),
+            });
+            return out;
+        }
+        let partial = field(event, "partial").and_then(Value::as_bool).unwrap_or(false);
+        let timestamp = field(event, "timestamp").and_then(Value::as_f64).unwrap_or(0.0);
+        let parts = field(event, "content")
+            .and_then(|c| c.get("parts"))
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+
+        let text: String = parts
+            .iter()
+            .filter(|p| !p.get("thought").and_then(Value::as_bool).unwrap_or(false))
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect();
+        if partial {
+            if !text.is_empty() {
+                self.streamed.push_str(&text);
+                out.push(AgentEvent::TextDelta { text });
+            }
+            return out;
+        }
+        if !text.is_empty() && self.streamed.is_empty() {
+            out.push(AgentEvent::TextDelta { text: text.clone() });
+        }
+        self.streamed.clear();
+
+        let mut acted = false;
+        for part in parts {
+            if let Some(call) = field_of(part, "function_call").and_then(Value::as_object) {
+                acted = true;
+                self.calls += 1;
+                let id = match call.get("id").and_then(Value::as_str) {
+                    Some(id) if !id.is_empty() => id.to_string(),
+                    _ => format!("adk-call-{}", self.calls),
+                };
+                self.call_times.insert(id.clone(), timestamp);
+                out.push(AgentEvent::ToolCall {
+                    id,
+                    name: call
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    args: call
+                        .get("args")
+                        .and_then(Value::as_object)
+                        .cloned()
+                        .unwrap_or_default(),
+                });
+            }
+            if let Some(response) = field_of(part, "function_response").and_then(Value::as_object) {
+                acted = true;
+                let id = response
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let started = self.call_times.get(&id).copied().unwrap_or(timestamp);
+                out.push(AgentEvent::ToolResult {
+                    name: response
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    response: match response.get("response") {
+                        Some(Value::Object(map)) => map.clone(),
+                        Some(Value::Null) | None => Map::new(),
+                        Some(other) => Map::from_iter([("result".to_string(), other.clone())]),
+                    },
+                    duration_ms: ((timestamp - started).max(0.0) * 1000.0).round() as u64,
+                    id,
+                });
+            }
+        }
+        // ADK's is_final_response: a finished event with no calls or responses in it.
+        if acted {
+            self.final_text = None;
+        } else if !text.is_empty() {
+            self.final_text = Some(text);
+        }
+        if let Some(usage) = field(event, "usage_metadata").and_then(Value::as_object) {
+            let count = |key: &str| {
+                usage
+                    .get(key)
+                    .or_else(|| usage.get(&camel(key)))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0)
+            };
+            out.push(AgentEvent::Usage {
+                prompt_tokens: count("prompt_token_count"),
+                completion_tokens: count("candidates_token_count"),
+            });
+        }
+        out
+    }
+
+    /// The final response once the stream has ended (unless the turn failed).
+    pub(super) fn finish(self) -> Vec<AgentEvent> {
+        if self.failed {
+            return Vec::new();
+        }
+        vec![AgentEvent::FinalResponse {
+            text: self.final_text.unwrap_or_default(),
+        }]
+    }
+}
+
+/// ADK writes camelCase over HTTP; accept snake_case too (its own Python clients may send it).
+fn field<'a>(map: &'a Map<String, Value>, snake: &str) -> Option<&'a Value> {
+    map.get(&camel(snake)).or_else(|| map.get(snake))
+}
+
+fn field_of<'a>(value: &'a Value, snake: &str) -> Option<&'a Value> {
+    value.as_object().and_then(|map| field(map, snake))
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut upper = false;
+    for c in snake.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn value_text(value: &Value) -> String {
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
+}
