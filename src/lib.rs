@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod api;
 pub mod app;
+pub mod eval;
 pub mod evalset;
 #[cfg(feature = "ssr")]
 pub mod server;

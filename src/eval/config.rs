@@ -1,0 +1,285 @@
+//! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
+//! (google-adk `eval_config.py`, `eval_metrics.py`).
+
+use super::trajectory::{MatchType, TrajectoryCriterion};
+use serde_json::{Map, Value};
+
+pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
+pub const RESPONSE_MATCH_SCORE: &str = "response_match_score";
+
+/// Metrics that ADK or Evalstudio's design define but this build cannot score yet.
+const NOT_YET_SUPPORTED: [&str; 32] = [
+    // ADK's other prebuilt metrics.
+    "response_evaluation_score",
+    "safety_v1",
+    "final_response_match_v2",
+    "rubric_based_final_response_quality_v1",
+    "hallucinations_v1",
+    "rubric_based_tool_use_quality_v1",
+    "per_turn_user_simulator_quality_v1",
+    "multi_turn_task_success_v1",
+    "multi_turn_trajectory_quality_v1",
+    "multi_turn_tool_use_quality_v1",
+    "rubric_based_multi_turn_trajectory_quality_v1",
+    "tool_call_count_v1",
+    "inference_call_count_v1",
+    "token_usage_v1",
+    "invocation_duration_v1",
+    // Evalstudio's partial-credit, judge, RAG and informational metrics.
+    "tool_trajectory_precision",
+    "tool_trajectory_recall",
+    "tool_trajectory_f1",
+    "tool_single_use",
+    "relevancy",
+    "fact_checking",
+    "answer_correctness",
+    "answer_faithfulness",
+    "answer_relevancy",
+    "context_precision",
+    "context_recall",
+    "faithfulness",
+    "answer_relevance",
+    "semantic_similarity",
+    "tool_call_count",
+    "latency_ms",
+    "token_usage",
+];
+
+/// The metrics to score, in the config's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalConfig {
+    pub metrics: Vec<MetricConfig>,
+}
+
+/// One metric of the config.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricConfig {
+    pub name: String,
+    pub threshold: f64,
+    pub kind: MetricKind,
+    /// The criterion as ADK's `EvalMetric.criterion` dumps it: `threshold`,
+    /// `include_intermediate_responses_in_final`, then any other keys as written.
+    pub criterion: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MetricKind {
+    ToolTrajectory(TrajectoryCriterion),
+    ResponseMatch,
+}
+
+/// Why a config cannot be used; names the offending field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+impl Default for EvalConfig {
+    /// ADK's default when no config is given: `tool_trajectory_avg_score` 1.0 and
+    /// `response_match_score` 0.8.
+    fn default() -> Self {
+        let metric = |name: &str, threshold: f64, kind| MetricConfig {
+            name: name.to_string(),
+            threshold,
+            kind,
+            criterion: base_criterion(threshold, false),
+        };
+        EvalConfig {
+            metrics: vec![
+                metric(
+                    TOOL_TRAJECTORY_AVG_SCORE,
+                    1.0,
+                    MetricKind::ToolTrajectory(TrajectoryCriterion::default()),
+                ),
+                metric(RESPONSE_MATCH_SCORE, 0.8, MetricKind::ResponseMatch),
+            ],
+        }
+    }
+}
+
+impl EvalConfig {
+    /// Parses a `test_config.json`. Keys may be snake_case or camelCase, as in ADK; top-level
+    /// keys that only matter to a user simulator or live mode are ignored.
+    pub fn parse(text: &str) -> Result<EvalConfig, ConfigError> {
+        let root: Value =
+            serde_json::from_str(text).map_err(|e| ConfigError(format!("not valid JSON: {e}")))?;
+        let Value::Object(root) = root else {
+            return Err(ConfigError(
+                "expected an object such as {\"criteria\": {\"tool_trajectory_avg_score\": 1.0}}".into(),
+            ));
+        };
+        match field(&root, "custom_metrics", "customMetrics") {
+            Some((key, Value::Object(custom))) => {
+                if let Some(name) = custom.keys().next() {
+                    return Err(ConfigError(format!(
+                        "{key}.{name}: custom metrics are not supported yet"
+                    )));
+                }
+            }
+            Some((key, _)) => return Err(ConfigError(format!("{key}: expected an object of metric names"))),
+            None => {}
+        }
+        let criteria = match field(&root, "criteria", "criteria") {
+            None => return Ok(EvalConfig { metrics: Vec::new() }),
+            Some((_, Value::Object(criteria))) => criteria,
+            Some(_) => return Err(ConfigError("criteria: expected an object of metric names".into())),
+        };
+        let metrics = criteria
+            .iter()
+            .map(|(name, value)| parse_metric(name, value))
+            .collect::<Result<_, _>>()?;
+        Ok(EvalConfig { metrics })
+    }
+}
+
+/// A value by its snake_case or camelCase key (ADK models accept both).
+fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {
+    object
+        .iter()
+        .find(|(key, value)| (key.as_str() == snake || key.as_str() == camel) && !value.is_null())
+        .map(|(key, value)| (key.as_str(), value))
+}
+
+fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> {
+    let path = format!("criteria.{name}");
+    let (threshold, criterion) = match value {
+        Value::Number(_) => {
+            let threshold = number(value, &path)?;
+            (threshold, base_criterion(threshold, false))
+        }
+        Value::Object(object) => parse_criterion(object, &path)?,
+        other => {
+            return Err(ConfigError(format!(
+                "{path}: expected a threshold (a number) or a criterion object, found {}",
+                kind_of(other)
+            )))
+        }
+    };
+    let kind = match name {
+        TOOL_TRAJECTORY_AVG_SCORE => MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?),
+        RESPONSE_MATCH_SCORE => MetricKind::ResponseMatch,
+        _ if NOT_YET_SUPPORTED.contains(&name) => {
+            return Err(ConfigError(format!(
+                "{path}: metric `{name}` is not supported yet"
+            )))
+        }
+        _ => {
+            return Err(ConfigError(format!(
+            "{path}: unknown metric `{name}`; supported: {TOOL_TRAJECTORY_AVG_SCORE}, {RESPONSE_MATCH_SCORE}"
+        )))
+        }
+    };
+    Ok(MetricConfig {
+        name: name.to_string(),
+        threshold,
+        kind,
+        criterion,
+    })
+}
+
+/// A criterion object: its threshold, and the object as ADK's `BaseCriterion` dumps it.
+fn parse_criterion(
+    object: &Map<String, Value>,
+    path: &str,
+) -> Result<(f64, Map<String, Value>), ConfigError> {
+    let Some((key, threshold)) = field(object, "threshold", "threshold") else {
+        return Err(ConfigError(format!("{path}.threshold: missing")));
+    };
+    let threshold = number(threshold, &format!("{path}.{key}"))?;
+    let include_intermediate = match field(
+        object,
+        "include_intermediate_responses_in_final",
+        "includeIntermediateResponsesInFinal",
+    ) {
+        None => false,
+        Some((key, value)) => boolean(value, &format!("{path}.{key}"))?,
+    };
+    let mut criterion = base_criterion(threshold, include_intermediate);
+    for (key, value) in object {
+        let known = [
+            "threshold",
+            "include_intermediate_responses_in_final",
+            "includeIntermediateResponsesInFinal",
+        ];
+        if !known.contains(&key.as_str()) {
+            criterion.insert(key.clone(), value.clone());
+        }
+    }
+    Ok((threshold, criterion))
+}
+
+fn base_criterion(threshold: f64, include_intermediate: bool) -> Map<String, Value> {
+    let mut criterion = Map::new();
+    criterion.insert("threshold".into(), threshold.into());
+    criterion.insert(
+        "include_intermediate_responses_in_final".into(),
+        include_intermediate.into(),
+    );
+    criterion
+}
+
+/// `match_type` and `ignore_args` as ADK's `ToolTrajectoryCriterion` reads them.
+fn trajectory_criterion(
+    criterion: &Map<String, Value>,
+    path: &str,
+) -> Result<TrajectoryCriterion, ConfigError> {
+    let match_type = match field(criterion, "match_type", "matchType") {
+        None => MatchType::default(),
+        Some((key, value)) => match_type(value).ok_or_else(|| {
+            ConfigError(format!(
+                "{path}.{key}: {value} is not a match type; use \"EXACT\", \"IN_ORDER\" or \"ANY_ORDER\" (or 0, 1, 2)"
+            ))
+        })?,
+    };
+    let ignore_args = match field(criterion, "ignore_args", "ignoreArgs") {
+        None => false,
+        Some((key, value)) => boolean(value, &format!("{path}.{key}"))?,
+    };
+    Ok(TrajectoryCriterion {
+        match_type,
+        ignore_args,
+    })
+}
+
+/// A member name (any case, `-` or space for `_`, as ADK's validator normalises it) or value.
+fn match_type(value: &Value) -> Option<MatchType> {
+    match value {
+        Value::String(name) => {
+            let normalized = name.trim().to_uppercase().replace(['-', ' '], "_");
+            MatchType::ALL.into_iter().find(|m| m.name() == normalized)
+        }
+        Value::Number(n) => MatchType::ALL
+            .into_iter()
+            .find(|m| n.as_f64() == Some(f64::from(*m as u8))),
+        _ => None,
+    }
+}
+
+fn number(value: &Value, path: &str) -> Result<f64, ConfigError> {
+    match value.as_f64() {
+        Some(n) if n.is_finite() => Ok(n),
+        _ => Err(ConfigError(format!(
+            "{path}: the threshold must be a number, found {}",
+            kind_of(value)
+        ))),
+    }
+}
+
+fn boolean(value: &Value, path: &str) -> Result<bool, ConfigError> {
+    value.as_bool().ok_or_else(|| {
+        ConfigError(format!(
+            "{path}: expected true or false, found {}",
+            kind_of(value)
+        ))
+    })
+}
+
+fn kind_of(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}

@@ -1,0 +1,26 @@
+//! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
+//! scoring actual invocations against an expected eval set into ADK's result shapes.
+//! Pure: no I/O, no clock; compiled for the server and the browser.
+
+mod config;
+mod exact_mean;
+mod porter;
+mod result;
+mod rouge;
+mod score;
+#[cfg(test)]
+mod tests;
+mod trajectory;
+
+pub use config::{
+    ConfigError, EvalConfig, MetricConfig, MetricKind, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
+};
+pub use exact_mean::exact_mean;
+pub use porter::stem;
+pub use result::{
+    CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
+    EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
+};
+pub use rouge::{response_text, rouge1_fmeasure, tokenize};
+pub use score::{score_eval_set, ScoreError};
+pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

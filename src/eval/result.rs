@@ -1,0 +1,166 @@
+//! Results in ADK's shapes (google-adk `eval_result.py`, `eval_metrics.py`), serialised as ADK's
+//! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
+
+use crate::evalset::Invocation;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// ADK's `EvalStatus`, an int enum: it serialises as 1, 2, 3 or 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalStatus {
+    Passed = 1,
+    Failed = 2,
+    NotEvaluated = 3,
+    /// A value was reported by a metric that never passes or fails.
+    Informational = 4,
+}
+
+impl EvalStatus {
+    /// PASSED when the score reaches the threshold (every metric here is higher-is-better).
+    pub fn from_score(score: f64, threshold: f64) -> EvalStatus {
+        if score >= threshold {
+            EvalStatus::Passed
+        } else {
+            EvalStatus::Failed
+        }
+    }
+
+    /// A case's status from its metrics' statuses, as ADK's
+    /// `LocalEvalService._generate_final_eval_status`: any FAILED fails the case; otherwise it
+    /// passes if any metric passed; metrics not evaluated (or informational) do not count.
+    pub fn of_case(metric_statuses: impl IntoIterator<Item = EvalStatus>) -> EvalStatus {
+        let mut status = EvalStatus::NotEvaluated;
+        for metric_status in metric_statuses {
+            match metric_status {
+                EvalStatus::Passed => status = EvalStatus::Passed,
+                EvalStatus::Failed => return EvalStatus::Failed,
+                EvalStatus::NotEvaluated | EvalStatus::Informational => {}
+            }
+        }
+        status
+    }
+}
+
+impl fmt::Display for EvalStatus {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            EvalStatus::Passed => "PASSED",
+            EvalStatus::Failed => "FAILED",
+            EvalStatus::NotEvaluated => "NOT_EVALUATED",
+            EvalStatus::Informational => "INFORMATIONAL",
+        })
+    }
+}
+
+impl Serialize for EvalStatus {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(*self as u8)
+    }
+}
+
+/// One metric's verdict, for a whole case or for one invocation (ADK's `EvalMetricResult`:
+/// the `EvalMetric` fields, then the outcome).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalMetricResult {
+    pub metric_name: String,
+    pub threshold: Option<f64>,
+    pub criterion: Option<Map<String, Value>>,
+    pub custom_function_path: Option<String>,
+    pub score: Option<f64>,
+    pub eval_status: EvalStatus,
+    pub details: EvalMetricResultDetails,
+}
+
+/// Evidence behind a score; the metrics scored so far have none.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct EvalMetricResultDetails {
+    pub rubric_scores: Option<Value>,
+    pub token_usage_details: Option<Value>,
+    pub duration_details: Option<Value>,
+}
+
+/// Every metric's verdict on one invocation, with the invocations compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalMetricResultPerInvocation {
+    pub actual_invocation: Invocation,
+    pub expected_invocation: Option<Invocation>,
+    pub eval_metric_results: Vec<EvalMetricResult>,
+}
+
+/// One eval case scored once (one run).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalCaseResult {
+    /// Deprecated in ADK; it writes the eval set id here too.
+    pub eval_set_file: Option<String>,
+    pub eval_set_id: String,
+    pub eval_id: String,
+    pub final_eval_status: EvalStatus,
+    /// Deprecated in ADK and always null.
+    pub eval_metric_results: Option<Value>,
+    pub overall_eval_metric_results: Vec<EvalMetricResult>,
+    pub eval_metric_result_per_invocation: Vec<EvalMetricResultPerInvocation>,
+    /// The inference session; empty when the actual invocations were given rather than run.
+    pub session_id: String,
+    pub session_details: Option<Value>,
+    pub user_id: Option<String>,
+}
+
+/// One eval case over all runs: each metric's per-invocation scores of every run pooled
+/// (ADK's `AgentEvaluator` with `num_runs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseSummary {
+    pub eval_id: String,
+    pub final_eval_status: EvalStatus,
+    pub num_runs: usize,
+    pub metrics: Vec<MetricSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricSummary {
+    pub metric_name: String,
+    pub threshold: f64,
+    /// Mean of the per-invocation scores of all runs; null when none was scored.
+    pub score: Option<f64>,
+    pub eval_status: EvalStatus,
+}
+
+/// A scored eval set: ADK's `EvalSetResult`, plus `case_summaries` (which ADK's reader ignores).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalSetResult {
+    pub eval_set_result_id: String,
+    pub eval_set_result_name: Option<String>,
+    pub eval_set_id: String,
+    /// Every case of every run, run after run.
+    pub eval_case_results: Vec<EvalCaseResult>,
+    pub creation_timestamp: f64,
+    pub case_summaries: Vec<CaseSummary>,
+}
+
+impl EvalSetResult {
+    /// Names the result as ADK's `create_eval_set_result` does: `{app}_{eval_set_id}_{timestamp}`
+    /// with `/` replaced in the name.
+    pub fn new(app_name: &str, eval_set_id: &str, scored: ScoredEvalSet, timestamp: f64) -> EvalSetResult {
+        let id = format!("{app_name}_{eval_set_id}_{}", python_float(timestamp));
+        EvalSetResult {
+            eval_set_result_name: Some(id.replace('/', "_")),
+            eval_set_result_id: id,
+            eval_set_id: eval_set_id.to_string(),
+            eval_case_results: scored.case_results,
+            creation_timestamp: timestamp,
+            case_summaries: scored.summaries,
+        }
+    }
+}
+
+/// What scoring an eval set gives before it is named and stamped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredEvalSet {
+    pub case_results: Vec<EvalCaseResult>,
+    pub summaries: Vec<CaseSummary>,
+}
+
+/// A float as Python's `str()` writes it (`1.0`, not `1`).
+fn python_float(value: f64) -> String {
+    serde_json::to_string(&value).unwrap_or_default()
+}
