@@ -64,10 +64,11 @@ e2e: tools
 	cargo leptos build
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
-## bench: import/export (cases/s, peak RSS) and chat-turn overhead (p50/p99) benchmarks
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99) and eval runner benchmarks
 bench:
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
+	cargo bench --features ssr --bench runner
 
 tools: rust-tools node-tools browser
 

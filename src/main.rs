@@ -1,10 +1,14 @@
-//! The `evalstudio` command: `serve` (the default), `import`, `export` and `score`.
+//! The `evalstudio` command: `serve` (the default), `import`, `export`, `eval` and `score`.
 
 #[cfg(feature = "ssr")]
 mod cli {
     use clap::{Parser, Subcommand};
+    use evalstudio::agent::AgentProfiles;
     use evalstudio::api::{import_file, now_seconds, DEFAULT_APP};
-    use evalstudio::eval::{score_eval_set, EvalConfig, EvalSetResult, EvalStatus, ScoredEvalSet};
+    use evalstudio::eval::{
+        run_eval_set, score_eval_set, CaseRun, EvalConfig, EvalSetResult, EvalStatus, RunOptions,
+        ScoredEvalSet,
+    };
     use evalstudio::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
     use evalstudio::server::{serve, ServeConfig, DEFAULT_MAX_BODY_BYTES};
     use evalstudio::store::Store;
@@ -75,6 +79,43 @@ mod cli {
             #[arg(long, default_value = DEFAULT_APP)]
             app: String,
         },
+        /// Run evalsets through an agent and score what it does.
+        Eval(EvalArgs),
+    }
+
+    #[derive(Parser)]
+    struct EvalArgs {
+        /// Evalset files (any form `import` takes), or ids of evalsets in the database.
+        #[arg(required = true, value_name = "FILE_OR_ID")]
+        sets: Vec<String>,
+        /// Eval config (ADK's test_config.json). Default: a test_config.json beside the evalset
+        /// file, as ADK looks for it; else tool_trajectory_avg_score 1.0, response_match_score 0.8.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The agent profile to run; by default the one named like --app.
+        #[arg(long)]
+        agent: Option<String>,
+        /// The app whose evalsets ids name, and the app in result ids.
+        #[arg(long, default_value = DEFAULT_APP)]
+        app: String,
+        /// Agent profiles (TOML); by default ./evalstudio.toml when it exists.
+        #[arg(long, env = "EVALSTUDIO_CONFIG")]
+        profiles: Option<PathBuf>,
+        /// Runs per case; each metric is judged on the mean over all runs.
+        #[arg(long, default_value_t = 1)]
+        num_runs: usize,
+        /// Cases run at the same time.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Only these metrics of the config, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        metrics: Option<Vec<String>>,
+        /// Write the results as ADK's EvalSetResult JSON (an array of them for several evalsets).
+        #[arg(long, value_name = "OUT")]
+        json: Option<PathBuf>,
+        /// Write the results as a JUnit XML report (one test case per eval case).
+        #[arg(long, value_name = "OUT")]
+        junit: Option<PathBuf>,
     }
 
     #[derive(Parser)]
@@ -123,7 +164,296 @@ mod cli {
                 json,
                 app,
             } => score(&expected, &actual, config.as_deref(), json.as_deref(), &app),
+            Command::Eval(args) => eval(&cli.db, args).await,
         }
+    }
+
+    /// An evalset to run, with where it came from (for messages and the config lookup).
+    struct EvalInput {
+        set: EvalSet,
+        file: Option<PathBuf>,
+    }
+
+    async fn eval(db: &Path, args: EvalArgs) -> ExitCode {
+        if args.num_runs == 0 || args.concurrency == 0 {
+            return fail("--num-runs and --concurrency must be at least 1");
+        }
+        let profiles = match AgentProfiles::load(args.profiles.as_deref()) {
+            Ok(profiles) => profiles,
+            Err(message) => return fail(message),
+        };
+        let profile = args.agent.clone().unwrap_or_else(|| args.app.clone());
+        let Some(agent) = profiles.agent(&profile) else {
+            let known: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+            return fail(format!(
+                "no agent profile is named `{profile}` (known: {})",
+                known.join(", ")
+            ));
+        };
+        let agent: std::sync::Arc<dyn evalstudio::agent::Agent> = agent.into();
+
+        let mut inputs = Vec::new();
+        let mut store = None;
+        for name in &args.sets {
+            let path = Path::new(name);
+            let input = if path.exists() {
+                read_eval_set(path).map(|set| EvalInput {
+                    set,
+                    file: Some(path.to_path_buf()),
+                })
+            } else {
+                if store.is_none() {
+                    match Store::open(db).await {
+                        Ok(opened) => store = Some(opened),
+                        Err(err) => return fail(err),
+                    }
+                }
+                let store = store.as_ref().expect("opened above");
+                match store.export_adk_json(&args.app, name).await {
+                    Err(err) => Err(format!("no such file, and {err}")),
+                    Ok(json) => read_eval_set_text(&json, name).map(|set| EvalInput { set, file: None }),
+                }
+            };
+            match input {
+                Ok(input) => inputs.push(input),
+                Err(message) => return fail(format!("{name}: {message}")),
+            }
+        }
+
+        let options = RunOptions {
+            num_runs: args.num_runs,
+            concurrency: args.concurrency,
+            ..RunOptions::default()
+        };
+        let mut results = Vec::new();
+        let mut junit_suites = Vec::new();
+        let mut all_passed = true;
+        for input in inputs {
+            let config = match eval_config(
+                args.config.as_deref(),
+                input.file.as_deref(),
+                args.metrics.as_deref(),
+            ) {
+                Ok(config) => config,
+                Err(message) => return fail(message),
+            };
+            let expected = &input.set;
+            let total = expected.eval_cases.len() * args.num_runs;
+            eprintln!(
+                "running {} ({} case{} × {} run{}) on agent `{profile}`",
+                expected.eval_set_id,
+                expected.eval_cases.len(),
+                if expected.eval_cases.len() == 1 { "" } else { "s" },
+                args.num_runs,
+                if args.num_runs == 1 { "" } else { "s" },
+            );
+            let mut progress = Progress::new(total);
+            let runs = run_eval_set(agent.clone(), &args.app, expected, &options, |case| {
+                progress.step(case)
+            })
+            .await;
+            progress.finish();
+            let (actual, case_runs): (Vec<EvalSet>, Vec<Vec<CaseRun>>) = runs.into_iter().unzip();
+            let scored = match score_eval_set(expected, &actual, &config) {
+                Ok(scored) => scored,
+                Err(err) => return fail(format!("{}: {err}", expected.eval_set_id)),
+            };
+            let errors: Vec<&CaseRun> = case_runs.iter().flatten().filter(|c| c.error.is_some()).collect();
+            println!("{}", expected.eval_set_id);
+            print_table(&scored, args.num_runs);
+            for case in &errors {
+                println!(
+                    "ERROR {} (run {}): {}",
+                    case.actual.eval_id,
+                    case.run + 1,
+                    case.error.as_deref().unwrap_or_default()
+                );
+            }
+            all_passed &= errors.is_empty()
+                && scored
+                    .summaries
+                    .iter()
+                    .all(|case| case.final_eval_status == EvalStatus::Passed);
+            junit_suites.push(junit_suite(&expected.eval_set_id, &scored, &errors));
+            results.push(EvalSetResult::new(
+                &args.app,
+                &expected.eval_set_id,
+                scored,
+                now_seconds(),
+            ));
+        }
+
+        if let Some(path) = &args.json {
+            let text = if results.len() == 1 {
+                serde_json::to_string_pretty(&results[0])
+            } else {
+                serde_json::to_string_pretty(&results)
+            }
+            .expect("results serialise");
+            if let Err(err) = std::fs::write(path, text) {
+                return fail(format!("cannot write {}: {err}", path.display()));
+            }
+        }
+        if let Some(path) = &args.junit {
+            let xml = format!(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"evalstudio\">\n{}</testsuites>\n",
+                junit_suites.concat()
+            );
+            if let Err(err) = std::fs::write(path, xml) {
+                return fail(format!("cannot write {}: {err}", path.display()));
+            }
+        }
+        if all_passed {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        }
+    }
+
+    /// The config to score with: `--config`, else a test_config.json beside the evalset file,
+    /// else ADK's defaults; narrowed to `--metrics` when given.
+    fn eval_config(
+        explicit: Option<&Path>,
+        file: Option<&Path>,
+        only: Option<&[String]>,
+    ) -> Result<EvalConfig, String> {
+        let beside = file
+            .and_then(Path::parent)
+            .map(|dir| dir.join("test_config.json"))
+            .filter(|path| path.is_file());
+        let mut config = match explicit.map(Path::to_path_buf).or(beside) {
+            None => EvalConfig::default(),
+            Some(path) => read(&path)
+                .and_then(|text| EvalConfig::parse(&text).map_err(|e| e.to_string()))
+                .map_err(|message| format!("{}: {message}", path.display()))?,
+        };
+        if let Some(only) = only {
+            if let Some(unknown) = only
+                .iter()
+                .find(|name| !config.metrics.iter().any(|m| &m.name == *name))
+            {
+                let known: Vec<&str> = config.metrics.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "--metrics: `{unknown}` is not in the eval config (it has: {})",
+                    known.join(", ")
+                ));
+            }
+            config.metrics.retain(|m| only.contains(&m.name));
+        }
+        Ok(config)
+    }
+
+    /// A one-line progress bar on standard error (only when it is a terminal).
+    struct Progress {
+        total: usize,
+        done: usize,
+        errors: usize,
+        visible: bool,
+    }
+
+    impl Progress {
+        fn new(total: usize) -> Progress {
+            use std::io::IsTerminal;
+            Progress {
+                total,
+                done: 0,
+                errors: 0,
+                visible: std::io::stderr().is_terminal(),
+            }
+        }
+
+        fn step(&mut self, case: &CaseRun) {
+            self.done += 1;
+            self.errors += usize::from(case.error.is_some());
+            if self.visible {
+                const WIDTH: usize = 30;
+                let filled = WIDTH * self.done / self.total.max(1);
+                eprint!(
+                    "\r[{}{}] {}/{} case runs{}",
+                    "#".repeat(filled),
+                    " ".repeat(WIDTH - filled),
+                    self.done,
+                    self.total,
+                    if self.errors > 0 {
+                        format!(", {} errors", self.errors)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+
+        fn finish(&self) {
+            if self.visible {
+                eprintln!();
+            }
+        }
+    }
+
+    /// One `<testsuite>`: a test case per eval case, failed when its status is not PASSED, an
+    /// error when the agent failed on it.
+    fn junit_suite(eval_set_id: &str, scored: &ScoredEvalSet, errors: &[&CaseRun]) -> String {
+        let mut cases = String::new();
+        let (mut failures, mut error_count) = (0, 0);
+        for summary in &scored.summaries {
+            let metrics: Vec<String> = summary
+                .metrics
+                .iter()
+                .map(|m| {
+                    let score = m.score.map_or("-".to_string(), |s| format!("{s:.4}"));
+                    format!(
+                        "{}: {score} (threshold {}) {}",
+                        m.metric_name, m.threshold, m.eval_status
+                    )
+                })
+                .collect();
+            let case_errors: Vec<String> = errors
+                .iter()
+                .filter(|e| e.actual.eval_id == summary.eval_id)
+                .map(|e| format!("run {}: {}", e.run + 1, e.error.as_deref().unwrap_or_default()))
+                .collect();
+            let body = if !case_errors.is_empty() {
+                error_count += 1;
+                format!(
+                    "<error message=\"{}\">{}</error>",
+                    xml_escape(&case_errors[0]),
+                    xml_escape(&[case_errors.join("\n"), metrics.join("\n")].join("\n"))
+                )
+            } else if summary.final_eval_status != EvalStatus::Passed {
+                failures += 1;
+                format!(
+                    "<failure message=\"{}\">{}</failure>",
+                    xml_escape(&summary.final_eval_status.to_string()),
+                    xml_escape(&metrics.join("\n"))
+                )
+            } else {
+                String::new()
+            };
+            cases.push_str(&format!(
+                "    <testcase classname=\"{}\" name=\"{}\">{body}</testcase>\n",
+                xml_escape(eval_set_id),
+                xml_escape(&summary.eval_id)
+            ));
+        }
+        format!(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{error_count}\">\n{cases}  </testsuite>\n",
+            xml_escape(eval_set_id),
+            scored.summaries.len()
+        )
+    }
+
+    fn xml_escape(text: &str) -> String {
+        text.chars()
+            .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+            .map(|c| match c {
+                '&' => "&amp;".to_string(),
+                '<' => "&lt;".to_string(),
+                '>' => "&gt;".to_string(),
+                '"' => "&quot;".to_string(),
+                '\'' => "&apos;".to_string(),
+                other => other.to_string(),
+            })
+            .collect()
     }
 
     async fn import(db: &Path, files: &[PathBuf], app: &str, replace: bool) -> ExitCode {
@@ -256,14 +586,18 @@ mod cli {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        read_eval_set_text(&text, &file_name)
+    }
+
+    fn read_eval_set_text(text: &str, file_name: &str) -> Result<EvalSet, String> {
         let mut new_invocation_id = || uuid::Uuid::new_v4().to_string();
         let legacy = LegacyDefaults {
-            name: &eval_set_id_from_file_name(&file_name),
-            file_name: &file_name,
+            name: &eval_set_id_from_file_name(file_name),
+            file_name,
             now: now_seconds(),
             new_invocation_id: &mut new_invocation_id,
         };
-        parse_evalset_file(&text, legacy)
+        parse_evalset_file(text, legacy)
             .map(|(set, _)| set)
             .map_err(|e| e.to_string())
     }

@@ -1,12 +1,15 @@
 //! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
 //! scoring actual invocations against an expected eval set into ADK's result shapes.
-//! Pure: no I/O, no clock; compiled for the server and the browser.
+//! Pure: no I/O, no clock; compiled for the server and the browser. The exception is
+//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations.
 
 mod config;
 mod exact_mean;
 mod porter;
 mod result;
 mod rouge;
+#[cfg(feature = "ssr")]
+mod runner;
 mod score;
 #[cfg(test)]
 mod tests;
@@ -22,5 +25,7 @@ pub use result::{
     EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
 };
 pub use rouge::{response_text, rouge1_fmeasure, tokenize};
+#[cfg(feature = "ssr")]
+pub use runner::{run_eval_set, CaseRun, RunOptions};
 pub use score::{score_eval_set, ScoreError};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};
