@@ -5,6 +5,7 @@
 //!
 //! Run with `make bench` or `cargo bench --features ssr --bench chat_turn`.
 
+use axum::serve::ListenerExt;
 use evalstudio::agent::AgentProfiles;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
@@ -38,6 +39,10 @@ fn main() {
         let app = router(store, leptos_options(&serve), DEFAULT_MAX_BODY_BYTES, profiles);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
+        // As `evalstudio serve` listens (see server::serve).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         let http = reqwest::Client::new();
         for (app, message) in [

@@ -6,6 +6,7 @@ use crate::api::{rest, sessions, AppState};
 use crate::app::{shell, App};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
+use axum::serve::ListenerExt;
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -84,6 +85,10 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
             config.site_root
         );
     }
+    // Without TCP_NODELAY, streamed answers (small SSE writes) wait ~40 ms for delayed ACKs.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
