@@ -9,12 +9,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use futures::channel::mpsc;
-use futures::stream::{self, BoxStream, StreamExt};
+use futures::stream::{BoxStream, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::openai::{sse_data, SseLines};
-use super::{Agent, AgentEvent, SessionContext, Turn};
+use super::openai::{causes, server_message, sse_data, SseLines};
+use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, Turn};
 
 /// How to reach the api_server.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +69,7 @@ impl AdkAgent {
         session: SessionContext<'_>,
         history: &[Turn],
         message: &str,
-        out: &mpsc::UnboundedSender<AgentEvent>,
+        out: &Emitter,
     ) -> Result<(), String> {
         // The first turn creates the remote session; later turns expect it to be there still.
         if history.is_empty() {
@@ -105,21 +104,19 @@ impl AdkAgent {
                     session.session_id,
                     self.config.app_name,
                     session.user_id,
-                    detail(&text)
+                    server_message(&text)
                 ),
-                _ => format!("the ADK server at {url} failed ({status}): {}", detail(&text)),
+                _ => format!(
+                    "the ADK server at {url} failed ({status}): {}",
+                    server_message(&text)
+                ),
             });
         }
 
         let mut mapper = EventMapper::default();
         let mut lines = SseLines::default();
         let mut bytes = response.bytes_stream();
-        let emit = |events: Vec<AgentEvent>| {
-            for event in events {
-                // Fails only when the consumer dropped the stream, which also drops this loop.
-                let _ = out.unbounded_send(event);
-            }
-        };
+        let emit = |events: Vec<AgentEvent>| events.into_iter().for_each(|event| out.emit(event));
         loop {
             let chunk = match tokio::time::timeout(timeout, bytes.next()).await {
                 Err(_) => return Err(format!("the ADK server at {url} sent nothing for {timeout:?}")),
@@ -168,7 +165,7 @@ impl AdkAgent {
             ),
             _ => format!(
                 "the ADK server could not create the session ({status}): {}",
-                detail(&text)
+                server_message(&text)
             ),
         })
     }
@@ -181,42 +178,15 @@ impl Agent for AdkAgent {
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent> {
-        // As in the openai agent: the request runs inside the stream, events leave by a channel.
-        let (tx, rx) = mpsc::unbounded();
-        let driver = async move {
-            if let Err(message) = self.run(session, history, message, &tx).await {
-                let _ = tx.unbounded_send(AgentEvent::Error { message });
-            }
-        };
-        let driver = stream::once(driver).filter_map(|()| async { None::<AgentEvent> });
-        stream::select(driver, rx).boxed()
+        turn_stream(move |out| async move { self.run(session, history, message, &out).await })
     }
 }
 
 fn unreachable(url: &str, e: &reqwest::Error) -> String {
-    let mut message = format!("could not reach the ADK server at {url}");
-    let mut source = std::error::Error::source(e);
-    while let Some(cause) = source {
-        message = format!("{message}: {cause}");
-        source = cause.source();
-    }
-    message + " (is `adk api_server` running?)"
-}
-
-/// FastAPI's `{"detail": ...}`, or the body itself, on one short line.
-fn detail(body: &str) -> String {
-    let text = serde_json::from_str::<Value>(body)
-        .ok()
-        .and_then(|v| v.get("detail").cloned())
-        .map_or_else(
-            || body.to_string(),
-            |d| d.as_str().map_or(d.to_string(), str::to_string),
-        );
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(300) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line,
-    }
+    format!(
+        "could not reach the ADK server at {url}: {} (is `adk api_server` running?)",
+        causes(e)
+    )
 }
 
 /// Turns ADK events (as `/run_sse` sends them: camelCase JSON, one per `data:` line) into ours.
@@ -242,13 +212,13 @@ impl EventMapper {
         let event: Value = serde_json::from_str(data).map_err(|e| {
             format!(
                 "the ADK server sent an event that is not JSON ({e}): {}",
-                detail(data)
+                server_message(data)
             )
         })?;
         let Some(event) = event.as_object() else {
             return Err(format!(
                 "the ADK server sent an event that is not an object: {}",
-                detail(data)
+                server_message(data)
             ));
         };
         Ok(self.event(event))

@@ -31,6 +31,8 @@ use std::collections::BTreeMap;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
+#[cfg(feature = "ssr")]
+use futures::{channel::mpsc, stream, Future, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -121,6 +123,40 @@ pub trait Agent: Send + Sync {
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent>;
+}
+
+/// Hands an agent's events to the consumer of its turn stream.
+#[cfg(feature = "ssr")]
+#[derive(Clone)]
+pub(crate) struct Emitter(mpsc::UnboundedSender<AgentEvent>);
+
+#[cfg(feature = "ssr")]
+impl Emitter {
+    pub(crate) fn emit(&self, event: AgentEvent) {
+        // Fails only if the consumer dropped the stream, which also drops the turn's work.
+        let _ = self.0.unbounded_send(event);
+    }
+}
+
+/// A turn's event stream for an agent whose work is one future: `run` emits events as they
+/// happen, and an `Err` it returns becomes the turn's last event, an `Error`. The work runs
+/// inside the returned stream (no spawned task, so it may borrow, and it stops when the stream
+/// is dropped).
+#[cfg(feature = "ssr")]
+pub(crate) fn turn_stream<'a, Work>(run: impl FnOnce(Emitter) -> Work) -> BoxStream<'a, AgentEvent>
+where
+    Work: Future<Output = Result<(), String>> + Send + 'a,
+{
+    let (tx, rx) = mpsc::unbounded();
+    let out = Emitter(tx);
+    let work = run(out.clone());
+    let driver = async move {
+        if let Err(message) = work.await {
+            out.emit(AgentEvent::Error { message });
+        }
+    };
+    let driver = stream::once(driver).filter_map(|()| async { None::<AgentEvent> });
+    stream::select(driver, rx).boxed()
 }
 
 /// A function an agent may call. Arguments and results are JSON objects, as in every

@@ -11,11 +11,10 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use futures::channel::mpsc::{self, UnboundedSender};
-use futures::stream::{self, BoxStream, FuturesOrdered, StreamExt};
+use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::{Agent, AgentEvent, SessionContext, ToolRegistry, Turn};
+use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Turn};
 
 /// The longest `Retry-After` we honour; a server asking for more gets this.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -443,26 +442,7 @@ impl Agent for OpenAiAgent {
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent> {
-        // The loop runs inside the returned stream (no spawned task, so it may borrow and it stops
-        // when the stream is dropped); events reach the consumer through a channel.
-        let (tx, rx) = mpsc::unbounded();
-        let driver = async move {
-            let out = Emitter(tx);
-            if let Err(message) = self.run(history, message, &out).await {
-                out.emit(AgentEvent::Error { message });
-            }
-        };
-        let driver = stream::once(driver).filter_map(|()| async { None::<AgentEvent> });
-        stream::select(driver, rx).boxed()
-    }
-}
-
-struct Emitter(UnboundedSender<AgentEvent>);
-
-impl Emitter {
-    fn emit(&self, event: AgentEvent) {
-        // Fails only if the consumer dropped the stream, which also drops the loop.
-        let _ = self.0.unbounded_send(event);
+        turn_stream(move |out| async move { self.run(history, message, &out).await })
     }
 }
 
@@ -853,7 +833,7 @@ fn send_failure(url: &str, e: &reqwest::Error) -> Failure {
 }
 
 /// The causes under reqwest's own message (which only repeats the URL), most specific last.
-fn causes(e: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn causes(e: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut source = e.source();
     while let Some(err) = source {
@@ -910,7 +890,7 @@ fn splitmix64(mut x: u64) -> u64 {
 
 /// The message of an error body: OpenAI's `{"error": {"message"}}`, a plain `{"error": "..."}`,
 /// `{"message"}`/`{"detail"}`, or the text itself, shortened.
-fn server_message(body: &str) -> String {
+pub(super) fn server_message(body: &str) -> String {
     let body = body.trim();
     if body.is_empty() {
         return String::new();
