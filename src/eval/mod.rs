@@ -11,6 +11,7 @@ mod rouge;
 #[cfg(feature = "ssr")]
 mod runner;
 mod score;
+mod services;
 #[cfg(test)]
 mod tests;
 mod trajectory;
@@ -28,4 +29,5 @@ pub use rouge::{response_text, rouge1_fmeasure, tokenize};
 #[cfg(feature = "ssr")]
 pub use runner::{run_eval_set, CaseRun, RunOptions};
 pub use score::{score_eval_set, ScoreError};
+pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};
