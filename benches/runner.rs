@@ -3,14 +3,19 @@
 //!    concurrency 50; the ideal wall time is ceil(1000/50) × 0.1 s = 2 s (target ≤ 1.15×);
 //! b) memory: peak RSS after running and scoring 1,000 and then 10,000 cases (no latency).
 //!
+//! Both go the product's whole way: the run is recorded in a SQLite file and every case result
+//! is written as it finishes, as `evalstudio eval` and the server do.
+//!
 //! Run with `make bench` or `cargo bench --features ssr --bench runner`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
-use evalstudio::eval::{run_eval_set, score_eval_set, EvalConfig, RunOptions};
+use evalstudio::api::evals::{create_eval_run, execute_eval_run, EvalRunPlan};
+use evalstudio::eval::{EvalConfig, RunOptions, ScoringServices};
 use evalstudio::evalset::{Content, EvalCase, EvalSet, Invocation};
+use evalstudio::store::{RunStatus, Store};
 
 const MESSAGES: [&str; 4] = [
     "What's the weather in Paris, and 20 EUR in USD?",
@@ -46,29 +51,56 @@ fn peak_rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-async fn run(agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> Duration {
+async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> Duration {
     let set = eval_set(cases);
+    let config = EvalConfig::default();
+    let plan = EvalRunPlan {
+        app_name: "demo",
+        expected: &set,
+        config: &config,
+        agent_name: "demo",
+        num_runs: 1,
+    };
     let options = RunOptions {
         concurrency,
         ..RunOptions::default()
     };
     let started = Instant::now();
-    let runs = run_eval_set(agent, "demo", &set, &options, |_| {}).await;
+    let record = create_eval_run(store, &plan).await.expect("run recorded");
+    drop(set);
+    let (_keep_open, never_cancelled) = tokio::sync::watch::channel(false);
+    let status = execute_eval_run(
+        store,
+        &record,
+        agent,
+        &ScoringServices::default(),
+        &options,
+        never_cancelled,
+        |_| {},
+    )
+    .await
+    .expect("run finished");
     let elapsed = started.elapsed();
-    let actual: Vec<EvalSet> = runs.into_iter().map(|(set, _)| set).collect();
-    let scored = score_eval_set(&set, &actual, &EvalConfig::default()).expect("the runs line up");
-    assert_eq!(scored.summaries.len(), cases);
+    assert_eq!(status, RunStatus::Finished);
+    let stored = store
+        .eval_run("demo", &record.summary.result_id)
+        .await
+        .unwrap()
+        .summary;
+    assert_eq!(stored.done as usize, cases);
     elapsed
 }
 
 fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     runtime.block_on(async {
+        let store = Store::open(&dir.path().join("bench.db")).await.unwrap();
         let slow: Arc<dyn Agent> = Arc::new(DemoAgent::with_faults(DemoFaults {
             latency_ms: 100,
             error_rate: 0.0,
         }));
-        let wall = run(slow, 1_000, 50).await;
+        let wall = run(&store, slow, 1_000, 50).await;
         let ideal = Duration::from_secs_f64((1_000f64 / 50.0).ceil() * 0.1);
         println!(
             "runner overhead: 1,000 cases, 100 ms latency, concurrency 50: {:.3} s (ideal {:.1} s, {:.3}×)",
@@ -79,9 +111,9 @@ fn main() {
 
         let fast: Arc<dyn Agent> = Arc::new(DemoAgent::new());
         for cases in [1_000, 10_000] {
-            let wall = run(fast.clone(), cases, 8).await;
+            let wall = run(&store, fast.clone(), cases, 8).await;
             println!(
-                "runner memory: {cases} cases run and scored in {:.2} s ({:.0} cases/s), peak RSS {:.1} MiB",
+                "runner memory: {cases} cases run, scored and stored in {:.2} s ({:.0} cases/s), peak RSS {:.1} MiB",
                 wall.as_secs_f64(),
                 cases as f64 / wall.as_secs_f64(),
                 peak_rss_mib()

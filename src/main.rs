@@ -4,14 +4,18 @@
 mod cli {
     use clap::{Parser, Subcommand};
     use evalstudio::agent::AgentProfiles;
+    use evalstudio::api::evals::{
+        case_summaries, create_eval_run, eval_set_result_json, execute_eval_run, stored_plan, EvalRunPlan,
+    };
     use evalstudio::api::{import_file, now_seconds, DEFAULT_APP};
     use evalstudio::eval::{
-        run_eval_set, score_eval_set, CaseRun, EvalConfig, EvalSetResult, EvalStatus, RunOptions,
-        ScoredEvalSet,
+        score_eval_set, CaseSummary, EvalConfig, EvalSetResult, EvalStatus, FinishedCase, RunOptions,
+        ScoringServices,
     };
     use evalstudio::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
     use evalstudio::server::{serve, ServeConfig, DEFAULT_MAX_BODY_BYTES};
     use evalstudio::store::Store;
+    use evalstudio::store::{EvalRunCase, EvalRunRecord, RunStatus};
     use std::net::SocketAddr;
     use std::path::{Path, PathBuf};
     use std::process::ExitCode;
@@ -86,8 +90,12 @@ mod cli {
     #[derive(Parser)]
     struct EvalArgs {
         /// Evalset files (any form `import` takes), or ids of evalsets in the database.
-        #[arg(required = true, value_name = "FILE_OR_ID")]
+        #[arg(required_unless_present = "resume", value_name = "FILE_OR_ID")]
         sets: Vec<String>,
+        /// Resume an interrupted or cancelled run (its result id): only the case runs not
+        /// stored yet run, with the eval set, config and agent it started with.
+        #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics"])]
+        resume: Option<String>,
         /// Eval config (ADK's test_config.json). Default: a test_config.json beside the evalset
         /// file, as ADK looks for it; else tool_trajectory_avg_score 1.0, response_match_score 0.8.
         #[arg(long)]
@@ -163,15 +171,9 @@ mod cli {
                 config,
                 json,
                 app,
-            } => score(&expected, &actual, config.as_deref(), json.as_deref(), &app),
+            } => score(&expected, &actual, config.as_deref(), json.as_deref(), &app).await,
             Command::Eval(args) => eval(&cli.db, args).await,
         }
-    }
-
-    /// An evalset to run, with where it came from (for messages and the config lookup).
-    struct EvalInput {
-        set: EvalSet,
-        file: Option<PathBuf>,
     }
 
     async fn eval(db: &Path, args: EvalArgs) -> ExitCode {
@@ -182,7 +184,31 @@ mod cli {
             Ok(profiles) => profiles,
             Err(message) => return fail(message),
         };
-        let profile = args.agent.clone().unwrap_or_else(|| args.app.clone());
+        let store = match Store::open(db).await {
+            Ok(store) => store,
+            Err(err) => return fail(err),
+        };
+        if let Err(err) = store.mark_interrupted_eval_runs().await {
+            return fail(err);
+        }
+        let resumed = match &args.resume {
+            None => None,
+            Some(result_id) => match store.eval_run(&args.app, result_id).await {
+                Err(err) => return fail(err),
+                Ok(record) if !record.summary.status.resumable() => {
+                    return fail(format!(
+                        "`{result_id}` is {}; only an interrupted or cancelled run can be resumed",
+                        record.summary.status.as_str()
+                    ))
+                }
+                Ok(record) => Some(record),
+            },
+        };
+        // A resumed run keeps the agent it started with.
+        let profile = match &resumed {
+            Some(record) => record.summary.agent.clone(),
+            None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
+        };
         let Some(agent) = profiles.agent(&profile) else {
             let known: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
             return fail(format!(
@@ -192,31 +218,35 @@ mod cli {
         };
         let agent: std::sync::Arc<dyn evalstudio::agent::Agent> = agent.into();
 
-        let mut inputs = Vec::new();
-        let mut store = None;
+        let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
         for name in &args.sets {
             let path = Path::new(name);
             let input = if path.exists() {
-                read_eval_set(path).map(|set| EvalInput {
-                    set,
-                    file: Some(path.to_path_buf()),
-                })
+                read_eval_set(path).map(|set| (set, Some(path)))
             } else {
-                if store.is_none() {
-                    match Store::open(db).await {
-                        Ok(opened) => store = Some(opened),
-                        Err(err) => return fail(err),
-                    }
-                }
-                let store = store.as_ref().expect("opened above");
                 match store.export_adk_json(&args.app, name).await {
                     Err(err) => Err(format!("no such file, and {err}")),
-                    Ok(json) => read_eval_set_text(&json, name).map(|set| EvalInput { set, file: None }),
+                    Ok(json) => read_eval_set_text(&json, name).map(|set| (set, None)),
                 }
             };
-            match input {
-                Ok(input) => inputs.push(input),
+            let (set, file) = match input {
+                Ok(input) => input,
                 Err(message) => return fail(format!("{name}: {message}")),
+            };
+            let config = match eval_config(args.config.as_deref(), file, args.metrics.as_deref()) {
+                Ok(config) => config,
+                Err(message) => return fail(message),
+            };
+            let plan = EvalRunPlan {
+                app_name: &args.app,
+                expected: &set,
+                config: &config,
+                agent_name: &profile,
+                num_runs: args.num_runs,
+            };
+            match create_eval_run(&store, &plan).await {
+                Ok(record) => records.push(record),
+                Err(err) => return fail(err),
             }
         }
 
@@ -225,62 +255,86 @@ mod cli {
             concurrency: args.concurrency,
             ..RunOptions::default()
         };
+        let services = ScoringServices::default();
+        // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
+        let (cancel, cancelled) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = cancel.send(true);
+            }
+        });
         let mut results = Vec::new();
         let mut junit_suites = Vec::new();
         let mut all_passed = true;
-        for input in inputs {
-            let config = match eval_config(
-                args.config.as_deref(),
-                input.file.as_deref(),
-                args.metrics.as_deref(),
-            ) {
-                Ok(config) => config,
+        for record in records {
+            let (expected, config) = match stored_plan(&record) {
+                Ok(plan) => plan,
                 Err(message) => return fail(message),
             };
-            let expected = &input.set;
-            let total = expected.eval_cases.len() * args.num_runs;
+            let summary = &record.summary;
             eprintln!(
-                "running {} ({} case{} × {} run{}) on agent `{profile}`",
+                "running {} ({} case{} × {} run{}) on agent `{}`, results as `{}`",
                 expected.eval_set_id,
                 expected.eval_cases.len(),
                 if expected.eval_cases.len() == 1 { "" } else { "s" },
-                args.num_runs,
-                if args.num_runs == 1 { "" } else { "s" },
+                summary.num_runs,
+                if summary.num_runs == 1 { "" } else { "s" },
+                summary.agent,
+                summary.result_id,
             );
-            let mut progress = Progress::new(total);
-            let runs = run_eval_set(agent.clone(), &args.app, expected, &options, |case| {
-                progress.step(case)
-            })
+            let mut progress = Progress::new(summary.total as usize, summary.done as usize);
+            let outcome = execute_eval_run(
+                &store,
+                &record,
+                agent.clone(),
+                &services,
+                &options,
+                cancelled.clone(),
+                |case| progress.step(case),
+            )
             .await;
             progress.finish();
-            let (actual, case_runs): (Vec<EvalSet>, Vec<Vec<CaseRun>>) = runs.into_iter().unzip();
-            let scored = match score_eval_set(expected, &actual, &config) {
-                Ok(scored) => scored,
-                Err(err) => return fail(format!("{}: {err}", expected.eval_set_id)),
+            match outcome {
+                Err(message) => return fail(message),
+                Ok(RunStatus::Cancelled) => {
+                    eprintln!(
+                        "cancelled; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",
+                        summary.result_id, summary.app_name
+                    );
+                    return ExitCode::from(1);
+                }
+                Ok(_) => {}
+            }
+            let cases = match store.eval_run_cases(record.row, false).await {
+                Ok(cases) => cases,
+                Err(err) => return fail(err),
             };
-            let errors: Vec<&CaseRun> = case_runs.iter().flatten().filter(|c| c.error.is_some()).collect();
+            let summaries = case_summaries(&expected, &config, &cases);
+            let errors: Vec<&EvalRunCase> = cases.iter().filter(|c| c.error.is_some()).collect();
             println!("{}", expected.eval_set_id);
-            print_table(&scored, args.num_runs);
+            print_table(&summaries, summary.num_runs as usize);
             for case in &errors {
                 println!(
                     "ERROR {} (run {}): {}",
-                    case.actual.eval_id,
-                    case.run + 1,
+                    case.eval_id,
+                    case.run_index + 1,
                     case.error.as_deref().unwrap_or_default()
                 );
             }
-            all_passed &= errors.is_empty()
-                && scored
-                    .summaries
-                    .iter()
-                    .all(|case| case.final_eval_status == EvalStatus::Passed);
-            junit_suites.push(junit_suite(&expected.eval_set_id, &scored, &errors));
-            results.push(EvalSetResult::new(
-                &args.app,
-                &expected.eval_set_id,
-                scored,
-                now_seconds(),
-            ));
+            all_passed &= summaries
+                .iter()
+                .all(|case| case.final_eval_status == EvalStatus::Passed);
+            junit_suites.push(junit_suite(&expected.eval_set_id, &summaries, &errors));
+            if args.json.is_some() {
+                let record = match store.eval_run(&summary.app_name, &summary.result_id).await {
+                    Ok(record) => record,
+                    Err(err) => return fail(err),
+                };
+                match eval_set_result_json(&store, &record).await {
+                    Ok(result) => results.push(result),
+                    Err(message) => return fail(message),
+                }
+            }
         }
 
         if let Some(path) = &args.json {
@@ -352,19 +406,20 @@ mod cli {
     }
 
     impl Progress {
-        fn new(total: usize) -> Progress {
+        /// `done`: case runs already stored (when resuming).
+        fn new(total: usize, done: usize) -> Progress {
             use std::io::IsTerminal;
             Progress {
                 total,
-                done: 0,
+                done,
                 errors: 0,
                 visible: std::io::stderr().is_terminal(),
             }
         }
 
-        fn step(&mut self, case: &CaseRun) {
+        fn step(&mut self, case: &FinishedCase) {
             self.done += 1;
-            self.errors += usize::from(case.error.is_some());
+            self.errors += usize::from(case.result.error.is_some());
             if self.visible {
                 const WIDTH: usize = 30;
                 let filled = WIDTH * self.done / self.total.max(1);
@@ -392,10 +447,10 @@ mod cli {
 
     /// One `<testsuite>`: a test case per eval case, failed when its status is not PASSED, an
     /// error when the agent failed on it.
-    fn junit_suite(eval_set_id: &str, scored: &ScoredEvalSet, errors: &[&CaseRun]) -> String {
+    fn junit_suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[&EvalRunCase]) -> String {
         let mut cases = String::new();
         let (mut failures, mut error_count) = (0, 0);
-        for summary in &scored.summaries {
+        for summary in summaries {
             let metrics: Vec<String> = summary
                 .metrics
                 .iter()
@@ -409,8 +464,14 @@ mod cli {
                 .collect();
             let case_errors: Vec<String> = errors
                 .iter()
-                .filter(|e| e.actual.eval_id == summary.eval_id)
-                .map(|e| format!("run {}: {}", e.run + 1, e.error.as_deref().unwrap_or_default()))
+                .filter(|e| e.eval_id == summary.eval_id)
+                .map(|e| {
+                    format!(
+                        "run {}: {}",
+                        e.run_index + 1,
+                        e.error.as_deref().unwrap_or_default()
+                    )
+                })
                 .collect();
             let body = if !case_errors.is_empty() {
                 error_count += 1;
@@ -438,7 +499,7 @@ mod cli {
         format!(
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{error_count}\">\n{cases}  </testsuite>\n",
             xml_escape(eval_set_id),
-            scored.summaries.len()
+            summaries.len()
         )
     }
 
@@ -525,7 +586,7 @@ mod cli {
         }
     }
 
-    fn score(
+    async fn score(
         expected: &Path,
         actual: &[PathBuf],
         config: Option<&Path>,
@@ -552,11 +613,11 @@ mod cli {
                 Err(message) => return fail(format!("{}: {message}", path.display())),
             }
         }
-        let scored = match score_eval_set(&expected_set, &runs, &config) {
+        let scored = match score_eval_set(&expected_set, &runs, &config, &ScoringServices::default()).await {
             Ok(scored) => scored,
             Err(err) => return fail(format!("{}: {err}", actual[err.run].display())),
         };
-        print_table(&scored, runs.len());
+        print_table(&scored.summaries, runs.len());
         let all_passed = scored
             .summaries
             .iter()
@@ -603,10 +664,10 @@ mod cli {
     }
 
     /// One row per case and metric, then the counts.
-    fn print_table(scored: &ScoredEvalSet, runs: usize) {
+    fn print_table(summaries: &[CaseSummary], runs: usize) {
         let number = |value: Option<f64>| value.map_or("-".to_string(), |v| format!("{v:.4}"));
         let mut rows = vec![["case", "metric", "score", "threshold", "status"].map(String::from)];
-        for case in &scored.summaries {
+        for case in summaries {
             for metric in &case.metrics {
                 rows.push([
                     case.eval_id.clone(),
@@ -644,8 +705,7 @@ mod cli {
             );
         }
         let count = |status: EvalStatus| {
-            scored
-                .summaries
+            summaries
                 .iter()
                 .filter(|case| case.final_eval_status == status)
                 .count()
@@ -655,7 +715,7 @@ mod cli {
         } else {
             String::new()
         };
-        let cases = scored.summaries.len();
+        let cases = summaries.len();
         println!(
             "{cases} case{}: {} passed, {} failed, {} not evaluated{over_runs}",
             if cases == 1 { "" } else { "s" },

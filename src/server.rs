@@ -2,7 +2,7 @@
 //! under `/apps`, and the static site (wasm, css, favicon).
 
 use crate::agent::AgentProfiles;
-use crate::api::{rest, sessions, AppState};
+use crate::api::{evals, rest, sessions, AppState};
 use crate::app::{shell, App};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
@@ -49,10 +49,17 @@ pub fn router(
         leptos_options: options,
         profiles: Arc::new(profiles),
         running: Default::default(),
+        evals: Default::default(),
+        scoring: Default::default(),
     };
     let routes = generate_route_list(App);
     Router::new()
-        .nest("/apps", rest::router().merge(sessions::app_routes()))
+        .nest(
+            "/apps",
+            rest::router()
+                .merge(sessions::app_routes())
+                .merge(evals::app_routes()),
+        )
         .merge(sessions::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();
@@ -67,6 +74,10 @@ pub fn router(
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
     let profiles = AgentProfiles::load(config.config_path.as_deref())?;
     let store = Store::open(&config.db_path).await?;
+    let interrupted = store.mark_interrupted_eval_runs().await?;
+    if interrupted > 0 {
+        tracing::warn!("{interrupted} eval run(s) were interrupted by a crash or kill; resume them from the eval set page");
+    }
     let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
         format!(
             "could not listen on {}: {e} (pick another with --addr)",

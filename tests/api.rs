@@ -1,5 +1,7 @@
 //! The real server on a random 127.0.0.1 port with a temporary SQLite file, driven over HTTP.
 
+mod common;
+
 use evalstudio::agent::AgentProfiles;
 use evalstudio::evalset::{parse_evalset_file, to_adk_json, LegacyDefaults};
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
@@ -910,4 +912,245 @@ async fn a_session_runs_one_turn_at_a_time() {
         4,
         "two turns of user + answer"
     );
+}
+
+#[tokio::test]
+async fn run_eval_scores_stores_and_lists_results_like_adk() {
+    let app = TestApp::spawn().await;
+    let set = common::recorded_eval_set(&[
+        ("paris", &["weather in Paris and 20 EUR in USD"][..]),
+        ("order", &["Where is my order A1003?"][..]),
+    ])
+    .await;
+    let imported = app.post("/apps/demo/import", to_adk_json(&set)).await;
+    assert_eq!(imported.status(), StatusCode::CREATED);
+
+    let body = json!({"evalIds": [], "numRuns": 2, "evalMetrics": [
+        {"metricName": "tool_trajectory_avg_score", "threshold": 1.0},
+        {"metricName": "tool_trajectory_f1", "criterion": {"threshold": 0.9}}
+    ]});
+    let response = app
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let results: Vec<Value> = response.json().await.unwrap();
+    assert_eq!(results.len(), 4, "two cases × two runs");
+    for result in &results {
+        assert_eq!(result["final_eval_status"], 1, "{result}");
+        assert_eq!(result["eval_set_id"], "regression");
+        assert!(result["session_id"].as_str().unwrap().starts_with("eval-"));
+        let names: Vec<&str> = result["overall_eval_metric_results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["metric_name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["tool_trajectory_avg_score", "tool_trajectory_f1"]);
+    }
+
+    let ids: Vec<String> = serde_json::from_value(app.json("/apps/demo/eval_results").await).unwrap();
+    assert_eq!(ids.len(), 1);
+    assert!(ids[0].starts_with("demo_regression_"), "{ids:?}");
+    let stored = app.json(&format!("/apps/demo/eval_results/{}", ids[0])).await;
+    assert_eq!(stored["eval_set_result_id"], ids[0].as_str());
+    assert_eq!(stored["status"], "finished");
+    assert_eq!(stored["eval_case_results"].as_array().unwrap().len(), 4);
+    let summaries = stored["case_summaries"].as_array().unwrap();
+    assert_eq!(summaries.len(), 2);
+    assert_eq!(summaries[0]["eval_id"], "paris");
+    assert_eq!(summaries[0]["passed_runs"], 2);
+    assert_eq!(summaries[0]["pass_at_k"], json!([1.0, 1.0]));
+    assert_eq!(summaries[0]["pass_hat_k"], json!([1.0, 1.0]));
+
+    // One case only, ADK's 2.x field name.
+    let one = json!({"eval_case_ids": ["order"], "eval_metrics": [{"metric_name": "tool_single_use",
+        "criterion": {"threshold": 1, "tool_name": "get_order_status"}}]});
+    let results: Vec<Value> = app
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &one)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["eval_id"], "order");
+    assert_eq!(
+        results[0]["overall_eval_metric_results"][0]["score"], 1.0,
+        "{}",
+        results[0]
+    );
+
+    let metrics = app.json("/apps/demo/eval_metrics").await;
+    let names: Vec<&str> = metrics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["metric_name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"response_match_score") && names.contains(&"tool_trajectory_recall"),
+        "{names:?}"
+    );
+    assert_eq!(metrics[0]["metric_value_info"]["interval"]["max_value"], 1.0);
+}
+
+#[tokio::test]
+async fn run_eval_rejects_bad_requests_with_the_reason() {
+    let app = TestApp::spawn().await;
+    let set = common::recorded_eval_set(&[("hi", &["hello"])]).await;
+    app.post("/apps/demo/import", to_adk_json(&set)).await;
+    let url = app.url("/apps/demo/eval_sets/regression/run_eval");
+    let run = |body: Value| app.http.post(&url).json(&body).send();
+
+    let error = assert_error(
+        run(json!({"evalIds": ["nope"]})).await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(error["error"], "eval case `nope` is not in eval set `regression`");
+    let error = assert_error(
+        run(json!({"evalMetrics": [{"metricName": "bleu", "threshold": 1}]}))
+            .await
+            .unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("criteria.bleu: unknown metric `bleu`"),
+        "{error}"
+    );
+    let error = assert_error(
+        run(json!({"evalMetrics": [{"metricName": "response_match_score"}]}))
+            .await
+            .unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(error["error"], "eval_metrics[0].threshold: missing");
+    let error = assert_error(
+        run(json!({"agent": "ghost"})).await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("no agent profile is named `ghost`"),
+        "{error}"
+    );
+    assert_error(
+        app.post_json("/apps/demo/eval_sets/missing/run_eval", &json!({}))
+            .await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_error(
+        app.get("/apps/demo/eval_results/nope").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    // Nothing was recorded by the rejected requests.
+    assert_eq!(app.json("/apps/demo/eval_results").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_running_eval_can_be_cancelled_and_resumed() {
+    use axum::routing::post;
+    let model = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(|| async {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            let chunk =
+                json!({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]});
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                format!("data: {chunk}\n\ndata: [DONE]\n\n"),
+            )
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
+    let config = format!(
+        "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
+    );
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    let cases: Vec<Value> = (0..3)
+        .map(|i| {
+            json!({"eval_id": format!("c{i}"), "conversation": [{
+                "invocation_id": format!("i{i}"),
+                "user_content": {"role": "user", "parts": [{"text": "q"}]},
+                "final_response": {"role": "model", "parts": [{"text": "ok"}]}
+            }]})
+        })
+        .collect();
+    let set = json!({"eval_set_id": "three", "eval_cases": cases});
+    assert_eq!(
+        app.post("/apps/slow/import", set.to_string()).await.status(),
+        StatusCode::CREATED
+    );
+
+    let started = app
+        .post_json(
+            "/apps/slow/eval_sets/three/run_eval",
+            &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
+        )
+        .await;
+    assert_eq!(started.status(), StatusCode::ACCEPTED);
+    let id = started.json::<Value>().await.unwrap()["eval_set_result_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let running = app.json(&format!("/apps/slow/eval_results/{id}")).await;
+    assert_eq!(running["status"], "running");
+    let error = assert_error(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(error["error"].as_str().unwrap().contains("is running"), "{error}");
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/cancel"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    let path = format!("/apps/slow/eval_results/{id}");
+    let status = || app.json(&path);
+    let mut result = status().await;
+    for _ in 0..50 {
+        if result["status"] != "running" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        result = status().await;
+    }
+    assert_eq!(result["status"], "cancelled");
+    assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
+
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    for _ in 0..100 {
+        result = status().await;
+        if result["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(result["status"], "finished");
+    let statuses: Vec<&Value> = result["eval_case_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["final_eval_status"])
+        .collect();
+    assert_eq!(statuses, [&json!(1), &json!(1), &json!(1)]);
 }

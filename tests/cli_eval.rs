@@ -1,52 +1,13 @@
 //! `evalstudio eval` as a user runs it: the real binary on evalset files, with exit codes,
 //! ADK-shaped JSON and a JUnit report.
 
-use evalstudio::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
-use evalstudio::agent::{Agent, DemoAgent, SessionContext, Turn};
-use evalstudio::evalset::{to_adk_json, EvalSet};
-use futures::StreamExt;
-use serde_json::{Map, Value};
+mod common;
+
+use common::recorded_eval_set;
+use evalstudio::evalset::to_adk_json;
+use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
-
-/// An evalset recorded from the demo agent, as "Add current session" would save it.
-async fn recorded_eval_set(conversations: &[(&str, &[&str])]) -> EvalSet {
-    let agent = DemoAgent::new();
-    let state = Map::new();
-    let mut cases = Vec::new();
-    for (eval_id, messages) in conversations {
-        let mut turns: Vec<RecordedTurn> = Vec::new();
-        for message in *messages {
-            let history: Vec<Turn> = turns.iter().map(|t| t.turn.clone()).collect();
-            let session = SessionContext {
-                user_id: "u",
-                session_id: "s",
-                state: &state,
-            };
-            let events = agent.run_turn(session, &history, message).collect().await;
-            turns.push(RecordedTurn {
-                invocation_id: format!("e-{}", turns.len()),
-                timestamp: 1.0,
-                turn: Turn {
-                    user: message.to_string(),
-                    events,
-                },
-            });
-        }
-        let origin = SessionOrigin {
-            app_name: "demo".into(),
-            user_id: "u".into(),
-            state: Map::new(),
-            agent_name: "demo".into(),
-        };
-        cases.push(session_to_eval_case(eval_id, &origin, &turns, 1.0));
-    }
-    EvalSet {
-        eval_set_id: "regression".into(),
-        eval_cases: cases,
-        ..EvalSet::default()
-    }
-}
 
 fn evalstudio(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_evalstudio"))
@@ -66,8 +27,11 @@ fn evalstudio(dir: &Path, args: &[&str]) -> (i32, String, String) {
 async fn a_recorded_session_passes_and_a_changed_expectation_fails() {
     let dir = tempfile::tempdir().unwrap();
     let mut set = recorded_eval_set(&[
-        ("paris", &["weather in Paris and 20 EUR in USD", "and in London?"]),
-        ("order", &["Where is my order A1003?"]),
+        (
+            "paris",
+            &["weather in Paris and 20 EUR in USD", "and in London?"][..],
+        ),
+        ("order", &["Where is my order A1003?"][..]),
     ])
     .await;
     std::fs::write(dir.path().join("regression.evalset.json"), to_adk_json(&set)).unwrap();
@@ -156,4 +120,139 @@ async fn usage_mistakes_exit_with_2_and_say_what_is_wrong() {
     let (code, _, stderr) = evalstudio(dir.path(), &["eval", "s.evalset.json"]);
     assert_eq!(code, 2, "the config beside the evalset is read");
     assert!(stderr.contains("test_config.json"), "{stderr}");
+}
+
+/// A model that answers every request with "ok" after `delay`, counting the requests.
+async fn spawn_slow_model(
+    delay: std::time::Duration,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::routing::post;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let requests = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = requests.clone();
+    let model = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move || {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(delay).await;
+                let chunk =
+                    json!({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]});
+                (
+                    [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                    format!("data: {chunk}\n\ndata: [DONE]\n\n"),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
+    (base_url, requests)
+}
+
+// Multi-threaded: the model server must answer while the test waits on a child process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let (base_url, requests) = spawn_slow_model(std::time::Duration::from_millis(300)).await;
+    std::fs::write(
+        dir.path().join("evalstudio.toml"),
+        format!(
+            "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
+        ),
+    )
+    .unwrap();
+    let cases: Vec<Value> = (0..6)
+        .map(|i| {
+            json!({"eval_id": format!("case{i}"), "conversation": [{
+                "invocation_id": format!("i{i}"),
+                "user_content": {"role": "user", "parts": [{"text": format!("question {i}")}]},
+                "final_response": {"role": "model", "parts": [{"text": "ok"}]},
+                "intermediate_data": {"tool_uses": [], "intermediate_responses": []}
+            }]})
+        })
+        .collect();
+    let set = json!({"eval_set_id": "six", "eval_cases": cases});
+    std::fs::write(dir.path().join("six.evalset.json"), set.to_string()).unwrap();
+
+    // Created (and migrated) before the child opens it, so the two never migrate at once.
+    let store = evalstudio::store::Store::open(&dir.path().join("test.db"))
+        .await
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evalstudio"))
+        .current_dir(dir.path())
+        .args([
+            "eval",
+            "six.evalset.json",
+            "--agent",
+            "slow",
+            "--concurrency",
+            "1",
+            "--db",
+            "test.db",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("stderr.txt")).unwrap())
+        .spawn()
+        .unwrap();
+    // Kill -9 once a few cases are stored.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let run = loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never stored two cases"
+        );
+        let runs = store.list_eval_runs("demo", None).await.unwrap();
+        if let Some(run) = runs.into_iter().find(|r| r.done >= 2) {
+            break run;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let requests_before = requests.load(Ordering::SeqCst);
+    let stored = store.eval_run("demo", &run.result_id).await.unwrap().summary;
+    assert!(stored.done >= 2 && stored.done < 6, "killed mid-way: {stored:?}");
+    assert_eq!(
+        stored.status,
+        evalstudio::store::RunStatus::Running,
+        "nobody marked it yet"
+    );
+
+    // The next command finds the run's process gone and marks it interrupted.
+    let (code, stdout, stderr) = evalstudio(dir.path(), &["eval", "--resume", "missing_id"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("eval result `missing_id` not found"), "{stderr}");
+    let interrupted = store.eval_run("demo", &run.result_id).await.unwrap().summary;
+    assert_eq!(interrupted.status, evalstudio::store::RunStatus::Interrupted);
+
+    let (code, stdout, stderr) = evalstudio(
+        dir.path(),
+        &["eval", "--resume", &run.result_id, "--json", "r.json"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("6 cases: 6 passed"), "{stdout}");
+    // Only the cases not stored ran again.
+    assert_eq!(
+        requests.load(Ordering::SeqCst) - requests_before,
+        6 - stored.done as usize,
+        "resumed cases"
+    );
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 6);
+    assert_eq!(result["status"], "finished");
+    let finished = store.eval_run("demo", &run.result_id).await.unwrap().summary;
+    assert_eq!((finished.done, finished.passed), (6, 6));
+
+    // A finished run cannot be resumed.
+    let (code, _, stderr) = evalstudio(dir.path(), &["eval", "--resume", &run.result_id]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("is finished; only an interrupted or cancelled run can be resumed"),
+        "{stderr}"
+    );
 }

@@ -11,6 +11,8 @@ pub mod chat;
 #[cfg(feature = "ssr")]
 mod error;
 #[cfg(feature = "ssr")]
+pub mod evals;
+#[cfg(feature = "ssr")]
 pub mod rest;
 #[cfg(feature = "ssr")]
 mod server;

@@ -1,8 +1,10 @@
 //! Server-side pieces shared by the REST routes and the server functions.
 
 use super::error::ApiError;
+use super::evals::RunningEvals;
 use super::sessions::RunningTurns;
 use crate::agent::AgentProfiles;
+use crate::eval::ScoringServices;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file_streaming, validate_eval_set_id, FormatError,
     LegacyDefaults,
@@ -21,6 +23,9 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub profiles: Arc<AgentProfiles>,
     pub running: RunningTurns,
+    pub evals: RunningEvals,
+    /// The judge and embedding model metrics may use.
+    pub scoring: ScoringServices,
 }
 
 impl FromRef<AppState> for LeptosOptions {

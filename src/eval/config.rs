@@ -1,14 +1,80 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
+use super::partial::TrajectoryShare;
 use super::trajectory::{MatchType, TrajectoryCriterion};
 use serde_json::{Map, Value};
 
 pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
 pub const RESPONSE_MATCH_SCORE: &str = "response_match_score";
+pub const TOOL_TRAJECTORY_PRECISION: &str = "tool_trajectory_precision";
+pub const TOOL_TRAJECTORY_RECALL: &str = "tool_trajectory_recall";
+pub const TOOL_TRAJECTORY_F1: &str = "tool_trajectory_f1";
+pub const TOOL_SINGLE_USE: &str = "tool_single_use";
+
+/// A metric this build scores, for `GET /apps/{app}/eval_metrics` (ADK's `MetricInfo`) and the
+/// browser's metric picker.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MetricInfo {
+    pub metric_name: String,
+    pub description: String,
+    /// The default threshold the browser proposes.
+    pub default_threshold: f64,
+}
+
+/// Every metric this build scores, in the order the browser lists them.
+pub fn metric_infos() -> Vec<MetricInfo> {
+    let info = |name: &str, default_threshold: f64, description: &str| MetricInfo {
+        metric_name: name.to_string(),
+        description: description.to_string(),
+        default_threshold,
+    };
+    vec![
+        info(
+            TOOL_TRAJECTORY_AVG_SCORE,
+            1.0,
+            "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
+        ),
+        info(
+            RESPONSE_MATCH_SCORE,
+            0.8,
+            "ADK: ROUGE-1 F-measure of the final response against the expected one.",
+        ),
+        info(
+            TOOL_TRAJECTORY_PRECISION,
+            0.8,
+            "Share of the calls made that were expected (multiset match of name and args).",
+        ),
+        info(
+            TOOL_TRAJECTORY_RECALL,
+            0.8,
+            "Share of the expected calls that were made (multiset match of name and args).",
+        ),
+        info(
+            TOOL_TRAJECTORY_F1,
+            0.8,
+            "Harmonic mean of trajectory precision and recall.",
+        ),
+        info(
+            TOOL_SINGLE_USE,
+            1.0,
+            "Whether the conversation called the tool named by the criterion's tool_name.",
+        ),
+    ]
+}
+
+/// Metrics this build scores, as named in a config.
+const SUPPORTED: [&str; 6] = [
+    TOOL_TRAJECTORY_AVG_SCORE,
+    RESPONSE_MATCH_SCORE,
+    TOOL_TRAJECTORY_PRECISION,
+    TOOL_TRAJECTORY_RECALL,
+    TOOL_TRAJECTORY_F1,
+    TOOL_SINGLE_USE,
+];
 
 /// Metrics that ADK or Evalstudio's design define but this build cannot score yet.
-const NOT_YET_SUPPORTED: [&str; 32] = [
+const NOT_YET_SUPPORTED: [&str; 28] = [
     // ADK's other prebuilt metrics.
     "response_evaluation_score",
     "safety_v1",
@@ -26,10 +92,6 @@ const NOT_YET_SUPPORTED: [&str; 32] = [
     "token_usage_v1",
     "invocation_duration_v1",
     // Evalstudio's partial-credit, judge, RAG and informational metrics.
-    "tool_trajectory_precision",
-    "tool_trajectory_recall",
-    "tool_trajectory_f1",
-    "tool_single_use",
     "relevancy",
     "fact_checking",
     "answer_correctness",
@@ -62,10 +124,18 @@ pub struct MetricConfig {
     pub criterion: Map<String, Value>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum MetricKind {
     ToolTrajectory(TrajectoryCriterion),
     ResponseMatch,
+    TrajectoryShare {
+        share: TrajectoryShare,
+        ignore_args: bool,
+    },
+    /// Passes when the conversation called this tool.
+    ToolUsed {
+        tool_name: String,
+    },
 }
 
 /// Why a config cannot be used; names the offending field.
@@ -97,6 +167,64 @@ impl Default for EvalConfig {
 }
 
 impl EvalConfig {
+    /// The config as a test_config.json (`{"criteria": {name: criterion}}`), which `parse`
+    /// reads back to the same config.
+    pub fn to_json(&self) -> Value {
+        let criteria: Map<String, Value> = self
+            .metrics
+            .iter()
+            .map(|m| (m.name.clone(), Value::Object(m.criterion.clone())))
+            .collect();
+        serde_json::json!({ "criteria": criteria })
+    }
+
+    /// The metrics of a REST run request: ADK's `EvalMetric` list, `[{"metric_name": ...,
+    /// "threshold": ..., "criterion": {...}}]` (either key case). A criterion wins over a bare
+    /// threshold, as in ADK 2.x.
+    pub fn from_eval_metrics(metrics: &[Value]) -> Result<EvalConfig, ConfigError> {
+        let mut criteria = Map::new();
+        for (index, metric) in metrics.iter().enumerate() {
+            let path = format!("eval_metrics[{index}]");
+            let Value::Object(metric) = metric else {
+                return Err(ConfigError(format!(
+                    "{path}: expected an object such as {{\"metric_name\": \"response_match_score\", \"threshold\": 0.8}}"
+                )));
+            };
+            let name = match field(metric, "metric_name", "metricName") {
+                Some((_, Value::String(name))) => name,
+                Some((key, other)) => {
+                    return Err(ConfigError(format!(
+                        "{path}.{key}: expected a metric name, found {}",
+                        kind_of(other)
+                    )))
+                }
+                None => return Err(ConfigError(format!("{path}.metric_name: missing"))),
+            };
+            let criterion = match (
+                field(metric, "criterion", "criterion"),
+                field(metric, "threshold", "threshold"),
+            ) {
+                (Some((_, Value::Object(criterion))), threshold) => {
+                    let mut criterion = criterion.clone();
+                    if let (None, Some((_, threshold))) = (criterion.get("threshold"), threshold) {
+                        criterion.insert("threshold".into(), threshold.clone());
+                    }
+                    Value::Object(criterion)
+                }
+                (Some((key, other)), _) => {
+                    return Err(ConfigError(format!(
+                        "{path}.{key}: expected an object, found {}",
+                        kind_of(other)
+                    )))
+                }
+                (None, Some((_, threshold))) => threshold.clone(),
+                (None, None) => return Err(ConfigError(format!("{path}.threshold: missing"))),
+            };
+            criteria.insert(name.clone(), criterion);
+        }
+        EvalConfig::parse(&serde_json::json!({ "criteria": criteria }).to_string())
+    }
+
     /// Parses a `test_config.json`. Keys may be snake_case or camelCase, as in ADK; top-level
     /// keys that only matter to a user simulator or live mode are ignored.
     pub fn parse(text: &str) -> Result<EvalConfig, ConfigError> {
@@ -157,6 +285,31 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
     let kind = match name {
         TOOL_TRAJECTORY_AVG_SCORE => MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?),
         RESPONSE_MATCH_SCORE => MetricKind::ResponseMatch,
+        TOOL_TRAJECTORY_PRECISION | TOOL_TRAJECTORY_RECALL | TOOL_TRAJECTORY_F1 => {
+            let share = match name {
+                TOOL_TRAJECTORY_PRECISION => TrajectoryShare::Precision,
+                TOOL_TRAJECTORY_RECALL => TrajectoryShare::Recall,
+                _ => TrajectoryShare::F1,
+            };
+            let ignore_args = trajectory_criterion(&criterion, &path)?.ignore_args;
+            MetricKind::TrajectoryShare { share, ignore_args }
+        }
+        TOOL_SINGLE_USE => MetricKind::ToolUsed {
+            tool_name: match field(&criterion, "tool_name", "toolName") {
+                Some((_, Value::String(tool))) if !tool.trim().is_empty() => tool.trim().to_string(),
+                Some((key, other)) => {
+                    return Err(ConfigError(format!(
+                        "{path}.{key}: expected the tool's name, found {}",
+                        kind_of(other)
+                    )))
+                }
+                None => {
+                    return Err(ConfigError(format!(
+                        "{path}.tool_name: missing; {TOOL_SINGLE_USE} needs the tool to look for, e.g. {{\"threshold\": 1, \"tool_name\": \"get_weather\"}}"
+                    )))
+                }
+            },
+        },
         _ if NOT_YET_SUPPORTED.contains(&name) => {
             return Err(ConfigError(format!(
                 "{path}: metric `{name}` is not supported yet"
@@ -164,7 +317,8 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         }
         _ => {
             return Err(ConfigError(format!(
-            "{path}: unknown metric `{name}`; supported: {TOOL_TRAJECTORY_AVG_SCORE}, {RESPONSE_MATCH_SCORE}"
+            "{path}: unknown metric `{name}`; supported: {}",
+            SUPPORTED.join(", ")
         )))
         }
     };

@@ -5,6 +5,7 @@
 
 mod config;
 mod exact_mean;
+mod partial;
 mod porter;
 mod result;
 mod rouge;
@@ -17,9 +18,12 @@ mod tests;
 mod trajectory;
 
 pub use config::{
-    ConfigError, EvalConfig, MetricConfig, MetricKind, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
+    metric_infos, ConfigError, EvalConfig, MetricConfig, MetricInfo, MetricKind, RESPONSE_MATCH_SCORE,
+    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
+    TOOL_TRAJECTORY_RECALL,
 };
 pub use exact_mean::exact_mean;
+pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -27,7 +31,7 @@ pub use result::{
 };
 pub use rouge::{response_text, rouge1_fmeasure, tokenize};
 #[cfg(feature = "ssr")]
-pub use runner::{run_eval_set, CaseRun, RunOptions};
-pub use score::{score_eval_set, ScoreError};
+pub use runner::{run_and_score, FinishedCase, RunOptions};
+pub use score::{pass_at_and_hat_k, score_case, score_eval_set, summarize_case, CaseRunScores, ScoreError};
 pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

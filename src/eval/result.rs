@@ -26,6 +26,16 @@ impl EvalStatus {
         }
     }
 
+    /// The status of ADK's number for it; anything else reads as NOT_EVALUATED.
+    pub fn from_number(number: i64) -> EvalStatus {
+        match number {
+            1 => EvalStatus::Passed,
+            2 => EvalStatus::Failed,
+            4 => EvalStatus::Informational,
+            _ => EvalStatus::NotEvaluated,
+        }
+    }
+
     /// A case's status from its metrics' statuses, as ADK's
     /// `LocalEvalService._generate_final_eval_status`: any FAILED fails the case; otherwise it
     /// passes if any metric passed; metrics not evaluated (or informational) do not count.
@@ -72,12 +82,29 @@ pub struct EvalMetricResult {
     pub details: EvalMetricResultDetails,
 }
 
-/// Evidence behind a score; the metrics scored so far have none.
+/// Details behind a score: ADK's fields, then Evalstudio's (written only when present, so
+/// results of ADK-exact metrics keep ADK's shape; ADK's reader ignores the extra keys).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct EvalMetricResultDetails {
     pub rubric_scores: Option<Value>,
     pub token_usage_details: Option<Value>,
     pub duration_details: Option<Value>,
+    /// Why a metric could not score (NOT_EVALUATED), e.g. an unparseable judge reply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What a score rests on: the judge's raw replies, claims and verdicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Value>,
+}
+
+impl EvalMetricResultDetails {
+    pub fn with_evidence(reason: Option<String>, evidence: Option<Value>) -> Self {
+        EvalMetricResultDetails {
+            reason,
+            evidence,
+            ..Self::default()
+        }
+    }
 }
 
 /// Every metric's verdict on one invocation, with the invocations compared.
@@ -104,6 +131,9 @@ pub struct EvalCaseResult {
     pub session_id: String,
     pub session_details: Option<Value>,
     pub user_id: Option<String>,
+    /// Evalstudio: why the agent could not finish the case (it then counts as an error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// One eval case over all runs: each metric's per-invocation scores of every run pooled
@@ -114,6 +144,13 @@ pub struct CaseSummary {
     pub final_eval_status: EvalStatus,
     pub num_runs: usize,
     pub metrics: Vec<MetricSummary>,
+    /// Runs that passed, and runs the agent could not finish.
+    pub passed_runs: usize,
+    pub errors: usize,
+    /// With several runs, element k-1 is pass@k (some of k runs passes) and pass^k (all k
+    /// pass), for k = 1..num_runs; empty for a single run.
+    pub pass_at_k: Vec<f64>,
+    pub pass_hat_k: Vec<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,13 +1,19 @@
-//! Runs an eval set's cases through an agent to get the actual invocations that
-//! [`score_eval_set`](super::score_eval_set) compares with the expected ones. Each case × run gets
-//! a fresh session (seeded with the case's `session_input.state`) and replays the case's user
-//! turns; cases run concurrently up to a limit, and one case failing never stops the others.
+//! Runs an eval set's cases through an agent and scores what it does. Each case × run gets a
+//! fresh session (seeded with the case's `session_input.state`) and replays the case's user
+//! turns; cases run concurrently up to a limit, are scored as each finishes (so the caller can
+//! store results one by one), and one case failing never stops the others.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::stream::{self, StreamExt};
+use std::collections::HashSet;
 
+use futures::stream::{self, Stream, StreamExt};
+
+use super::config::EvalConfig;
+use super::result::EvalCaseResult;
+use super::score::score_case;
+use super::services::ScoringServices;
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use crate::agent::{Agent, AgentEvent, SessionContext, Turn};
 use crate::evalset::{EvalCase, EvalSet, Invocation};
@@ -20,6 +26,10 @@ pub struct RunOptions {
     pub concurrency: usize,
     /// Limit on one agent turn; a turn over it makes its case an error.
     pub turn_timeout: Duration,
+    /// Further tries of a case run the agent could not finish (an error or a timeout), each
+    /// in a fresh session, after `retry_backoff`, doubling.
+    pub retries: usize,
+    pub retry_backoff: Duration,
 }
 
 impl Default for RunOptions {
@@ -28,6 +38,8 @@ impl Default for RunOptions {
             num_runs: 1,
             concurrency: 8,
             turn_timeout: Duration::from_secs(300),
+            retries: 2,
+            retry_backoff: Duration::from_secs(1),
         }
     }
 }
@@ -35,22 +47,37 @@ impl Default for RunOptions {
 /// One case's run: the actual invocations (one per expected user turn; after an error the
 /// remaining turns are left unanswered), and the error that stopped it, if any.
 #[derive(Debug, Clone)]
-pub struct CaseRun {
-    /// Position of the run, from 0.
-    pub run: usize,
+struct CaseRun {
     pub actual: EvalCase,
+    pub session_id: String,
     pub error: Option<String>,
 }
 
-/// Runs every case `options.num_runs` times, calling `on_done` as each case run finishes (for
-/// progress), and returns the actual eval sets, one per run, in the expected set's case order.
-pub async fn run_eval_set(
+/// A case run, scored.
+#[derive(Debug, Clone)]
+pub struct FinishedCase {
+    /// Which repetition, from 0.
+    pub run_index: usize,
+    /// The case's position in the expected set.
+    pub case_index: usize,
+    /// Scored as ADK scores it; `error` is set when the agent could not finish the case.
+    pub result: EvalCaseResult,
+    /// Tries it took (1 unless retried).
+    pub attempts: usize,
+}
+
+/// Runs every case `options.num_runs` times and scores each case run as soon as it finishes.
+/// The stream yields case runs in the order they finish; case runs in `skip` (already done,
+/// when resuming) are left out. Dropping the stream cancels the case runs under way.
+pub fn run_and_score<'a>(
     agent: Arc<dyn Agent>,
-    app_name: &str,
-    expected: &EvalSet,
-    options: &RunOptions,
-    mut on_done: impl FnMut(&CaseRun),
-) -> Vec<(EvalSet, Vec<CaseRun>)> {
+    app_name: &'a str,
+    expected: &'a EvalSet,
+    config: &'a EvalConfig,
+    services: &'a ScoringServices,
+    options: &'a RunOptions,
+    skip: HashSet<(usize, usize)>,
+) -> impl Stream<Item = FinishedCase> + 'a {
     let jobs = (0..options.num_runs.max(1)).flat_map(|run| {
         expected
             .eval_cases
@@ -58,51 +85,43 @@ pub async fn run_eval_set(
             .enumerate()
             .map(move |(index, case)| (run, index, case))
     });
-    let mut finished: Vec<(usize, usize, CaseRun)> = Vec::new();
-    let mut running = stream::iter(jobs)
-        .map(|(run, index, case)| {
+    let jobs: Vec<_> = jobs
+        .filter(|(run, index, _)| !skip.contains(&(*run, *index)))
+        .collect();
+    stream::iter(jobs)
+        .map(move |(run_index, case_index, case)| {
             let agent = agent.clone();
             async move {
-                (
-                    run,
-                    index,
-                    run_case(agent.as_ref(), app_name, case, run, options).await,
+                let mut attempts = 1;
+                let mut case_run = run_case(agent.as_ref(), app_name, case, options).await;
+                while case_run.error.is_some() && attempts <= options.retries {
+                    tokio::time::sleep(options.retry_backoff * (1 << (attempts - 1).min(16))).await;
+                    attempts += 1;
+                    case_run = run_case(agent.as_ref(), app_name, case, options).await;
+                }
+                let mut result = score_case(
+                    &expected.eval_set_id,
+                    case,
+                    case_run.actual.invocations(),
+                    config,
+                    services,
                 )
+                .await;
+                result.session_id = case_run.session_id;
+                result.error = case_run.error;
+                FinishedCase {
+                    run_index,
+                    case_index,
+                    result,
+                    attempts,
+                }
             }
         })
-        .buffer_unordered(options.concurrency.max(1));
-    while let Some((run, index, case_run)) = running.next().await {
-        on_done(&case_run);
-        finished.push((run, index, case_run));
-    }
-    finished.sort_by_key(|(run, index, _)| (*run, *index));
-    let mut runs: Vec<(EvalSet, Vec<CaseRun>)> = Vec::new();
-    for (run, _, case_run) in finished {
-        if runs.len() <= run {
-            runs.push((
-                EvalSet {
-                    eval_set_id: expected.eval_set_id.clone(),
-                    name: expected.name.clone(),
-                    ..EvalSet::default()
-                },
-                Vec::new(),
-            ));
-        }
-        let (set, case_runs) = &mut runs[run];
-        set.eval_cases.push(case_run.actual.clone());
-        case_runs.push(case_run);
-    }
-    runs
+        .buffer_unordered(options.concurrency.max(1))
 }
 
 /// Replays one case's user turns through the agent in a new session.
-async fn run_case(
-    agent: &dyn Agent,
-    app_name: &str,
-    case: &EvalCase,
-    run: usize,
-    options: &RunOptions,
-) -> CaseRun {
+async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &RunOptions) -> CaseRun {
     let input = case.session_input.as_ref();
     let user_id = input
         .map(|i| i.user_id.as_str())
@@ -128,7 +147,11 @@ async fn run_case(
                 });
             }
         }
-        CaseRun { run, actual, error }
+        CaseRun {
+            actual,
+            session_id: session_id.clone(),
+            error,
+        }
     };
     let Some(conversation) = case.conversation.as_ref() else {
         return finish(

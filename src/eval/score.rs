@@ -4,13 +4,16 @@
 
 use super::config::{EvalConfig, MetricConfig, MetricKind};
 use super::exact_mean::exact_mean;
+use super::partial::{tool_used, trajectory_share};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
     EvalStatus, MetricSummary, ScoredEvalSet,
 };
 use super::rouge::{response_text, rouge1_fmeasure};
+use super::services::{InvocationScore, ScoringServices};
 use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
+use futures::stream::{self, StreamExt};
 use std::collections::HashMap;
 
 /// Why the actual runs cannot be scored against the expected set.
@@ -24,57 +27,24 @@ pub struct ScoreError {
 
 /// Scores each run (an eval set of actual invocations with the expected set's eval ids and
 /// turn counts) against `expected` with the config's metrics.
-pub fn score_eval_set(
+pub async fn score_eval_set(
     expected: &EvalSet,
     runs: &[EvalSet],
     config: &EvalConfig,
+    services: &ScoringServices,
 ) -> Result<ScoredEvalSet, ScoreError> {
-    let mut case_results = Vec::with_capacity(expected.eval_cases.len() * runs.len());
+    let mut pairs = Vec::with_capacity(expected.eval_cases.len() * runs.len());
     for (run, actual) in runs.iter().enumerate() {
-        let problem = |problem: String| ScoreError { run, problem };
-        let mut actual_cases: HashMap<&str, &EvalCase> = actual
-            .eval_cases
-            .iter()
-            .map(|c| (c.eval_id.as_str(), c))
-            .collect();
-        for expected_case in &expected.eval_cases {
-            let eval_id = &expected_case.eval_id;
-            let actual_case = actual_cases
-                .remove(eval_id.as_str())
-                .ok_or_else(|| problem(format!("eval case `{eval_id}` is missing")))?;
-            let Some(actual_invocations) = &actual_case.conversation else {
-                return Err(problem(format!(
-                    "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
-                )));
-            };
-            if let Some(expected_invocations) = &expected_case.conversation {
-                if expected_invocations.len() != actual_invocations.len() {
-                    return Err(problem(format!(
-                        "eval case `{eval_id}` has {} invocations where the expected case has {}",
-                        actual_invocations.len(),
-                        expected_invocations.len()
-                    )));
-                }
-            }
-            case_results.push(score_case(
-                &expected.eval_set_id,
-                expected_case,
-                actual_invocations,
-                config,
-            ));
-        }
-        // What is left over is not in the expected set; name the first in file order.
-        if let Some(extra) = actual
-            .eval_cases
-            .iter()
-            .find(|c| actual_cases.contains_key(c.eval_id.as_str()))
-        {
-            return Err(problem(format!(
-                "eval case `{}` is not in the expected eval set",
-                extra.eval_id
-            )));
-        }
+        pairs.extend(line_up(expected, actual).map_err(|problem| ScoreError { run, problem })?);
     }
+    // Judged metrics wait on a model, so several cases are scored at once; results keep order.
+    let case_results: Vec<EvalCaseResult> = stream::iter(pairs)
+        .map(|(expected_case, actual)| {
+            score_case(&expected.eval_set_id, expected_case, actual, config, services)
+        })
+        .buffered(SCORING_CONCURRENCY)
+        .collect()
+        .await;
     // Results come run after run, each run in the expected set's order.
     let cases = expected.eval_cases.len();
     let summaries = expected
@@ -82,7 +52,12 @@ pub fn score_eval_set(
         .iter()
         .enumerate()
         .map(|(index, case)| {
-            let runs: Vec<&EvalCaseResult> = case_results.iter().skip(index).step_by(cases).collect();
+            let runs: Vec<CaseRunScores> = case_results
+                .iter()
+                .skip(index)
+                .step_by(cases)
+                .map(|result| CaseRunScores::of(result, config))
+                .collect();
             summarize_case(&case.eval_id, &runs, config)
         })
         .collect();
@@ -92,19 +67,72 @@ pub fn score_eval_set(
     })
 }
 
+/// Cases scored at once when scoring needs a judge.
+const SCORING_CONCURRENCY: usize = 8;
+
+/// Pairs each expected case with the actual run's invocations of the same eval id, or says
+/// why they do not line up.
+fn line_up<'a>(
+    expected: &'a EvalSet,
+    actual: &'a EvalSet,
+) -> Result<Vec<(&'a EvalCase, &'a [Invocation])>, String> {
+    let mut actual_cases: HashMap<&str, &EvalCase> = actual
+        .eval_cases
+        .iter()
+        .map(|c| (c.eval_id.as_str(), c))
+        .collect();
+    let mut pairs = Vec::with_capacity(expected.eval_cases.len());
+    for expected_case in &expected.eval_cases {
+        let eval_id = &expected_case.eval_id;
+        let actual_case = actual_cases
+            .remove(eval_id.as_str())
+            .ok_or_else(|| format!("eval case `{eval_id}` is missing"))?;
+        let Some(actual_invocations) = &actual_case.conversation else {
+            return Err(format!(
+                "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
+            ));
+        };
+        if let Some(expected_invocations) = &expected_case.conversation {
+            if expected_invocations.len() != actual_invocations.len() {
+                return Err(format!(
+                    "eval case `{eval_id}` has {} invocations where the expected case has {}",
+                    actual_invocations.len(),
+                    expected_invocations.len()
+                ));
+            }
+        }
+        pairs.push((expected_case, actual_invocations.as_slice()));
+    }
+    // What is left over is not in the expected set; name the first in file order.
+    if let Some(extra) = actual
+        .eval_cases
+        .iter()
+        .find(|c| actual_cases.contains_key(c.eval_id.as_str()))
+    {
+        return Err(format!(
+            "eval case `{}` is not in the expected eval set",
+            extra.eval_id
+        ));
+    }
+    Ok(pairs)
+}
+
 /// One metric on one case, as ADK's `EvaluationResult`.
 struct Evaluation {
     overall_score: Option<f64>,
     overall_status: EvalStatus,
     /// Empty when the metric produced none (then every invocation gets a NOT_EVALUATED entry).
-    per_invocation: Vec<f64>,
+    per_invocation: Vec<InvocationScore>,
 }
 
-fn score_case(
+/// Scores one case's actual invocations (one run) against the expected case with every metric
+/// of the config.
+pub async fn score_case(
     eval_set_id: &str,
     expected: &EvalCase,
     actual: &[Invocation],
     config: &EvalConfig,
+    services: &ScoringServices,
 ) -> EvalCaseResult {
     let expected_invocations = expected.conversation.as_deref();
     let mut per_invocation: Vec<EvalMetricResultPerInvocation> = actual
@@ -118,20 +146,42 @@ fn score_case(
         .collect();
     let mut overall = Vec::with_capacity(config.metrics.len());
     for metric in &config.metrics {
-        let evaluation = evaluate_metric(metric, actual, expected_invocations);
+        let evaluation = evaluate_metric(metric, actual, expected_invocations, services).await;
         overall.push(metric_result(
             metric,
             evaluation.overall_score,
             evaluation.overall_status,
+            EvalMetricResultDetails::default(),
         ));
-        for (index, slot) in per_invocation.iter_mut().enumerate() {
-            let result = match evaluation.per_invocation.get(index) {
-                Some(&score) => metric_result(
+        let mut scores = evaluation.per_invocation.into_iter();
+        for slot in per_invocation.iter_mut() {
+            let result = match scores.next() {
+                Some(InvocationScore {
+                    score: Some(score),
+                    reason,
+                    evidence,
+                }) => metric_result(
                     metric,
                     Some(score),
                     EvalStatus::from_score(score, metric.threshold),
+                    EvalMetricResultDetails::with_evidence(reason, evidence),
                 ),
-                None => metric_result(metric, None, EvalStatus::NotEvaluated),
+                Some(InvocationScore {
+                    score: None,
+                    reason,
+                    evidence,
+                }) => metric_result(
+                    metric,
+                    None,
+                    EvalStatus::NotEvaluated,
+                    EvalMetricResultDetails::with_evidence(reason, evidence),
+                ),
+                None => metric_result(
+                    metric,
+                    None,
+                    EvalStatus::NotEvaluated,
+                    EvalMetricResultDetails::default(),
+                ),
             };
             slot.eval_metric_results.push(result);
         }
@@ -153,51 +203,111 @@ fn score_case(
         session_id: String::new(),
         session_details: None,
         user_id: Some(user_id.to_string()),
+        error: None,
     }
 }
 
-/// ADK's evaluators: a score per invocation pair and their plain running-sum mean. A case
-/// without expected invocations (a conversation scenario) makes these evaluators raise, which
-/// ADK records as NOT_EVALUATED; so does a case with no invocations.
-fn evaluate_metric(
+/// One metric over a case's invocations. A case without expected invocations (a conversation
+/// scenario) or without invocations is NOT_EVALUATED for metrics that compare with a
+/// reference, as ADK's evaluators raise there.
+async fn evaluate_metric(
     metric: &MetricConfig,
     actual: &[Invocation],
     expected: Option<&[Invocation]>,
+    _services: &ScoringServices,
 ) -> Evaluation {
-    let scores: Vec<f64> = match expected {
-        None => Vec::new(),
-        Some(expected) => actual
-            .iter()
-            .zip(expected)
-            .map(|(actual, expected)| match metric.kind {
-                MetricKind::ToolTrajectory(criterion) => tool_trajectory_score(actual, expected, criterion),
-                MetricKind::ResponseMatch => rouge1_fmeasure(
-                    &response_text(actual.final_response.as_ref()),
-                    &response_text(expected.final_response.as_ref()),
-                ),
-            })
-            .collect(),
+    let Some(expected) = expected else {
+        return not_evaluated();
     };
+    let pairs = actual.iter().zip(expected);
+    match &metric.kind {
+        MetricKind::ToolTrajectory(criterion) => adk_mean(
+            metric,
+            pairs
+                .map(|(a, e)| tool_trajectory_score(a, e, *criterion))
+                .collect(),
+        ),
+        MetricKind::ResponseMatch => adk_mean(
+            metric,
+            pairs
+                .map(|(a, e)| {
+                    rouge1_fmeasure(
+                        &response_text(a.final_response.as_ref()),
+                        &response_text(e.final_response.as_ref()),
+                    )
+                })
+                .collect(),
+        ),
+        MetricKind::TrajectoryShare { share, ignore_args } => mean_of_scored(
+            metric,
+            pairs
+                .map(|(a, e)| InvocationScore::scored(trajectory_share(a, e, *share, *ignore_args)))
+                .collect(),
+        ),
+        MetricKind::ToolUsed { tool_name } => {
+            let per_invocation: Vec<InvocationScore> = actual
+                .iter()
+                .map(|a| InvocationScore::scored(tool_used(a, tool_name)))
+                .collect();
+            // The conversation passes when any turn used the tool.
+            let overall = per_invocation
+                .iter()
+                .filter_map(|s| s.score)
+                .fold(None, |best: Option<f64>, s| Some(best.map_or(s, |b| b.max(s))));
+            finish(metric, overall, per_invocation)
+        }
+    }
+}
+
+fn not_evaluated() -> Evaluation {
+    Evaluation {
+        overall_score: None,
+        overall_status: EvalStatus::NotEvaluated,
+        per_invocation: Vec::new(),
+    }
+}
+
+/// ADK's evaluators: a score per invocation pair and their plain running-sum mean (which can
+/// differ from an exact mean in the last bit, and ADK compares that with the threshold).
+fn adk_mean(metric: &MetricConfig, scores: Vec<f64>) -> Evaluation {
     if scores.is_empty() {
-        return Evaluation {
-            overall_score: None,
-            overall_status: EvalStatus::NotEvaluated,
-            per_invocation: scores,
-        };
+        return not_evaluated();
     }
     let mut total = 0.0;
     for score in &scores {
         total += score;
     }
     let overall = total / scores.len() as f64;
+    finish(
+        metric,
+        Some(overall),
+        scores.into_iter().map(InvocationScore::scored).collect(),
+    )
+}
+
+/// Evalstudio's metrics: the exact mean of the invocations that got a score; invocations a
+/// judge could not score do not count, and none scored leaves the metric NOT_EVALUATED.
+fn mean_of_scored(metric: &MetricConfig, per_invocation: Vec<InvocationScore>) -> Evaluation {
+    let scores: Vec<f64> = per_invocation.iter().filter_map(|s| s.score).collect();
+    finish(metric, exact_mean(&scores), per_invocation)
+}
+
+fn finish(metric: &MetricConfig, overall: Option<f64>, per_invocation: Vec<InvocationScore>) -> Evaluation {
     Evaluation {
-        overall_score: Some(overall),
-        overall_status: EvalStatus::from_score(overall, metric.threshold),
-        per_invocation: scores,
+        overall_score: overall,
+        overall_status: overall.map_or(EvalStatus::NotEvaluated, |score| {
+            EvalStatus::from_score(score, metric.threshold)
+        }),
+        per_invocation,
     }
 }
 
-fn metric_result(metric: &MetricConfig, score: Option<f64>, eval_status: EvalStatus) -> EvalMetricResult {
+fn metric_result(
+    metric: &MetricConfig,
+    score: Option<f64>,
+    eval_status: EvalStatus,
+    details: EvalMetricResultDetails,
+) -> EvalMetricResult {
     EvalMetricResult {
         metric_name: metric.name.clone(),
         threshold: Some(metric.threshold),
@@ -205,13 +315,48 @@ fn metric_result(metric: &MetricConfig, score: Option<f64>, eval_status: EvalSta
         custom_function_path: None,
         score,
         eval_status,
-        details: EvalMetricResultDetails::default(),
+        details,
+    }
+}
+
+/// What a case's summary needs of one of its runs: the status and each metric's
+/// per-invocation scores (so summaries can be made without keeping whole results).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRunScores {
+    pub final_eval_status: EvalStatus,
+    /// The agent could not finish the run.
+    pub error: bool,
+    /// Per metric of the config, the scores of the invocations that got one.
+    pub metric_scores: Vec<Vec<f64>>,
+}
+
+impl CaseRunScores {
+    pub fn of(result: &EvalCaseResult, config: &EvalConfig) -> CaseRunScores {
+        let metric_scores = (0..config.metrics.len())
+            .map(|index| {
+                result
+                    .eval_metric_result_per_invocation
+                    .iter()
+                    .filter_map(|invocation| invocation.eval_metric_results.get(index)?.score)
+                    .collect()
+            })
+            .collect();
+        CaseRunScores {
+            final_eval_status: result.final_eval_status,
+            error: result.error.is_some(),
+            metric_scores,
+        }
+    }
+
+    fn passed(&self) -> bool {
+        !self.error && self.final_eval_status == EvalStatus::Passed
     }
 }
 
 /// A case over all runs: per metric, the exact mean of every per-invocation score of every run
-/// against the threshold (NOT_EVALUATED when there is none), then the case status from those.
-fn summarize_case(eval_id: &str, runs: &[&EvalCaseResult], config: &EvalConfig) -> CaseSummary {
+/// against the threshold (NOT_EVALUATED when there is none), then the case status from those;
+/// with several runs, pass@k and pass^k for k = 1..runs.
+pub fn summarize_case(eval_id: &str, runs: &[CaseRunScores], config: &EvalConfig) -> CaseSummary {
     let metrics: Vec<MetricSummary> = config
         .metrics
         .iter()
@@ -219,8 +364,7 @@ fn summarize_case(eval_id: &str, runs: &[&EvalCaseResult], config: &EvalConfig) 
         .map(|(index, metric)| {
             let scores: Vec<f64> = runs
                 .iter()
-                .flat_map(|run| &run.eval_metric_result_per_invocation)
-                .filter_map(|invocation| invocation.eval_metric_results[index].score)
+                .flat_map(|run| run.metric_scores.get(index).into_iter().flatten().copied())
                 .collect();
             let score = exact_mean(&scores);
             MetricSummary {
@@ -233,10 +377,46 @@ fn summarize_case(eval_id: &str, runs: &[&EvalCaseResult], config: &EvalConfig) 
             }
         })
         .collect();
+    let passed_runs = runs.iter().filter(|run| run.passed()).count();
+    let errors = runs.iter().filter(|run| run.error).count();
+    let (pass_at_k, pass_hat_k) = if runs.len() > 1 {
+        pass_at_and_hat_k(runs.len(), passed_runs)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     CaseSummary {
         eval_id: eval_id.to_string(),
-        final_eval_status: EvalStatus::of_case(metrics.iter().map(|m| m.eval_status)),
+        // A case the agent could not finish fails, whatever the partial scores say.
+        final_eval_status: if errors > 0 {
+            EvalStatus::Failed
+        } else {
+            EvalStatus::of_case(metrics.iter().map(|m| m.eval_status))
+        },
         num_runs: runs.len(),
         metrics,
+        passed_runs,
+        errors,
+        pass_at_k,
+        pass_hat_k,
     }
+}
+
+/// For n runs of which c passed, for k = 1..=n: pass@k, the chance that at least one of k runs
+/// drawn without replacement passed (1 - C(n-c, k) / C(n, k), Chen et al. 2021), and pass^k,
+/// the chance that all k passed (C(c, k) / C(n, k), τ-bench).
+pub fn pass_at_and_hat_k(n: usize, c: usize) -> (Vec<f64>, Vec<f64>) {
+    (1..=n)
+        .map(|k| {
+            let all_fail = ratio_of_choices(n - c, n, k);
+            (1.0 - all_fail, ratio_of_choices(c, n, k))
+        })
+        .unzip()
+}
+
+/// C(a, k) / C(n, k) for a <= n, as a product of ratios so large n does not overflow.
+fn ratio_of_choices(a: usize, n: usize, k: usize) -> f64 {
+    if k > a {
+        return 0.0;
+    }
+    (0..k).map(|i| (a - i) as f64 / (n - i) as f64).product()
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::evalset::{parse_evalset_file, EvalSet, Invocation, LegacyDefaults};
+use futures::executor::block_on;
 use serde_json::{json, Value};
 
 // ---- Porter stemmer ----
@@ -474,7 +475,7 @@ fn parses_thresholds_and_criteria() {
         let text = format!(
             r#"{{"criteria": {{"tool_trajectory_avg_score": {{"threshold": 1, "match_type": {written}}}}}}}"#
         );
-        let kind = EvalConfig::parse(&text).unwrap().metrics[0].kind;
+        let kind = EvalConfig::parse(&text).unwrap().metrics.remove(0).kind;
         assert_eq!(
             kind,
             MetricKind::ToolTrajectory(TrajectoryCriterion {
@@ -610,7 +611,13 @@ fn scores_runs_into_adk_results() {
         {"eval_id": "one", "conversation": [turn("Sunny in Paris", json!([weather])), turn("Bye", json!([]))]},
         {"eval_id": "two", "conversation": [turn("Something else", json!([]))]},
     ]));
-    let scored = score_eval_set(&expected, &[run1, run2], &EvalConfig::default()).unwrap();
+    let scored = block_on(score_eval_set(
+        &expected,
+        &[run1, run2],
+        &EvalConfig::default(),
+        &ScoringServices::default(),
+    ))
+    .unwrap();
     assert_eq!(scored.case_results.len(), 4);
 
     let first = &scored.case_results[0];
@@ -653,7 +660,13 @@ fn scores_runs_into_adk_results() {
 #[test]
 fn result_json_has_adks_shape() {
     let expected = eval_set(json!([{"eval_id": "c", "conversation": [turn("Hello there", json!([]))]}]));
-    let scored = score_eval_set(&expected, std::slice::from_ref(&expected), &EvalConfig::default()).unwrap();
+    let scored = block_on(score_eval_set(
+        &expected,
+        std::slice::from_ref(&expected),
+        &EvalConfig::default(),
+        &ScoringServices::default(),
+    ))
+    .unwrap();
     let result = EvalSetResult::new("demo", "set", scored, 1700000000.5);
     let value = serde_json::to_value(&result).unwrap();
     assert_eq!(value["eval_set_result_id"], "demo_set_1700000000.5");
@@ -691,7 +704,13 @@ fn cases_without_scores_are_not_evaluated() {
         {"eval_id": "empty", "conversation": []},
         {"eval_id": "scenario", "conversation": [turn("hello", json!([]))]},
     ]));
-    let scored = score_eval_set(&expected, &[actual], &EvalConfig::default()).unwrap();
+    let scored = block_on(score_eval_set(
+        &expected,
+        &[actual],
+        &EvalConfig::default(),
+        &ScoringServices::default(),
+    ))
+    .unwrap();
     for case in &scored.case_results {
         assert_eq!(
             case.final_eval_status,
@@ -715,11 +734,12 @@ fn cases_without_scores_are_not_evaluated() {
 fn mismatched_runs_are_errors_naming_the_case() {
     let expected = eval_set(json!([{"eval_id": "a", "conversation": [turn("x", json!([]))]}]));
     let score = |actual: Value| {
-        score_eval_set(
+        block_on(score_eval_set(
             &expected,
             &[expected.clone(), eval_set(actual)],
             &EvalConfig::default(),
-        )
+            &ScoringServices::default(),
+        ))
         .unwrap_err()
     };
     let missing = score(json!([]));
@@ -763,7 +783,13 @@ fn adk_fixtures_score_perfectly_against_themselves() {
             new_invocation_id: &mut new_id,
         };
         let (set, _) = parse_evalset_file(&text, legacy).unwrap();
-        let scored = score_eval_set(&set, std::slice::from_ref(&set), &EvalConfig::default()).unwrap();
+        let scored = block_on(score_eval_set(
+            &set,
+            std::slice::from_ref(&set),
+            &EvalConfig::default(),
+            &ScoringServices::default(),
+        ))
+        .unwrap();
         for summary in &scored.summaries {
             assert_eq!(
                 summary.final_eval_status,
@@ -774,4 +800,160 @@ fn adk_fixtures_score_perfectly_against_themselves() {
             assert!(summary.metrics.iter().all(|m| m.score == Some(1.0)), "{name}");
         }
     }
+}
+
+// ---- partial credit, pass@k ----
+
+fn calls_invocation(calls: Value) -> Invocation {
+    serde_json::from_value(json!({
+        "invocation_id": "i",
+        "user_content": {"role": "user", "parts": [{"text": "q"}]},
+        "intermediate_data": {"tool_uses": calls}
+    }))
+    .unwrap()
+}
+
+#[test]
+fn trajectory_shares_count_each_call_once() {
+    let expected = calls_invocation(json!([
+        {"name": "a", "args": {"x": 1}}, {"name": "a", "args": {"x": 1}}, {"name": "b", "args": {}}
+    ]));
+    // One `a` matched twice would not count twice; `c` is extra; the args of the other `b` differ.
+    let actual = calls_invocation(json!([
+        {"name": "a", "args": {"x": 1.0}}, {"name": "c", "args": {}}, {"name": "b", "args": {"y": 2}}
+    ]));
+    let share = |share, ignore_args| trajectory_share(&actual, &expected, share, ignore_args);
+    assert_eq!(share(TrajectoryShare::Precision, false), 1.0 / 3.0);
+    assert_eq!(share(TrajectoryShare::Recall, false), 1.0 / 3.0);
+    assert!((share(TrajectoryShare::F1, false) - 1.0 / 3.0).abs() < 1e-12);
+    assert_eq!(share(TrajectoryShare::Precision, true), 2.0 / 3.0);
+    assert_eq!(share(TrajectoryShare::Recall, true), 2.0 / 3.0);
+
+    let empty = calls_invocation(json!([]));
+    assert_eq!(trajectory_share(&empty, &empty, TrajectoryShare::F1, false), 1.0);
+    assert_eq!(
+        trajectory_share(&actual, &empty, TrajectoryShare::Precision, false),
+        0.0
+    );
+    assert_eq!(
+        trajectory_share(&actual, &empty, TrajectoryShare::Recall, false),
+        1.0
+    );
+    assert_eq!(trajectory_share(&actual, &empty, TrajectoryShare::F1, false), 0.0);
+    assert_eq!(
+        trajectory_share(&empty, &expected, TrajectoryShare::Recall, false),
+        0.0
+    );
+    assert_eq!(tool_used(&actual, "c"), 1.0);
+    assert_eq!(tool_used(&actual, "d"), 0.0);
+}
+
+#[test]
+fn partial_credit_metrics_parse_and_score() {
+    let config = EvalConfig::parse(
+        r#"{"criteria": {
+            "tool_trajectory_recall": {"threshold": 0.5, "ignore_args": true},
+            "tool_single_use": {"threshold": 1, "tool_name": "b"}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        config.metrics[0].kind,
+        MetricKind::TrajectoryShare {
+            share: TrajectoryShare::Recall,
+            ignore_args: true
+        }
+    );
+    let case = |calls: Value| {
+        json!({"eval_id": "c", "conversation": [
+            {"invocation_id": "1", "user_content": {"role": "user", "parts": [{"text": "q"}]},
+             "intermediate_data": {"tool_uses": calls}},
+            {"invocation_id": "2", "user_content": {"role": "user", "parts": [{"text": "r"}]},
+             "intermediate_data": {"tool_uses": []}}
+        ]})
+    };
+    let expected = eval_set(json!([case(
+        json!([{"name": "a", "args": {}}, {"name": "b", "args": {}}])
+    )]));
+    let actual = eval_set(json!([case(json!([{"name": "b", "args": {"z": 1}}]))]));
+    let scored = block_on(score_eval_set(
+        &expected,
+        &[actual],
+        &config,
+        &ScoringServices::default(),
+    ))
+    .unwrap();
+    let result = &scored.case_results[0];
+    // Recall: 1/2 on the first turn, 1 on the empty second turn; the mean passes 0.5.
+    assert_eq!(result.overall_eval_metric_results[0].score, Some(0.75));
+    // The tool was used in one of the two turns: the conversation used it.
+    assert_eq!(result.overall_eval_metric_results[1].score, Some(1.0));
+    let per_turn: Vec<Option<f64>> = result
+        .eval_metric_result_per_invocation
+        .iter()
+        .map(|i| i.eval_metric_results[1].score)
+        .collect();
+    assert_eq!(per_turn, [Some(1.0), Some(0.0)]);
+    assert_eq!(result.final_eval_status, EvalStatus::Passed);
+
+    let error = EvalConfig::parse(r#"{"criteria": {"tool_single_use": 1}}"#).unwrap_err();
+    assert!(error
+        .to_string()
+        .contains("criteria.tool_single_use.tool_name: missing"));
+    let error = EvalConfig::parse(r#"{"criteria": {"tool_single_use": {"threshold": 1, "tool_name": 3}}}"#)
+        .unwrap_err();
+    assert!(error
+        .to_string()
+        .contains("criteria.tool_single_use.tool_name: expected the tool's name, found 3"));
+}
+
+#[test]
+fn pass_at_k_and_pass_hat_k() {
+    // 3 runs, 1 passed: pass@1 = 1/3, pass@2 = 1 - C(2,2)/C(3,2) = 2/3, pass@3 = 1;
+    // pass^1 = 1/3, pass^2 = C(1,2)/C(3,2) = 0.
+    let (at, hat) = pass_at_and_hat_k(3, 1);
+    let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-12);
+    assert!(close(&at, &[1.0 / 3.0, 2.0 / 3.0, 1.0]), "{at:?}");
+    assert!(close(&hat, &[1.0 / 3.0, 0.0, 0.0]), "{hat:?}");
+    assert_eq!(pass_at_and_hat_k(4, 4), (vec![1.0; 4], vec![1.0; 4]));
+    assert_eq!(pass_at_and_hat_k(2, 0), (vec![0.0; 2], vec![0.0; 2]));
+    // Large run counts do not overflow.
+    let (at, hat) = pass_at_and_hat_k(100, 50);
+    assert!(at[99] == 1.0 && hat[99] == 0.0 && (at[0] - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn a_case_with_an_agent_error_fails_its_summary() {
+    let config = EvalConfig::default();
+    let run = |status, error| CaseRunScores {
+        final_eval_status: status,
+        error,
+        metric_scores: vec![vec![1.0], vec![1.0]],
+    };
+    let summary = summarize_case(
+        "c",
+        &[run(EvalStatus::Passed, false), run(EvalStatus::Passed, true)],
+        &config,
+    );
+    assert_eq!(summary.final_eval_status, EvalStatus::Failed);
+    assert_eq!((summary.passed_runs, summary.errors), (1, 1));
+    assert_eq!(summary.pass_at_k, [0.5, 1.0]);
+    assert_eq!(summary.pass_hat_k, [0.5, 0.0]);
+}
+
+#[test]
+fn configs_round_trip_and_come_from_rest_metric_lists() {
+    let text = r#"{"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "match_type": "IN_ORDER"}, "response_match_score": 0.7}}"#;
+    let config = EvalConfig::parse(text).unwrap();
+    assert_eq!(EvalConfig::parse(&config.to_json().to_string()).unwrap(), config);
+    let from_rest = EvalConfig::from_eval_metrics(&[
+        json!({"metricName": "tool_trajectory_avg_score", "criterion": {"threshold": 1, "match_type": "IN_ORDER"}}),
+        json!({"metric_name": "response_match_score", "threshold": 0.7}),
+    ])
+    .unwrap();
+    assert_eq!(from_rest, config);
+    let error = EvalConfig::from_eval_metrics(&[json!({"threshold": 1})]).unwrap_err();
+    assert_eq!(error.to_string(), "eval_metrics[0].metric_name: missing");
+    let error = EvalConfig::from_eval_metrics(&[json!({"metricName": "response_match_score"})]).unwrap_err();
+    assert_eq!(error.to_string(), "eval_metrics[0].threshold: missing");
 }

@@ -83,7 +83,7 @@ pub fn tool_trajectory_score(
     }
 }
 
-fn args_equal(
+pub(super) fn args_equal(
     a: Option<&serde_json::Map<String, Value>>,
     b: Option<&serde_json::Map<String, Value>>,
 ) -> bool {

@@ -5,6 +5,8 @@
 mod db;
 pub mod records;
 #[cfg(feature = "ssr")]
+mod runs;
+#[cfg(feature = "ssr")]
 mod sessions;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
@@ -12,6 +14,8 @@ mod tests;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
 pub use records::{
-    CasePage, CaseSummary, EvalSetSummary, ImportSummary, SessionRecord, SessionSummary, SessionTurn,
-    StoredCase,
+    CasePage, CaseSummary, EvalRunCase, EvalRunSummary, EvalSetSummary, ImportSummary, RunStatus,
+    SessionRecord, SessionSummary, SessionTurn, StoredCase,
 };
+#[cfg(feature = "ssr")]
+pub use runs::{EvalRunRecord, NewEvalRun};

@@ -123,3 +123,78 @@ pub struct SessionRecord {
     pub state: Map<String, Value>,
     pub turns: Vec<SessionTurn>,
 }
+
+/// Where an evaluation run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Running,
+    Finished,
+    /// Its process ended (crash, kill) before the run did; it can be resumed.
+    Interrupted,
+    /// Stopped by a user; it can be resumed.
+    Cancelled,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Finished => "finished",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<RunStatus> {
+        [
+            RunStatus::Running,
+            RunStatus::Finished,
+            RunStatus::Interrupted,
+            RunStatus::Cancelled,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+
+    /// Whether resuming would run the cases still missing.
+    pub fn resumable(self) -> bool {
+        matches!(self, RunStatus::Interrupted | RunStatus::Cancelled)
+    }
+}
+
+/// One evaluation run as lists show it: counts over the case runs stored so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalRunSummary {
+    /// ADK's eval_set_result_id.
+    pub result_id: String,
+    pub app_name: String,
+    pub eval_set_id: String,
+    pub agent: String,
+    pub status: RunStatus,
+    pub num_runs: i64,
+    /// Case runs planned (cases × runs) and stored.
+    pub total: i64,
+    pub done: i64,
+    pub passed: i64,
+    pub failed: i64,
+    /// Case runs the agent could not finish.
+    pub errors: i64,
+    /// Seconds since the epoch.
+    pub created_at: f64,
+    pub finished_at: Option<f64>,
+}
+
+/// One stored case run: ADK's EvalCaseResult as JSON, plus what lists need without parsing it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalRunCase {
+    pub run_index: i64,
+    pub case_index: i64,
+    pub eval_id: String,
+    /// ADK's EvalStatus number (1 passed, 2 failed, 3 not evaluated).
+    pub status: i64,
+    pub error: Option<String>,
+    /// Per metric of the run's config, the scores its invocations got.
+    pub metric_scores: Vec<Vec<f64>>,
+    pub result: Value,
+}

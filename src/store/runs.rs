@@ -1,0 +1,241 @@
+//! Evaluation runs: the run row, then one row per case run written as it finishes.
+
+use super::db::{corrupt, Store, StoreError, StoreResult};
+use super::records::{EvalRunCase, EvalRunSummary, RunStatus};
+use serde_json::Value;
+use sqlx::Row;
+
+/// What a new run records before its first case starts.
+#[derive(Debug, Clone)]
+pub struct NewEvalRun<'a> {
+    pub app_name: &'a str,
+    pub eval_set_id: &'a str,
+    pub agent: &'a str,
+    /// The eval set as run, ADK JSON.
+    pub expected_json: &'a str,
+    /// The eval config, `{"criteria": ...}`.
+    pub config_json: &'a str,
+    pub num_runs: usize,
+    pub total: usize,
+    pub created_at: f64,
+}
+
+/// A stored run with what is needed to resume or report it.
+#[derive(Debug, Clone)]
+pub struct EvalRunRecord {
+    pub row: i64,
+    pub summary: EvalRunSummary,
+    pub expected_json: String,
+    pub config_json: String,
+}
+
+const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, r.status, r.num_runs, \
+     r.total, r.created_at, r.finished_at, \
+     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id) AS done, \
+     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NULL AND c.status = 1) AS passed, \
+     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NULL AND c.status <> 1) AS failed, \
+     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NOT NULL) AS errors";
+
+impl Store {
+    /// Records a new run as `running`, owned by this process. The result id follows ADK
+    /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
+    pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
+        let base = format!(
+            "{}_{}_{}",
+            run.app_name,
+            run.eval_set_id,
+            serde_json::to_string(&run.created_at).unwrap_or_default()
+        );
+        for attempt in 0..100 {
+            let result_id = if attempt == 0 {
+                base.clone()
+            } else {
+                format!("{base}_{attempt}")
+            };
+            let inserted = sqlx::query(
+                "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, expected_json, \
+                 config_json, num_runs, total, pid, created_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) \
+                 ON CONFLICT (result_id) DO NOTHING",
+            )
+            .bind(&result_id)
+            .bind(run.app_name)
+            .bind(run.eval_set_id)
+            .bind(run.agent)
+            .bind(run.expected_json)
+            .bind(run.config_json)
+            .bind(run.num_runs as i64)
+            .bind(run.total as i64)
+            .bind(i64::from(std::process::id()))
+            .bind(run.created_at)
+            .execute(&self.pool)
+            .await?;
+            if inserted.rows_affected() == 1 {
+                return self.eval_run(run.app_name, &result_id).await;
+            }
+        }
+        Err(StoreError::Conflict(format!(
+            "eval result `{base}` already exists"
+        )))
+    }
+
+    /// Stores one finished case run (replacing an earlier try of the same case run).
+    pub async fn save_eval_run_case(&self, run_row: i64, case: &EvalRunCase) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT OR REPLACE INTO eval_run_cases \
+             (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(run_row)
+        .bind(case.run_index)
+        .bind(case.case_index)
+        .bind(&case.eval_id)
+        .bind(case.status)
+        .bind(&case.error)
+        .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
+        .bind(case.result.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Sets a run's status; a run that ends records when.
+    pub async fn set_eval_run_status(&self, run_row: i64, status: RunStatus, now: f64) -> StoreResult<()> {
+        let finished_at = (status != RunStatus::Running).then_some(now);
+        sqlx::query("UPDATE eval_runs SET status = ?, finished_at = ?, pid = ? WHERE id = ?")
+            .bind(status.as_str())
+            .bind(finished_at)
+            .bind(i64::from(std::process::id()))
+            .bind(run_row)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Marks `running` runs whose process no longer exists as `interrupted` (after a crash or
+    /// kill -9). Returns how many were marked.
+    pub async fn mark_interrupted_eval_runs(&self) -> StoreResult<u64> {
+        let running: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT id, pid FROM eval_runs WHERE status = 'running'")
+                .fetch_all(&self.pool)
+                .await?;
+        let mut marked = 0;
+        for (row, pid) in running {
+            if !process_alive(pid) {
+                sqlx::query(
+                    "UPDATE eval_runs SET status = 'interrupted' WHERE id = ? AND status = 'running'",
+                )
+                .bind(row)
+                .execute(&self.pool)
+                .await?;
+                marked += 1;
+            }
+        }
+        Ok(marked)
+    }
+
+    /// The app's runs, newest first; only those of one eval set when given.
+    pub async fn list_eval_runs(
+        &self,
+        app: &str,
+        eval_set_id: Option<&str>,
+    ) -> StoreResult<Vec<EvalRunSummary>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM eval_runs r WHERE r.app_name = ? AND (? IS NULL OR r.eval_set_id = ?) \
+             ORDER BY r.created_at DESC, r.id DESC"
+        ))
+        .bind(app)
+        .bind(eval_set_id)
+        .bind(eval_set_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_summary).collect()
+    }
+
+    pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord> {
+        let row = sqlx::query(&format!(
+            "SELECT r.id, r.expected_json, r.config_json, {SUMMARY_COLUMNS} FROM eval_runs r \
+             WHERE r.app_name = ? AND r.result_id = ?"
+        ))
+        .bind(app)
+        .bind(result_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| {
+            StoreError::NotFound(format!("eval result `{result_id}` not found for app `{app}`"))
+        })?;
+        Ok(EvalRunRecord {
+            row: row.try_get("id")?,
+            summary: run_summary(&row)?,
+            expected_json: row.try_get("expected_json")?,
+            config_json: row.try_get("config_json")?,
+        })
+    }
+
+    /// The stored case runs, run after run, each in the eval set's order; with their whole
+    /// results, or (`with_results` false) only what summaries need, `result` then null.
+    pub async fn eval_run_cases(&self, run_row: i64, with_results: bool) -> StoreResult<Vec<EvalRunCase>> {
+        let result_column = if with_results {
+            "result_json"
+        } else {
+            "'null' AS result_json"
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
+             FROM eval_run_cases WHERE run_row = ? ORDER BY run_index, case_index"
+        ))
+        .bind(run_row)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let scores: String = row.try_get("scores_json")?;
+                let result: String = row.try_get("result_json")?;
+                Ok(EvalRunCase {
+                    run_index: row.try_get("run_index")?,
+                    case_index: row.try_get("case_index")?,
+                    eval_id: row.try_get("eval_id")?,
+                    status: row.try_get("status")?,
+                    error: row.try_get("error")?,
+                    metric_scores: serde_json::from_str(&scores).map_err(corrupt)?,
+                    result: serde_json::from_str::<Value>(&result).map_err(corrupt)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The (run_index, case_index) pairs already stored, which a resume skips.
+    pub async fn finished_eval_run_cases(&self, run_row: i64) -> StoreResult<Vec<(usize, usize)>> {
+        let rows: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT run_index, case_index FROM eval_run_cases WHERE run_row = ?")
+                .bind(run_row)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().map(|(r, c)| (r as usize, c as usize)).collect())
+    }
+}
+
+fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
+    let status: String = row.try_get("status")?;
+    Ok(EvalRunSummary {
+        result_id: row.try_get("result_id")?,
+        app_name: row.try_get("app_name")?,
+        eval_set_id: row.try_get("eval_set_id")?,
+        agent: row.try_get("agent")?,
+        status: RunStatus::parse(&status).ok_or_else(|| {
+            StoreError::Database(sqlx::Error::Protocol(format!("unknown run status `{status}`")))
+        })?,
+        num_runs: row.try_get("num_runs")?,
+        total: row.try_get("total")?,
+        done: row.try_get("done")?,
+        passed: row.try_get("passed")?,
+        failed: row.try_get("failed")?,
+        errors: row.try_get("errors")?,
+        created_at: row.try_get("created_at")?,
+        finished_at: row.try_get("finished_at")?,
+    })
+}
+
+/// Whether a process with this id exists (on Linux, its /proc entry). Our own process always is.
+fn process_alive(pid: i64) -> bool {
+    pid == i64::from(std::process::id()) || std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
