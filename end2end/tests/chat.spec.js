@@ -140,3 +140,45 @@ test('settings lists the agent profiles and links to a chat with each', async ({
   await expect(page).toHaveURL(/\/chat\?app=demo/);
   await expect(page.getByLabel('Agent')).toHaveValue('demo');
 });
+
+test('run an evaluation of a saved session and read its scores inline', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  await open(page, '/chat');
+  const input = page.getByLabel('Message');
+  await input.fill('Where is my order A1003?');
+  await input.press('Enter');
+  await expect(page.locator('.tool-card')).toHaveCount(1);
+  await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
+  await page.getByLabel('New evalset id').fill('run_e2e');
+  await page.getByLabel('Eval id', { exact: true }).fill('order_status');
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('order_status');
+
+  await open(page, '/evalsets/demo/run_e2e');
+  await expect(page.getByRole('heading', { name: 'Evaluate' })).toBeVisible();
+  await expect(page.getByText('No runs yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+
+  const results = page.locator('.results-table');
+  const row = results.getByRole('row', { name: /order_status/ });
+  await expect(row).toContainText('✓ PASSED');
+  await expect(row).toContainText('1.000');
+  await expect(page.locator('.runs-table')).toContainText('✓ finished');
+  await row.getByRole('button', { name: 'Show' }).click();
+  const detail = results.locator('.detail-row').first();
+  await expect(detail).toContainText('Turn 1');
+  await expect(detail).toContainText('A1003');
+  await expect(detail.locator('.metric-results li')).toHaveCount(2);
+
+  // A threshold no score reaches fails the case in a second run, which is shown at once.
+  await page.getByLabel('response_match_score threshold').fill('1.5');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✗ FAILED');
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  // Picking the first run shows its results again.
+  await page.locator('.runs-table tbody tr').nth(1).getByRole('button').click();
+  await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✓ PASSED');
+  expect(errors).toEqual([]);
+});

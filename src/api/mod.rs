@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub mod chat;
 #[cfg(feature = "ssr")]
 mod error;
+pub mod eval_runs;
 #[cfg(feature = "ssr")]
 pub mod evals;
 #[cfg(feature = "ssr")]

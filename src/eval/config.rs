@@ -20,6 +20,9 @@ pub struct MetricInfo {
     pub description: String,
     /// The default threshold the browser proposes.
     pub default_threshold: f64,
+    /// For metrics that need more than a threshold: an example criterion (they are configured
+    /// in test_config.json or over REST, not from the browser's picker).
+    pub criterion_example: Option<String>,
 }
 
 /// Every metric this build scores, in the order the browser lists them.
@@ -28,6 +31,7 @@ pub fn metric_infos() -> Vec<MetricInfo> {
         metric_name: name.to_string(),
         description: description.to_string(),
         default_threshold,
+        criterion_example: None,
     };
     vec![
         info(
@@ -55,11 +59,14 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             0.8,
             "Harmonic mean of trajectory precision and recall.",
         ),
-        info(
-            TOOL_SINGLE_USE,
-            1.0,
-            "Whether the conversation called the tool named by the criterion's tool_name.",
-        ),
+        MetricInfo {
+            criterion_example: Some(r#"{"threshold": 1.0, "tool_name": "get_weather"}"#.into()),
+            ..info(
+                TOOL_SINGLE_USE,
+                1.0,
+                "Whether the conversation called the tool named by the criterion's tool_name.",
+            )
+        },
     ]
 }
 

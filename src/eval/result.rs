@@ -2,7 +2,7 @@
 //! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
 
 use crate::evalset::Invocation;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -66,6 +66,12 @@ impl fmt::Display for EvalStatus {
 impl Serialize for EvalStatus {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_u8(*self as u8)
+    }
+}
+
+impl<'de> Deserialize<'de> for EvalStatus {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(EvalStatus::from_number(i64::from(u8::deserialize(deserializer)?)))
     }
 }
 
@@ -138,7 +144,7 @@ pub struct EvalCaseResult {
 
 /// One eval case over all runs: each metric's per-invocation scores of every run pooled
 /// (ADK's `AgentEvaluator` with `num_runs`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseSummary {
     pub eval_id: String,
     pub final_eval_status: EvalStatus,
@@ -153,7 +159,7 @@ pub struct CaseSummary {
     pub pass_hat_k: Vec<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricSummary {
     pub metric_name: String,
     pub threshold: f64,

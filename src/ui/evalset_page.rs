@@ -1,5 +1,6 @@
 //! One evalset: its cases, a page at a time.
 
+use super::eval_panel::EvalPanel;
 use super::{case_href, count, error_text, export_href, preview, ErrorNote};
 use crate::api::list_cases;
 use crate::store::CasePage;
@@ -89,6 +90,7 @@ fn CaseList(page: CasePage) -> impl IntoView {
                 "Export"
             </a>
         </div>
+        {(page.total_cases > 0).then(|| view! { <EvalPanel app=app.clone() eval_set_id=id.clone() /> })}
         {if page.total_cases == 0 {
             view! {
                 <div class="empty-state">

@@ -4,6 +4,7 @@
 
 mod case_page;
 mod chat_page;
+mod eval_panel;
 mod evalset_page;
 mod evalsets_page;
 mod json_view;

@@ -1,0 +1,115 @@
+//! Server functions behind the evalset page's Evaluate panel: start, watch, cancel and resume
+//! runs, and read their results case by case. The work itself is `api::evals`, shared with the
+//! REST API and the CLI.
+
+use crate::eval::{CaseSummary, MetricInfo};
+use crate::store::{EvalRunCase, EvalRunSummary};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use super::{evals, AppState};
+
+/// What the panel offers: the metrics to pick from and the agent profiles to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalOffer {
+    pub metrics: Vec<MetricInfo>,
+    pub agents: Vec<String>,
+}
+
+/// One picked metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricChoice {
+    pub metric_name: String,
+    pub threshold: f64,
+}
+
+/// A run with its results so far: the stored case runs and the summaries pooled over runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalRunView {
+    pub summary: EvalRunSummary,
+    pub metric_names: Vec<String>,
+    pub case_summaries: Vec<CaseSummary>,
+    pub cases: Vec<EvalRunCase>,
+}
+
+#[server]
+pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
+    let state = expect_context::<AppState>();
+    Ok(EvalOffer {
+        metrics: crate::eval::metric_infos()
+            .into_iter()
+            .filter(|m| m.criterion_example.is_none())
+            .collect(),
+        agents: state.profiles.iter().map(|p| p.name.clone()).collect(),
+    })
+}
+
+#[server(input = leptos::server_fn::codec::Json)]
+pub async fn start_eval(
+    app: String,
+    eval_set_id: String,
+    metrics: Vec<MetricChoice>,
+    agent: String,
+    num_runs: usize,
+) -> Result<String, ServerFnError> {
+    let state = expect_context::<AppState>();
+    let metrics: Vec<serde_json::Value> = metrics
+        .iter()
+        .map(|m| serde_json::json!({"metric_name": m.metric_name, "threshold": m.threshold}))
+        .collect();
+    let config = crate::eval::EvalConfig::from_eval_metrics(&metrics).map_err(ServerFnError::new)?;
+    let (record, _) = evals::start_eval_run(
+        &state,
+        evals::StartEvalRun {
+            app_name: &app,
+            eval_set_id: &eval_set_id,
+            eval_ids: &[],
+            config,
+            agent: Some(&agent),
+            num_runs,
+        },
+    )
+    .await
+    .map_err(|e| ServerFnError::new(e.error))?;
+    Ok(record.summary.result_id)
+}
+
+/// The eval set's runs, newest first (runs whose process died show as interrupted).
+#[server]
+pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<EvalRunSummary>, ServerFnError> {
+    let store = &expect_context::<AppState>().store;
+    store.mark_interrupted_eval_runs().await?;
+    Ok(store.list_eval_runs(&app, Some(&eval_set_id)).await?)
+}
+
+#[server]
+pub async fn get_eval_run(app: String, result_id: String) -> Result<EvalRunView, ServerFnError> {
+    let store = &expect_context::<AppState>().store;
+    store.mark_interrupted_eval_runs().await?;
+    let record = store.eval_run(&app, &result_id).await?;
+    let (expected, config) = evals::stored_plan(&record).map_err(ServerFnError::new)?;
+    let cases = store.eval_run_cases(record.row, true).await?;
+    Ok(EvalRunView {
+        metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
+        case_summaries: evals::case_summaries(&expected, &config, &cases),
+        summary: record.summary,
+        cases,
+    })
+}
+
+#[server]
+pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
+    let state = expect_context::<AppState>();
+    state.store.eval_run(&app, &result_id).await?;
+    evals::cancel_eval_run(&state, &result_id).map_err(|e| ServerFnError::new(e.error))
+}
+
+#[server]
+pub async fn resume_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
+    let state = expect_context::<AppState>();
+    evals::resume_eval_run(&state, &app, &result_id)
+        .await
+        .map(|_| ())
+        .map_err(|e| ServerFnError::new(e.error))
+}
