@@ -5,6 +5,8 @@
 
 mod config;
 mod exact_mean;
+#[cfg(feature = "ssr")]
+mod harness;
 mod partial;
 mod porter;
 mod result;
@@ -23,6 +25,8 @@ pub use config::{
     TOOL_TRAJECTORY_RECALL,
 };
 pub use exact_mean::exact_mean;
+#[cfg(feature = "ssr")]
+pub use harness::{AgentEvaluator, EvalReport};
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{
