@@ -5,6 +5,7 @@
 
 mod config;
 mod exact_mean;
+mod judge;
 mod porter;
 mod result;
 mod rouge;
@@ -20,6 +21,10 @@ pub use config::{
     ConfigError, EvalConfig, MetricConfig, MetricKind, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
 };
 pub use exact_mean::exact_mean;
+pub use judge::{
+    evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
+    JudgeModelOptions, ReplyKind, JUDGE_METRICS,
+};
 pub use porter::stem;
 pub use result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
