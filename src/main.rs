@@ -82,6 +82,10 @@ mod cli {
             /// The app named in the result id, as ADK names results.
             #[arg(long, default_value = DEFAULT_APP)]
             app: String,
+            /// Where the judge model is configured (its [judge] table); by default
+            /// ./evalstudio.toml when it exists.
+            #[arg(long, env = "EVALSTUDIO_CONFIG")]
+            profiles: Option<PathBuf>,
         },
         /// Run evalsets through an agent and score what it does.
         Eval(EvalArgs),
@@ -171,7 +175,18 @@ mod cli {
                 config,
                 json,
                 app,
-            } => score(&expected, &actual, config.as_deref(), json.as_deref(), &app).await,
+                profiles,
+            } => {
+                score(
+                    &expected,
+                    &actual,
+                    config.as_deref(),
+                    json.as_deref(),
+                    &app,
+                    profiles.as_deref(),
+                )
+                .await
+            }
             Command::Eval(args) => eval(&cli.db, args).await,
         }
     }
@@ -255,7 +270,10 @@ mod cli {
             concurrency: args.concurrency,
             ..RunOptions::default()
         };
-        let services = ScoringServices::default();
+        let services = ScoringServices {
+            judge: profiles.judge(),
+            embedder: None,
+        };
         // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
         let (cancel, cancelled) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
@@ -592,7 +610,15 @@ mod cli {
         config: Option<&Path>,
         json: Option<&Path>,
         app: &str,
+        profiles: Option<&Path>,
     ) -> ExitCode {
+        let services = match AgentProfiles::load(profiles) {
+            Ok(profiles) => ScoringServices {
+                judge: profiles.judge(),
+                embedder: None,
+            },
+            Err(message) => return fail(message),
+        };
         let config = match config {
             None => EvalConfig::default(),
             Some(path) => {
@@ -613,7 +639,7 @@ mod cli {
                 Err(message) => return fail(format!("{}: {message}", path.display())),
             }
         }
-        let scored = match score_eval_set(&expected_set, &runs, &config, &ScoringServices::default()).await {
+        let scored = match score_eval_set(&expected_set, &runs, &config, &services).await {
             Ok(scored) => scored,
             Err(err) => return fail(format!("{}: {err}", actual[err.run].display())),
         };

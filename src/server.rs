@@ -4,6 +4,7 @@
 use crate::agent::AgentProfiles;
 use crate::api::{evals, rest, sessions, AppState};
 use crate::app::{shell, App};
+use crate::eval::ScoringServices;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -44,13 +45,17 @@ pub fn router(
     max_body_bytes: usize,
     profiles: AgentProfiles,
 ) -> Router {
+    let scoring = ScoringServices {
+        judge: profiles.judge(),
+        embedder: None,
+    };
     let state = AppState {
         store,
         leptos_options: options,
         profiles: Arc::new(profiles),
         running: Default::default(),
         evals: Default::default(),
-        scoring: Default::default(),
+        scoring,
     };
     let routes = generate_route_list(App);
     Router::new()

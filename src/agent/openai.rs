@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
+use futures::Future;
 use serde_json::{json, Map, Value};
 
 use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Turn};
@@ -74,9 +75,9 @@ impl OpenAiConfig {
 
 /// Reads an environment variable; swapped out by tests so they need not mutate the process's
 /// environment (which is shared by every test thread).
-type KeyLookup = fn(&str) -> Option<String>;
+pub(super) type KeyLookup = fn(&str) -> Option<String>;
 
-fn env_lookup(name: &str) -> Option<String> {
+pub(super) fn env_lookup(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
@@ -127,17 +128,17 @@ impl OpenAiAgent {
         self
     }
 
-    /// The key, if one is configured. Err if the variable is named but unset or empty.
-    fn api_key(&self) -> Result<Option<String>, String> {
-        let Some(var) = &self.config.api_key_env else {
-            return Ok(None);
-        };
-        match (self.key_lookup)(var) {
-            Some(key) if !key.trim().is_empty() => Ok(Some(key.trim().to_string())),
-            _ => Err(format!(
-                "the API key variable ${var} is not set (or is empty); export it in the server's \
-                 environment, or clear api_key_env if the model server needs no key"
-            )),
+    /// Where and how the model is called.
+    fn endpoint(&self) -> Endpoint<'_> {
+        Endpoint {
+            client: &self.client,
+            url: self.config.endpoint(),
+            model: &self.config.model,
+            api_key_env: self.config.api_key_env.as_deref(),
+            request_timeout: self.config.request_timeout,
+            timeout_setting: "request_timeout",
+            max_retries: self.config.max_retries,
+            retry_base_delay: self.config.retry_base_delay,
         }
     }
 
@@ -266,71 +267,24 @@ impl OpenAiAgent {
 
     /// One model call, retried on 429, 5xx and connection failures.
     async fn call_model(&self, messages: &[Value], out: &Emitter) -> Result<ModelReply, String> {
-        let key = self.api_key()?;
+        let endpoint = self.endpoint();
+        let key = api_key(endpoint.api_key_env, self.key_lookup)?;
         let body = self.request_body(messages);
-        let url = self.config.endpoint();
-        let mut attempt = 0;
-        loop {
-            let failure = match self.attempt(&url, &body, key.as_deref(), out).await {
-                Ok(reply) => return Ok(reply),
-                Err(failure) => failure,
-            };
-            let message = scrub(&failure.message, key.as_deref());
-            if !failure.retryable || attempt >= self.config.max_retries {
-                return Err(if attempt > 0 {
-                    format!("{message} (gave up after {} attempts)", attempt + 1)
-                } else {
-                    message
-                });
-            }
-            let delay = failure
-                .retry_after
-                .unwrap_or_else(|| backoff(self.config.retry_base_delay, attempt, next_salt()));
-            tracing::warn!(
-                "{message}; retrying in {} ms (retry {} of {})",
-                delay.as_millis(),
-                attempt + 1,
-                self.config.max_retries
-            );
-            tokio::time::sleep(delay).await;
-            attempt += 1;
-        }
+        endpoint
+            .call(key.as_deref(), &body, |response| {
+                Self::read_stream(response, &endpoint, out)
+            })
+            .await
     }
 
-    /// One HTTP request and its streamed answer. Text deltas are emitted as they arrive.
-    async fn attempt(
-        &self,
-        url: &str,
-        body: &Value,
-        key: Option<&str>,
+    /// The streamed answer. Text deltas are emitted as they arrive.
+    async fn read_stream(
+        response: reqwest::Response,
+        endpoint: &Endpoint<'_>,
         out: &Emitter,
     ) -> Result<ModelReply, Failure> {
-        let timeout = self.config.request_timeout;
-        let mut request = self.client.post(url).json(body);
-        if let Some(key) = key {
-            request = request.bearer_auth(key);
-        }
-        let response = match tokio::time::timeout(timeout, request.send()).await {
-            Err(_) => {
-                return Err(Failure::fatal(format!(
-                    "the model server at {url} did not answer within {} (request_timeout)",
-                    fmt_duration(timeout)
-                )))
-            }
-            Ok(Err(e)) => return Err(send_failure(url, &e)),
-            Ok(Ok(response)) => response,
-        };
-
-        let status = response.status();
-        if !status.is_success() {
-            let retry_after = retry_after(response.headers());
-            let text = match tokio::time::timeout(timeout, response.text()).await {
-                Ok(Ok(text)) => text,
-                _ => String::new(),
-            };
-            return Err(self.status_failure(url, status, &text, retry_after));
-        }
-
+        let url = &endpoint.url;
+        let timeout = endpoint.request_timeout;
         let mut bytes = response.bytes_stream();
         let mut lines = SseLines::default();
         let mut acc = Accumulator::default();
@@ -380,58 +334,6 @@ impl OpenAiAgent {
             )));
         }
         Ok(acc.finish())
-    }
-
-    fn status_failure(
-        &self,
-        url: &str,
-        status: reqwest::StatusCode,
-        body: &str,
-        retry_after: Option<Duration>,
-    ) -> Failure {
-        let model = &self.config.model;
-        let detail = server_message(body);
-        let detail = if detail.is_empty() {
-            String::new()
-        } else {
-            format!(": {detail}")
-        };
-        match status.as_u16() {
-            // The body is left out: some servers echo part of the key they rejected.
-            401 => Failure::fatal(match &self.config.api_key_env {
-                Some(var) => format!(
-                    "the model server at {url} rejected the API key ({status}); check the API key in ${var}"
-                ),
-                None => format!(
-                    "the model server at {url} requires an API key ({status}); set api_key_env to the \
-                     name of the environment variable that holds it"
-                ),
-            }),
-            403 => Failure::fatal(format!(
-                "the model server at {url} refused the request ({status}); check that the API key{} \
-                 may use model \"{model}\"{detail}",
-                self.config
-                    .api_key_env
-                    .as_ref()
-                    .map(|v| format!(" in ${v}"))
-                    .unwrap_or_default()
-            )),
-            404 => Failure::fatal(format!(
-                "model \"{model}\" or the endpoint {url} was not found ({status}); check the model name \
-                 and base_url{detail}"
-            )),
-            429 => Failure::retry(
-                format!("the model server at {url} is rate limiting requests ({status}){detail}"),
-                retry_after,
-            ),
-            code if code >= 500 => Failure::retry(
-                format!("the model server at {url} failed ({status}){detail}"),
-                retry_after,
-            ),
-            _ => Failure::fatal(format!(
-                "the model server at {url} rejected the request for model \"{model}\" ({status}){detail}"
-            )),
-        }
     }
 }
 
@@ -794,14 +696,169 @@ impl Accumulator {
 // ---------------------------------------------------------------------------------------------
 // Errors and retries
 
-struct Failure {
+/// The key, if one is configured: read from the variable named `api_key_env` now. Err if the
+/// variable is named but unset or empty.
+pub(super) fn api_key(api_key_env: Option<&str>, lookup: KeyLookup) -> Result<Option<String>, String> {
+    let Some(var) = api_key_env else {
+        return Ok(None);
+    };
+    match lookup(var) {
+        Some(key) if !key.trim().is_empty() => Ok(Some(key.trim().to_string())),
+        _ => Err(format!(
+            "the API key variable ${var} is not set (or is empty); export it in the server's \
+             environment, or clear api_key_env if the model server needs no key"
+        )),
+    }
+}
+
+/// One chat-completions endpoint as the agent and the judge call it: a POST with a timeout,
+/// errors that name the URL, the model and the key's variable (never the key), and retries with
+/// backoff after 429, 5xx and connection failures.
+pub(super) struct Endpoint<'a> {
+    pub client: &'a reqwest::Client,
+    /// `{base_url}/chat/completions`.
+    pub url: String,
+    pub model: &'a str,
+    pub api_key_env: Option<&'a str>,
+    /// Limit on waiting for the response headers, and on each wait while reading the answer.
+    pub request_timeout: Duration,
+    /// The setting that sets `request_timeout`, named in timeout errors.
+    pub timeout_setting: &'static str,
+    pub max_retries: u32,
+    pub retry_base_delay: Duration,
+}
+
+impl Endpoint<'_> {
+    /// Posts `body` and reads a successful response with `read`; retries what can be retried.
+    pub(super) async fn call<T, Read, Reading>(
+        &self,
+        key: Option<&str>,
+        body: &Value,
+        read: Read,
+    ) -> Result<T, String>
+    where
+        Read: Fn(reqwest::Response) -> Reading,
+        Reading: Future<Output = Result<T, Failure>>,
+    {
+        let mut attempt = 0;
+        loop {
+            let result = match self.send(body, key).await {
+                Ok(response) => read(response).await,
+                Err(failure) => Err(failure),
+            };
+            let failure = match result {
+                Ok(answer) => return Ok(answer),
+                Err(failure) => failure,
+            };
+            let message = scrub(&failure.message, key);
+            if !failure.retryable || attempt >= self.max_retries {
+                return Err(if attempt > 0 {
+                    format!("{message} (gave up after {} attempts)", attempt + 1)
+                } else {
+                    message
+                });
+            }
+            let delay = failure
+                .retry_after
+                .unwrap_or_else(|| backoff(self.retry_base_delay, attempt, next_salt()));
+            tracing::warn!(
+                "{message}; retrying in {} ms (retry {} of {})",
+                delay.as_millis(),
+                attempt + 1,
+                self.max_retries
+            );
+            tokio::time::sleep(delay).await;
+            attempt += 1;
+        }
+    }
+
+    /// One request; the response if its status is a success.
+    async fn send(&self, body: &Value, key: Option<&str>) -> Result<reqwest::Response, Failure> {
+        let url = &self.url;
+        let timeout = self.request_timeout;
+        let mut request = self.client.post(url).json(body);
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        let response = match tokio::time::timeout(timeout, request.send()).await {
+            Err(_) => {
+                return Err(Failure::fatal(format!(
+                    "the model server at {url} did not answer within {} ({})",
+                    fmt_duration(timeout),
+                    self.timeout_setting
+                )))
+            }
+            Ok(Err(e)) => return Err(send_failure(url, &e)),
+            Ok(Ok(response)) => response,
+        };
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let retry_after = retry_after(response.headers());
+        let text = match tokio::time::timeout(timeout, response.text()).await {
+            Ok(Ok(text)) => text,
+            _ => String::new(),
+        };
+        Err(self.status_failure(status, &text, retry_after))
+    }
+
+    fn status_failure(
+        &self,
+        status: reqwest::StatusCode,
+        body: &str,
+        retry_after: Option<Duration>,
+    ) -> Failure {
+        let (url, model) = (&self.url, self.model);
+        let detail = server_message(body);
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!(": {detail}")
+        };
+        match status.as_u16() {
+            // The body is left out: some servers echo part of the key they rejected.
+            401 => Failure::fatal(match self.api_key_env {
+                Some(var) => format!(
+                    "the model server at {url} rejected the API key ({status}); check the API key in ${var}"
+                ),
+                None => format!(
+                    "the model server at {url} requires an API key ({status}); set api_key_env to the \
+                     name of the environment variable that holds it"
+                ),
+            }),
+            403 => Failure::fatal(format!(
+                "the model server at {url} refused the request ({status}); check that the API key{} \
+                 may use model \"{model}\"{detail}",
+                self.api_key_env.map(|v| format!(" in ${v}")).unwrap_or_default()
+            )),
+            404 => Failure::fatal(format!(
+                "model \"{model}\" or the endpoint {url} was not found ({status}); check the model name \
+                 and base_url{detail}"
+            )),
+            429 => Failure::retry(
+                format!("the model server at {url} is rate limiting requests ({status}){detail}"),
+                retry_after,
+            ),
+            code if code >= 500 => Failure::retry(
+                format!("the model server at {url} failed ({status}){detail}"),
+                retry_after,
+            ),
+            _ => Failure::fatal(format!(
+                "the model server at {url} rejected the request for model \"{model}\" ({status}){detail}"
+            )),
+        }
+    }
+}
+
+pub(super) struct Failure {
     message: String,
     retryable: bool,
     retry_after: Option<Duration>,
 }
 
 impl Failure {
-    fn fatal(message: String) -> Self {
+    pub(super) fn fatal(message: String) -> Self {
         Self {
             message,
             retryable: false,
@@ -809,7 +866,7 @@ impl Failure {
         }
     }
 
-    fn retry(message: String, retry_after: Option<Duration>) -> Self {
+    pub(super) fn retry(message: String, retry_after: Option<Duration>) -> Self {
         Self {
             message,
             retryable: true,
@@ -905,7 +962,7 @@ pub(super) fn server_message(body: &str) -> String {
     snippet(&text)
 }
 
-fn error_text(error: &Value) -> String {
+pub(super) fn error_text(error: &Value) -> String {
     match error {
         Value::String(s) => s.clone(),
         Value::Object(map) => match map.get("message").and_then(Value::as_str) {
@@ -917,7 +974,7 @@ fn error_text(error: &Value) -> String {
 }
 
 /// At most `MAX_SNIPPET` characters, on one line.
-fn snippet(text: &str) -> String {
+pub(super) fn snippet(text: &str) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() <= MAX_SNIPPET {
         one_line
@@ -935,7 +992,7 @@ fn scrub(message: &str, key: Option<&str>) -> String {
     }
 }
 
-fn fmt_duration(d: Duration) -> String {
+pub(super) fn fmt_duration(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{} s", d.as_secs())
     } else {

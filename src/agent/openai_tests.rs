@@ -1,6 +1,5 @@
 //! The OpenAI-compatible agent against a real HTTP server on 127.0.0.1 that speaks the
-//! chat-completions wire protocol from a script: one canned reply per request, every request
-//! recorded so tests can check what was sent.
+//! chat-completions wire protocol from a script (`scripted_server`).
 //!
 //! API keys: the agent reads `api_key_env` through a lookup function. Production uses the process
 //! environment; these tests swap in a fixed table (`test_keys`) instead of calling
@@ -9,20 +8,13 @@
 //! data race. One test (`missing_key_variable_fails_before_any_request`) goes through the real
 //! environment lookup with a variable that is never set.
 
-use std::collections::VecDeque;
-use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, Uri};
-use axum::response::Response;
-use axum::Router;
 use futures::StreamExt;
 use serde_json::{json, Map, Value};
 
 use super::openai::{backoff, sse_data, SseLines};
+use super::scripted_server::{Reply, Server};
 use super::{Agent, AgentEvent, OpenAiAgent, OpenAiConfig, SessionContext, ToolRegistry, Turn};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_OPENAI_KEY";
@@ -32,102 +24,14 @@ fn test_keys(name: &str) -> Option<String> {
     (name == KEY_VAR).then(|| SECRET.to_string())
 }
 
-// ---------------------------------------------------------------------------------------------
-// The scripted server
-
-#[derive(Clone)]
-struct Reply {
-    status: u16,
-    headers: Vec<(&'static str, String)>,
-    /// Written as separate body chunks.
-    chunks: Vec<String>,
-    delay: Duration,
+/// The agent's view of the scripted server.
+trait AgentServer {
+    fn config(&self) -> OpenAiConfig;
+    fn agent(&self) -> OpenAiAgent;
+    fn agent_with(&self, change: impl FnOnce(&mut OpenAiConfig)) -> OpenAiAgent;
 }
 
-impl Reply {
-    fn sse(events: Vec<Value>) -> Self {
-        let mut chunks: Vec<String> = events.iter().map(|e| format!("data: {e}\n\n")).collect();
-        chunks.push("data: [DONE]\n\n".into());
-        Self::raw(chunks)
-    }
-
-    fn raw(chunks: Vec<String>) -> Self {
-        Reply {
-            status: 200,
-            headers: vec![("content-type", "text/event-stream".into())],
-            chunks,
-            delay: Duration::ZERO,
-        }
-    }
-
-    fn status(status: u16, body: Value) -> Self {
-        Reply {
-            status,
-            headers: vec![("content-type", "application/json".into())],
-            chunks: vec![body.to_string()],
-            delay: Duration::ZERO,
-        }
-    }
-
-    fn header(mut self, name: &'static str, value: &str) -> Self {
-        self.headers.push((name, value.into()));
-        self
-    }
-}
-
-struct Recorded {
-    path: String,
-    authorization: Option<String>,
-    body: Value,
-}
-
-struct Script {
-    replies: Mutex<VecDeque<Reply>>,
-    /// Served once the script runs out; without one the server answers 500.
-    fallback: Option<Reply>,
-    requests: Mutex<Vec<Recorded>>,
-}
-
-struct Server {
-    base_url: String,
-    script: Arc<Script>,
-}
-
-impl Server {
-    async fn start(replies: Vec<Reply>) -> Self {
-        Self::start_with(replies, None).await
-    }
-
-    async fn start_with(replies: Vec<Reply>, fallback: Option<Reply>) -> Self {
-        let script = Arc::new(Script {
-            replies: Mutex::new(replies.into()),
-            fallback,
-            requests: Mutex::new(Vec::new()),
-        });
-        let app = Router::new().fallback(handle).with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        Server {
-            base_url: format!("http://{addr}/v1"),
-            script,
-        }
-    }
-
-    fn bodies(&self) -> Vec<Value> {
-        self.script
-            .requests
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|r| r.body.clone())
-            .collect()
-    }
-
-    fn request_count(&self) -> usize {
-        self.script.requests.lock().unwrap().len()
-    }
-
+impl AgentServer for Server {
     fn config(&self) -> OpenAiConfig {
         OpenAiConfig {
             request_timeout: Duration::from_secs(5),
@@ -145,34 +49,6 @@ impl Server {
         change(&mut config);
         OpenAiAgent::new(config, ToolRegistry::demo()).with_key_lookup(test_keys)
     }
-}
-
-async fn handle(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap, body: String) -> Response {
-    script.requests.lock().unwrap().push(Recorded {
-        path: uri.path().to_string(),
-        authorization: headers
-            .get("authorization")
-            .map(|v| v.to_str().unwrap().to_string()),
-        body: serde_json::from_str(&body).unwrap_or(Value::String(body)),
-    });
-    let next = script.replies.lock().unwrap().pop_front();
-    let reply = next
-        .or_else(|| script.fallback.clone())
-        .unwrap_or_else(|| Reply::status(500, json!({"error": {"message": "script exhausted"}})));
-    if !reply.delay.is_zero() {
-        tokio::time::sleep(reply.delay).await;
-    }
-    let mut response = Response::builder().status(StatusCode::from_u16(reply.status).unwrap());
-    for (name, value) in &reply.headers {
-        response = response.header(*name, value);
-    }
-    let chunks = reply
-        .chunks
-        .into_iter()
-        .map(|c| Ok::<_, Infallible>(Bytes::from(c)));
-    response
-        .body(Body::from_stream(futures::stream::iter(chunks)))
-        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

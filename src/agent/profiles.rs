@@ -18,13 +18,24 @@
 //! kind = "adk"                      # a running `adk api_server`
 //! base_url = "http://127.0.0.1:8000"
 //! adk_app = "weather_agent"         # the agent folder it serves; default: the profile name
+//!
+//! [judge]                           # the model behind the LLM-as-judge metrics (optional)
+//! base_url = "https://api.openai.com/v1"
+//! model = "gpt-4o-mini"
+//! api_key_env = "OPENAI_API_KEY"
+//! temperature = 0.0                 # default 0
+//! timeout_secs = 60
+//! max_retries = 3
 //! ```
 
 use super::adk::{AdkAgent, AdkConfig};
 use super::openai::{OpenAiAgent, OpenAiConfig};
+use super::openai_judge::{JudgeConfig, OpenAiJudge};
 use super::{Agent, DemoAgent, ToolRegistry};
+use crate::eval::Judge;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Where profiles come from when `--config` is not given.
 pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
@@ -69,18 +80,22 @@ pub struct AgentProfile {
 struct ConfigFile {
     #[serde(default)]
     profiles: Vec<AgentProfile>,
+    #[serde(default)]
+    judge: Option<JudgeConfig>,
 }
 
-/// The configured profiles, `demo` first.
+/// The configured profiles, `demo` first, and the judge if one is configured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentProfiles {
     profiles: Vec<AgentProfile>,
+    judge: Option<JudgeConfig>,
 }
 
 impl Default for AgentProfiles {
     fn default() -> Self {
         AgentProfiles {
             profiles: vec![demo_profile()],
+            judge: None,
         }
     }
 }
@@ -119,7 +134,13 @@ impl AgentProfiles {
     /// Parses a config file's text and checks every profile.
     pub fn parse(text: &str) -> Result<AgentProfiles, String> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
-        let mut profiles = AgentProfiles::default();
+        if let Some(judge) = &file.judge {
+            judge.validate()?;
+        }
+        let mut profiles = AgentProfiles {
+            judge: file.judge,
+            ..AgentProfiles::default()
+        };
         let tools = ToolRegistry::demo();
         for (index, profile) in file.profiles.into_iter().enumerate() {
             let at = format!("profiles[{index}] (`{}`)", profile.name);
@@ -169,6 +190,17 @@ impl AgentProfiles {
 
     pub fn get(&self, name: &str) -> Option<&AgentProfile> {
         self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// The `[judge]` table, if the file has one.
+    pub fn judge_config(&self) -> Option<&JudgeConfig> {
+        self.judge.as_ref()
+    }
+
+    /// A ready judge for the LLM-as-judge metrics, if one is configured.
+    pub fn judge(&self) -> Option<Arc<dyn Judge>> {
+        let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
+        Some(judge)
     }
 
     /// A ready agent for the profile named `name`.
@@ -267,5 +299,56 @@ mod tests {
             .contains("an adk profile needs `base_url`"));
         let bad_kind = "[[profiles]]\nname = \"x\"\nkind = \"gemini\"";
         assert!(AgentProfiles::parse(bad_kind).unwrap_err().contains("gemini"));
+    }
+
+    #[test]
+    fn the_judge_table_is_parsed_and_checked() {
+        assert!(AgentProfiles::default().judge().is_none());
+        let text = r#"
+            [judge]
+            base_url = "http://127.0.0.1:8080/v1"
+            model = "qwen2.5"
+            api_key_env = "JUDGE_KEY"
+            timeout_secs = 30
+            max_retries = 1
+        "#;
+        let profiles = AgentProfiles::parse(text).unwrap();
+        let judge = profiles.judge_config().unwrap();
+        assert_eq!(judge.model, "qwen2.5");
+        assert_eq!(judge.api_key_env.as_deref(), Some("JUDGE_KEY"));
+        assert_eq!(
+            (judge.temperature, judge.timeout_secs, judge.max_retries),
+            (None, Some(30.0), Some(1))
+        );
+        assert!(profiles.judge().is_some());
+        assert_eq!(profiles.iter().count(), 1, "a judge is not an agent profile");
+
+        let errors = [
+            ("[judge]\nmodel = \"m\"", "missing field `base_url`"),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \" \"",
+                "judge.model: missing",
+            ),
+            (
+                "[judge]\nbase_url = \"h/v1\"\nmodel = \"m\"",
+                "judge.base_url: `h/v1` is not an http",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntemperature = 3",
+                "judge.temperature: 3 is outside",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntimeout_secs = 0",
+                "judge.timeout_secs: 0 is not",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key = \"sk-1\"",
+                "unknown field `api_key`",
+            ),
+        ];
+        for (text, expected) in errors {
+            let error = AgentProfiles::parse(text).unwrap_err();
+            assert!(error.contains(expected), "{error}");
+        }
     }
 }

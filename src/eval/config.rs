@@ -1,6 +1,7 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
+use super::judge::{parse_judge_metric, JudgeMetric, JUDGE_METRICS};
 use super::partial::TrajectoryShare;
 use super::trajectory::{MatchType, TrajectoryCriterion};
 use serde_json::{Map, Value};
@@ -59,6 +60,62 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             0.8,
             "Harmonic mean of trajectory precision and recall.",
         ),
+        info(
+            "final_response_match_v2",
+            0.5,
+            "ADK, judged: the final response is valid given the expected one (majority over num_samples).",
+        ),
+        info(
+            "relevancy",
+            1.0,
+            "Judged: the response is in line with the query and the context (the tool responses).",
+        ),
+        info(
+            "fact_checking",
+            1.0,
+            "Judged: the context (the tool responses) supports the response.",
+        ),
+        info(
+            "answer_correctness",
+            1.0,
+            "Judged: the response agrees with the expected final response.",
+        ),
+        info(
+            "answer_faithfulness",
+            0.5,
+            "Judged 0-1: the response sticks to the context.",
+        ),
+        info(
+            "answer_relevancy",
+            0.5,
+            "Judged 0-1: the response answers the query.",
+        ),
+        info(
+            "context_precision",
+            0.5,
+            "Judged RAG: the useful context items come first (mean precision@k over relevant items).",
+        ),
+        info(
+            "context_recall",
+            0.5,
+            "Judged RAG: share of the expected answer's statements found in the context.",
+        ),
+        info(
+            "faithfulness",
+            0.5,
+            "Judged RAG: share of the response's claims that the context supports.",
+        ),
+        MetricInfo {
+            criterion_example: Some(
+                r#"{"threshold": 0.5, "rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#
+                    .into(),
+            ),
+            ..info(
+                "rubric_based_final_response_quality_v1",
+                0.5,
+                "ADK, judged: the final response meets each rubric (yes/no per rubric, averaged).",
+            )
+        },
         MetricInfo {
             criterion_example: Some(r#"{"threshold": 1.0, "tool_name": "get_weather"}"#.into()),
             ..info(
@@ -81,12 +138,10 @@ const SUPPORTED: [&str; 6] = [
 ];
 
 /// Metrics that ADK or Evalstudio's design define but this build cannot score yet.
-const NOT_YET_SUPPORTED: [&str; 28] = [
+const NOT_YET_SUPPORTED: [&str; 18] = [
     // ADK's other prebuilt metrics.
     "response_evaluation_score",
     "safety_v1",
-    "final_response_match_v2",
-    "rubric_based_final_response_quality_v1",
     "hallucinations_v1",
     "rubric_based_tool_use_quality_v1",
     "per_turn_user_simulator_quality_v1",
@@ -99,14 +154,6 @@ const NOT_YET_SUPPORTED: [&str; 28] = [
     "token_usage_v1",
     "invocation_duration_v1",
     // Evalstudio's partial-credit, judge, RAG and informational metrics.
-    "relevancy",
-    "fact_checking",
-    "answer_correctness",
-    "answer_faithfulness",
-    "answer_relevancy",
-    "context_precision",
-    "context_recall",
-    "faithfulness",
     "answer_relevance",
     "semantic_similarity",
     "tool_call_count",
@@ -143,6 +190,8 @@ pub enum MetricKind {
     ToolUsed {
         tool_name: String,
     },
+    /// Scored by an LLM judge (built-in or a custom prompt).
+    Judge(Box<JudgeMetric>),
 }
 
 /// Why a config cannot be used; names the offending field.
@@ -317,17 +366,21 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
                 }
             },
         },
-        _ if NOT_YET_SUPPORTED.contains(&name) => {
-            return Err(ConfigError(format!(
-                "{path}: metric `{name}` is not supported yet"
-            )))
-        }
-        _ => {
-            return Err(ConfigError(format!(
-            "{path}: unknown metric `{name}`; supported: {}",
-            SUPPORTED.join(", ")
-        )))
-        }
+        _ => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
+            Some(judge) => MetricKind::Judge(Box::new(judge)),
+            None if NOT_YET_SUPPORTED.contains(&name) => {
+                return Err(ConfigError(format!(
+                    "{path}: metric `{name}` is not supported yet"
+                )))
+            }
+            None => {
+                return Err(ConfigError(format!(
+                    "{path}: unknown metric `{name}`; supported: {}, {} (or a custom judge: a criterion with judge_prompt)",
+                    SUPPORTED.join(", "),
+                    JUDGE_METRICS.join(", ")
+                )))
+            }
+        },
     };
     Ok(MetricConfig {
         name: name.to_string(),

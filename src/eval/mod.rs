@@ -7,6 +7,7 @@ mod config;
 mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
+mod judge;
 mod partial;
 mod porter;
 mod result;
@@ -27,6 +28,10 @@ pub use config::{
 pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]
 pub use harness::{AgentEvaluator, EvalReport};
+pub use judge::{
+    evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
+    JudgeModelOptions, ReplyKind, JUDGE_METRICS,
+};
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{

@@ -4,6 +4,7 @@
 
 use super::config::{EvalConfig, MetricConfig, MetricKind};
 use super::exact_mean::exact_mean;
+use super::judge::{evaluate_judge_metric, JudgeInput, JudgeMetric};
 use super::partial::{tool_used, trajectory_share};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -146,7 +147,7 @@ pub async fn score_case(
         .collect();
     let mut overall = Vec::with_capacity(config.metrics.len());
     for metric in &config.metrics {
-        let evaluation = evaluate_metric(metric, actual, expected_invocations, services).await;
+        let evaluation = evaluate_metric(metric, expected, actual, services).await;
         overall.push(metric_result(
             metric,
             evaluation.overall_score,
@@ -212,38 +213,15 @@ pub async fn score_case(
 /// reference, as ADK's evaluators raise there.
 async fn evaluate_metric(
     metric: &MetricConfig,
+    expected_case: &EvalCase,
     actual: &[Invocation],
-    expected: Option<&[Invocation]>,
-    _services: &ScoringServices,
+    services: &ScoringServices,
 ) -> Evaluation {
-    let Some(expected) = expected else {
-        return not_evaluated();
-    };
-    let pairs = actual.iter().zip(expected);
+    // Metrics that compare with the expected invocations cannot score a conversation scenario.
+    let expected = expected_case.conversation.as_deref();
+    let pairs = || actual.iter().zip(expected.unwrap_or_default());
     match &metric.kind {
-        MetricKind::ToolTrajectory(criterion) => adk_mean(
-            metric,
-            pairs
-                .map(|(a, e)| tool_trajectory_score(a, e, *criterion))
-                .collect(),
-        ),
-        MetricKind::ResponseMatch => adk_mean(
-            metric,
-            pairs
-                .map(|(a, e)| {
-                    rouge1_fmeasure(
-                        &response_text(a.final_response.as_ref()),
-                        &response_text(e.final_response.as_ref()),
-                    )
-                })
-                .collect(),
-        ),
-        MetricKind::TrajectoryShare { share, ignore_args } => mean_of_scored(
-            metric,
-            pairs
-                .map(|(a, e)| InvocationScore::scored(trajectory_share(a, e, *share, *ignore_args)))
-                .collect(),
-        ),
+        MetricKind::Judge(judge) => evaluate_judged(metric, judge, expected_case, actual, services).await,
         MetricKind::ToolUsed { tool_name } => {
             let per_invocation: Vec<InvocationScore> = actual
                 .iter()
@@ -256,7 +234,75 @@ async fn evaluate_metric(
                 .fold(None, |best: Option<f64>, s| Some(best.map_or(s, |b| b.max(s))));
             finish(metric, overall, per_invocation)
         }
+        _ if expected.is_none() => not_evaluated(),
+        MetricKind::ToolTrajectory(criterion) => adk_mean(
+            metric,
+            pairs()
+                .map(|(a, e)| tool_trajectory_score(a, e, *criterion))
+                .collect(),
+        ),
+        MetricKind::ResponseMatch => adk_mean(
+            metric,
+            pairs()
+                .map(|(a, e)| {
+                    rouge1_fmeasure(
+                        &response_text(a.final_response.as_ref()),
+                        &response_text(e.final_response.as_ref()),
+                    )
+                })
+                .collect(),
+        ),
+        MetricKind::TrajectoryShare { share, ignore_args } => mean_of_scored(
+            metric,
+            pairs()
+                .map(|(a, e)| InvocationScore::scored(trajectory_share(a, e, *share, *ignore_args)))
+                .collect(),
+        ),
     }
+}
+
+/// A judge metric: each invocation judged (several at once), with its reference when the case
+/// has one; the overall score as ADK aggregates the metric.
+async fn evaluate_judged(
+    metric: &MetricConfig,
+    judge_metric: &JudgeMetric,
+    expected_case: &EvalCase,
+    actual: &[Invocation],
+    services: &ScoringServices,
+) -> Evaluation {
+    let Some(judge) = services.judge.as_deref() else {
+        let reason = "no judge model is configured: add a [judge] table (base_url, model, api_key_env) to evalstudio.toml";
+        return finish(
+            metric,
+            None,
+            actual
+                .iter()
+                .map(|_| InvocationScore::not_evaluated(reason))
+                .collect(),
+        );
+    };
+    let expected = expected_case.conversation.as_deref().unwrap_or_default();
+    let case_rubrics = expected_case.rubrics.as_deref().unwrap_or_default();
+    // Built up front: a lazily mapped stream here makes the future not provably Send.
+    let judgements: Vec<_> = actual
+        .iter()
+        .enumerate()
+        .map(|(index, invocation)| {
+            let input = JudgeInput::new(
+                invocation,
+                expected.get(index),
+                case_rubrics,
+                judge_metric.include_intermediate_responses_in_final,
+            );
+            async move { evaluate_judge_metric(judge_metric, &input, judge).await }
+        })
+        .collect();
+    let per_invocation: Vec<InvocationScore> = stream::iter(judgements)
+        .buffered(SCORING_CONCURRENCY)
+        .collect()
+        .await;
+    let overall = judge_metric.overall_score(&per_invocation);
+    finish(metric, overall, per_invocation)
 }
 
 fn not_evaluated() -> Evaluation {

@@ -514,11 +514,9 @@ fn config_errors_name_the_field() {
         error(r#"{"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "ignore_args": "yes"}}}"#)
             .contains("criteria.tool_trajectory_avg_score.ignore_args: expected true or false")
     );
-    assert!(
-        error(r#"{"criteria": {"final_response_match_v2": {"threshold": 0.5}}}"#)
-            .contains("metric `final_response_match_v2` is not supported yet")
-    );
-    assert!(error(r#"{"criteria": {"context_precision": 0.5}}"#).contains("is not supported yet"));
+    assert!(error(r#"{"criteria": {"safety_v1": {"threshold": 0.5}}}"#)
+        .contains("metric `safety_v1` is not supported yet"));
+    assert!(error(r#"{"criteria": {"hallucinations_v1": 0.5}}"#).contains("is not supported yet"));
     assert!(error(
         r#"{"criteria": {"mine": 0.5}, "custom_metrics": {"mine": {"code_config": {"name": "m.f"}}}}"#
     )

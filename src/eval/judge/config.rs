@@ -1,0 +1,309 @@
+//! Judge metrics in the eval config (`test_config.json`): ADK's `judge_model_options`
+//! {judge_model, num_samples, parallelism_limit} and `rubrics`, and custom judge prompts:
+//!
+//! ```json
+//! "criteria": {
+//!   "polite_tone": {
+//!     "threshold": 0.8,
+//!     "judge_prompt": "Is this reply to {query} polite? Reply YES or NO.\n\n{response}",
+//!     "reply": "yes_no"
+//!   },
+//!   "grounded": {
+//!     "threshold": 0.6,
+//!     "judge_prompt": "Rate 1 to 5 how well {response} uses {context}. Reply {\"score\": n, \"feedback\": \"…\"}",
+//!     "reply": "score_json",
+//!     "score_range": [1, 5]
+//!   }
+//! }
+//! ```
+//!
+//! Keys may be snake_case or camelCase, as in ADK.
+
+use super::template::placeholders;
+use super::{
+    CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind, ANSWER_CORRECTNESS,
+    ANSWER_FAITHFULNESS, ANSWER_RELEVANCY, CONTEXT_PRECISION, CONTEXT_RECALL, FACT_CHECKING, FAITHFULNESS,
+    FINAL_RESPONSE_MATCH_V2, RELEVANCY, RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+};
+use crate::evalset::Rubric;
+use serde_json::{Map, Value};
+
+/// The placeholders a custom judge prompt may use.
+const CUSTOM_PLACEHOLDERS: [&str; 4] = ["query", "response", "context", "reference"];
+
+/// A metric's judge settings if it is a judge metric: a built-in one by name, or any name whose
+/// criterion has a `judge_prompt`. `criterion` is the metric's criterion object (a bare
+/// threshold is `{"threshold": t}`); `path` is where it is, e.g. `criteria.relevancy`, and
+/// starts every error. `Ok(None)`: not a judge metric.
+pub fn parse_judge_metric(
+    name: &str,
+    criterion: &Map<String, Value>,
+    path: &str,
+) -> Result<Option<JudgeMetric>, String> {
+    let custom_prompt = field(criterion, "judge_prompt", "judgePrompt");
+    let kind = match name {
+        FINAL_RESPONSE_MATCH_V2 => JudgeKind::FinalResponseMatchV2,
+        RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1 => JudgeKind::RubricBasedFinalResponseQualityV1 {
+            rubrics: rubrics(criterion, path)?,
+        },
+        RELEVANCY => JudgeKind::Relevancy,
+        FACT_CHECKING => JudgeKind::FactChecking,
+        ANSWER_CORRECTNESS => JudgeKind::AnswerCorrectness,
+        ANSWER_FAITHFULNESS => JudgeKind::AnswerFaithfulness,
+        ANSWER_RELEVANCY => JudgeKind::AnswerRelevancy,
+        CONTEXT_PRECISION => JudgeKind::ContextPrecision,
+        CONTEXT_RECALL => JudgeKind::ContextRecall,
+        FAITHFULNESS => JudgeKind::Faithfulness,
+        _ => match custom_prompt {
+            Some((key, prompt)) => JudgeKind::Custom(custom(criterion, path, key, prompt)?),
+            None => return Ok(None),
+        },
+    };
+    let adk_metric = matches!(
+        kind,
+        JudgeKind::FinalResponseMatchV2 | JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
+    );
+    // ADK's criteria allow extra keys; Evalstudio's own are checked, so a typo is not ignored.
+    if !adk_metric {
+        let mut known = vec![
+            "threshold",
+            "include_intermediate_responses_in_final",
+            "includeIntermediateResponsesInFinal",
+            "judge_model_options",
+            "judgeModelOptions",
+        ];
+        if matches!(kind, JudgeKind::Custom(_)) {
+            known.extend([
+                "judge_prompt",
+                "judgePrompt",
+                "reply",
+                "score_range",
+                "scoreRange",
+            ]);
+        } else if let Some((key, _)) = custom_prompt {
+            return Err(format!(
+                "{path}.{key}: `{name}` has its own prompt; give a custom prompt a metric name of its own"
+            ));
+        }
+        if let Some(key) = criterion.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(format!(
+                "{path}.{key}: not a setting of a judge metric (known: threshold, \
+                 include_intermediate_responses_in_final, judge_model_options{})",
+                if matches!(kind, JudgeKind::Custom(_)) {
+                    ", judge_prompt, reply, score_range"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    let include_intermediate_responses_in_final = match field(
+        criterion,
+        "include_intermediate_responses_in_final",
+        "includeIntermediateResponsesInFinal",
+    ) {
+        None => false,
+        Some((key, value)) => value
+            .as_bool()
+            .ok_or_else(|| format!("{path}.{key}: expected true or false"))?,
+    };
+    let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
+    let multi_step = matches!(
+        kind,
+        JudgeKind::ContextPrecision | JudgeKind::ContextRecall | JudgeKind::Faithfulness
+    );
+    if multi_step && options.num_samples != 1 {
+        return Err(format!(
+            "{path}.judge_model_options.num_samples: `{name}` asks the judge once per statement or \
+             context item; only 1 is supported"
+        ));
+    }
+    Ok(Some(JudgeMetric {
+        name: name.to_string(),
+        kind,
+        options,
+        include_intermediate_responses_in_final,
+    }))
+}
+
+/// A value by its snake_case or camelCase key; null counts as absent.
+fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {
+    object
+        .iter()
+        .find(|(key, value)| (key.as_str() == snake || key.as_str() == camel) && !value.is_null())
+        .map(|(key, value)| (key.as_str(), value))
+}
+
+fn judge_model_options(
+    criterion: &Map<String, Value>,
+    path: &str,
+    default_samples: usize,
+) -> Result<JudgeModelOptions, String> {
+    let mut options = JudgeModelOptions {
+        judge_model: None,
+        num_samples: default_samples,
+        parallelism_limit: None,
+    };
+    let Some((key, value)) = field(criterion, "judge_model_options", "judgeModelOptions") else {
+        return Ok(options);
+    };
+    let path = format!("{path}.{key}");
+    let Value::Object(object) = value else {
+        return Err(format!(
+            "{path}: expected an object such as {{\"num_samples\": 5}}"
+        ));
+    };
+    for (key, value) in object.iter().filter(|(_, v)| !v.is_null()) {
+        let at = format!("{path}.{key}");
+        match key.as_str() {
+            "judge_model" | "judgeModel" => match value.as_str().map(str::trim) {
+                Some(model) if !model.is_empty() => options.judge_model = Some(model.to_string()),
+                _ => return Err(format!("{at}: expected a model name")),
+            },
+            "num_samples" | "numSamples" => options.num_samples = positive_integer(value, &at)?,
+            "parallelism_limit" | "parallelismLimit" => {
+                options.parallelism_limit = Some(positive_integer(value, &at)?)
+            }
+            "judge_model_config" | "judgeModelConfig" => {
+                return Err(format!(
+                    "{at}: not supported; the judge's temperature and timeouts are set in the [judge] \
+                     table of evalstudio.toml"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "{at}: unknown option (known: judge_model, num_samples, parallelism_limit)"
+                ))
+            }
+        }
+    }
+    Ok(options)
+}
+
+/// A whole number ≥ 1, written as an integer or as a float without a fraction (as pydantic
+/// accepts it).
+fn positive_integer(value: &Value, path: &str) -> Result<usize, String> {
+    let whole = value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= 1e6)
+            .map(|f| f as u64)
+    });
+    match whole.and_then(|n| usize::try_from(n).ok()) {
+        Some(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{path}: expected a positive integer, found {value}")),
+    }
+}
+
+/// ADK's `RubricsBasedCriterion.rubrics`: `[{rubric_id, rubric_content: {text_property},
+/// description?, type?}]`.
+fn rubrics(criterion: &Map<String, Value>, path: &str) -> Result<Vec<Rubric>, String> {
+    let Some((key, value)) = field(criterion, "rubrics", "rubrics") else {
+        return Ok(Vec::new());
+    };
+    let path = format!("{path}.{key}");
+    let Value::Array(items) = value else {
+        return Err(format!("{path}: expected a list of rubrics"));
+    };
+    let mut rubrics: Vec<Rubric> = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let at = format!("{path}[{index}]");
+        let rubric: Rubric = serde_json::from_value(item.clone()).map_err(|e| {
+            format!(
+                "{at}: {e}; a rubric is {{\"rubric_id\": \"…\", \"rubric_content\": {{\"text_property\": \"…\"}}}}"
+            )
+        })?;
+        if let Some(extra) = rubric.extra.keys().find(|k| k.as_str() != "type") {
+            return Err(format!(
+                "{at}.{extra}: not a rubric field (known: rubric_id, rubric_content, description, type)"
+            ));
+        }
+        if let Some(extra) = rubric.rubric_content.extra.keys().next() {
+            return Err(format!(
+                "{at}.rubric_content.{extra}: not a field (known: text_property)"
+            ));
+        }
+        if rubric
+            .rubric_content
+            .text_property
+            .as_deref()
+            .is_none_or(|t| t.trim().is_empty())
+        {
+            return Err(format!(
+                "{at}.rubric_content.text_property: missing; it is what the judge checks"
+            ));
+        }
+        if rubrics.iter().any(|r| r.rubric_id == rubric.rubric_id) {
+            return Err(format!("{at}.rubric_id: `{}` is used twice", rubric.rubric_id));
+        }
+        rubrics.push(rubric);
+    }
+    Ok(rubrics)
+}
+
+fn custom(
+    criterion: &Map<String, Value>,
+    path: &str,
+    prompt_key: &str,
+    prompt: &Value,
+) -> Result<CustomJudge, String> {
+    let prompt_field = format!("{path}.{prompt_key}");
+    let Some(prompt) = prompt.as_str().filter(|p| !p.trim().is_empty()) else {
+        return Err(format!("{prompt_field}: expected the prompt's text"));
+    };
+    let names = placeholders(prompt);
+    if let Some(unknown) = names.iter().find(|n| !CUSTOM_PLACEHOLDERS.contains(n)) {
+        return Err(format!(
+            "{prompt_field}: unknown placeholder {{{unknown}}}; use {{query}}, {{response}}, {{context}} \
+             or {{reference}} (write {{{{ and }}}} for literal braces)"
+        ));
+    }
+    if !names.contains(&"response") {
+        return Err(format!(
+            "{prompt_field}: the prompt never shows the judge the response; put {{response}} in it"
+        ));
+    }
+    let reply = match field(criterion, "reply", "reply") {
+        None => {
+            return Err(format!(
+                "{path}.reply: missing; say what the prompt asks for, \"yes_no\" or \"score_json\""
+            ))
+        }
+        Some((_, Value::String(kind))) if kind == "yes_no" => ReplyKind::YesNo,
+        Some((_, Value::String(kind))) if kind == "score_json" => ReplyKind::ScoreJson,
+        Some((_, other)) => {
+            return Err(format!(
+                "{path}.reply: expected \"yes_no\" or \"score_json\", found {other}"
+            ))
+        }
+    };
+    let score_range = match field(criterion, "score_range", "scoreRange") {
+        None => (0.0, 1.0),
+        Some((key, value)) => {
+            let at = format!("{path}.{key}");
+            if reply != ReplyKind::ScoreJson {
+                return Err(format!("{at}: only a \"score_json\" reply has a score range"));
+            }
+            match value
+                .as_array()
+                .map(|a| a.iter().map(Value::as_f64).collect::<Vec<_>>())
+                .as_deref()
+            {
+                Some([Some(low), Some(high)]) if low.is_finite() && high.is_finite() && low < high => {
+                    (*low, *high)
+                }
+                _ => {
+                    return Err(format!(
+                        "{at}: expected [lowest, highest], two numbers with lowest < highest, e.g. [1, 5]"
+                    ))
+                }
+            }
+        }
+    };
+    Ok(CustomJudge {
+        prompt: prompt.to_string(),
+        reply,
+        score_range,
+        prompt_field,
+    })
+}

@@ -1,0 +1,721 @@
+//! LLM-as-judge metrics: ADK's `final_response_match_v2` and
+//! `rubric_based_final_response_quality_v1` (its prompts, parsers and sample aggregation), yes/no
+//! and `{score, feedback}` judges after Spring AI and LlamaIndex, Ragas-style RAG metrics over
+//! the invocation's tool responses, and custom judge prompts from the eval config.
+//!
+//! Pure: prompts are built and replies read here, the model is behind [`Judge`]. Each score
+//! keeps its evidence (the judge's replies, claims and verdicts); a reply that cannot be read or
+//! a judge error makes the invocation NOT_EVALUATED with the reason, never a silent 0.
+
+mod config;
+mod input;
+mod parse;
+mod prompts;
+mod template;
+#[cfg(test)]
+mod tests;
+
+pub use config::parse_judge_metric;
+pub use input::{AgentWork, JudgeInput};
+
+use super::services::{InvocationScore, Judge, JudgeRequest};
+use crate::evalset::Rubric;
+use futures::stream::{self, StreamExt};
+use parse::{RubricVerdict, Validity};
+use serde_json::{json, Map, Value};
+use template::fill;
+
+pub const FINAL_RESPONSE_MATCH_V2: &str = "final_response_match_v2";
+pub const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str = "rubric_based_final_response_quality_v1";
+pub const RELEVANCY: &str = "relevancy";
+pub const FACT_CHECKING: &str = "fact_checking";
+pub const ANSWER_CORRECTNESS: &str = "answer_correctness";
+pub const ANSWER_FAITHFULNESS: &str = "answer_faithfulness";
+pub const ANSWER_RELEVANCY: &str = "answer_relevancy";
+pub const CONTEXT_PRECISION: &str = "context_precision";
+pub const CONTEXT_RECALL: &str = "context_recall";
+pub const FAITHFULNESS: &str = "faithfulness";
+
+/// The built-in judge metrics.
+pub const JUDGE_METRICS: [&str; 10] = [
+    FINAL_RESPONSE_MATCH_V2,
+    RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+    RELEVANCY,
+    FACT_CHECKING,
+    ANSWER_CORRECTNESS,
+    ANSWER_FAITHFULNESS,
+    ANSWER_RELEVANCY,
+    CONTEXT_PRECISION,
+    CONTEXT_RECALL,
+    FAITHFULNESS,
+];
+
+/// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
+const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
+
+/// ADK's rubric type that `rubric_based_final_response_quality_v1` takes from invocations.
+const FINAL_RESPONSE_QUALITY: &str = "FINAL_RESPONSE_QUALITY";
+
+/// One judge metric of the eval config.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeMetric {
+    /// The name in the config's `criteria`.
+    pub name: String,
+    pub kind: JudgeKind,
+    pub options: JudgeModelOptions,
+    /// Show the judge the agent's texts before its tool calls too, not just the final response.
+    pub include_intermediate_responses_in_final: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum JudgeKind {
+    /// Valid or invalid against the reference, majority over samples (ties are invalid).
+    FinalResponseMatchV2,
+    /// Yes or no per rubric, majority over samples per rubric, mean over rubrics. `rubrics` are
+    /// the criterion's; invocations add theirs of type `FINAL_RESPONSE_QUALITY`.
+    RubricBasedFinalResponseQualityV1 {
+        rubrics: Vec<Rubric>,
+    },
+    /// Yes if the response is in line with the query and the context.
+    Relevancy,
+    /// Yes if the context (the document) supports the response (the claim).
+    FactChecking,
+    /// Yes if the response agrees with the reference.
+    AnswerCorrectness,
+    /// A 0..1 score of how well the context supports the response.
+    AnswerFaithfulness,
+    /// A 0..1 score of how well the response addresses the query.
+    AnswerRelevancy,
+    /// Per context item, useful or not; mean precision at the useful items.
+    ContextPrecision,
+    /// The fraction of the reference's statements the context supports.
+    ContextRecall,
+    /// The fraction of the response's claims the context supports.
+    Faithfulness,
+    Custom(CustomJudge),
+}
+
+/// A judge prompt written in the eval config.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomJudge {
+    /// With `{query}`, `{response}`, `{context}` and `{reference}` placeholders.
+    pub prompt: String,
+    pub reply: ReplyKind,
+    /// The range of a `score_json` reply's score; mapped onto 0..1.
+    pub score_range: (f64, f64),
+    /// Where the prompt is declared, e.g. `criteria.tone.judge_prompt`, for messages.
+    pub prompt_field: String,
+}
+
+/// What a custom judge prompt asks the judge to reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// Yes (1.0) or no (0.0).
+    YesNo,
+    /// A JSON object `{"score": number, "feedback": text}`.
+    ScoreJson,
+}
+
+/// ADK's `judge_model_options`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeModelOptions {
+    /// The model to ask; the judge's configured model when absent.
+    pub judge_model: Option<String>,
+    /// Replies asked per invocation (ADK's default is 5 for its metrics; 1 for the others).
+    pub num_samples: usize,
+    /// Most judge requests of one invocation at a time; all at once when absent.
+    pub parallelism_limit: Option<usize>,
+}
+
+impl JudgeMetric {
+    /// The metric over a case's per-invocation scores, as ADK aggregates: the rubric-based one is
+    /// the mean of every rubric score of every invocation (not of the invocations' means), the
+    /// others the mean of the invocations that were evaluated. None when nothing was.
+    pub fn overall_score(&self, scores: &[InvocationScore]) -> Option<f64> {
+        let values: Vec<f64> = match self.kind {
+            JudgeKind::RubricBasedFinalResponseQualityV1 { .. } => scores
+                .iter()
+                .filter_map(|s| s.evidence.as_ref()?.get("rubrics")?.as_array())
+                .flatten()
+                .filter_map(|rubric| rubric.get("score")?.as_f64())
+                .collect(),
+            _ => scores.iter().filter_map(|s| s.score).collect(),
+        };
+        if values.is_empty() {
+            return None;
+        }
+        Some(values.iter().sum::<f64>() / values.len() as f64)
+    }
+}
+
+/// Scores one invocation with a judge metric.
+pub async fn evaluate_judge_metric(
+    metric: &JudgeMetric,
+    input: &JudgeInput,
+    judge: &dyn Judge,
+) -> InvocationScore {
+    let asker = Asker {
+        judge,
+        model: metric.options.judge_model.as_deref(),
+        parallelism_limit: metric.options.parallelism_limit,
+    };
+    let samples = metric.options.num_samples;
+    let context = context_block(input);
+    let yes_no = |reply: &str| parse::yes_no(reply).map(|yes| (yes, json!(if yes { "yes" } else { "no" })));
+    match &metric.kind {
+        JudgeKind::FinalResponseMatchV2 => {
+            let Some(reference) = &input.reference else {
+                return InvocationScore::not_evaluated(format!(
+                    "{} compares with the expected final response, and there is no expected invocation",
+                    metric.name
+                ));
+            };
+            let prompt = fill(
+                prompts::FINAL_RESPONSE_MATCH_V2,
+                &[
+                    ("prompt", &input.query),
+                    ("response", &input.response),
+                    ("golden_response", reference),
+                ],
+            );
+            let read = |reply: &str| {
+                parse::validity(reply).map(|(label, by_adk)| {
+                    let label_text = match label {
+                        Validity::Valid => "valid",
+                        Validity::Invalid => "invalid",
+                    };
+                    let reader = if by_adk { "adk" } else { "tolerant" };
+                    (
+                        label == Validity::Valid,
+                        json!({"label": label_text, "parser": reader}),
+                    )
+                })
+            };
+            voted(&asker, &prompt, samples, read).await
+        }
+        JudgeKind::RubricBasedFinalResponseQualityV1 { rubrics } => {
+            rubric_based(&asker, rubrics, input, samples).await
+        }
+        JudgeKind::Relevancy => {
+            let prompt = fill(
+                prompts::RELEVANCY,
+                &[
+                    ("query", &input.query),
+                    ("response", &input.response),
+                    ("context", &context),
+                ],
+            );
+            voted(&asker, &prompt, samples, yes_no).await
+        }
+        JudgeKind::FactChecking => {
+            let prompt = fill(
+                prompts::FACT_CHECKING,
+                &[("document", &context), ("claim", &input.response)],
+            );
+            voted(&asker, &prompt, samples, yes_no).await
+        }
+        JudgeKind::AnswerCorrectness => {
+            let Some(reference) = reference(input) else {
+                return no_reference(&metric.name);
+            };
+            let prompt = fill(
+                prompts::ANSWER_CORRECTNESS,
+                &[
+                    ("query", &input.query),
+                    ("response", &input.response),
+                    ("reference", reference),
+                ],
+            );
+            voted(&asker, &prompt, samples, yes_no).await
+        }
+        JudgeKind::AnswerFaithfulness | JudgeKind::AnswerRelevancy => {
+            let template = if metric.kind == JudgeKind::AnswerFaithfulness {
+                prompts::ANSWER_FAITHFULNESS
+            } else {
+                prompts::ANSWER_RELEVANCY
+            };
+            let prompt = fill(
+                template,
+                &[
+                    ("query", &input.query),
+                    ("response", &input.response),
+                    ("context", &context),
+                ],
+            );
+            averaged(&asker, &prompt, samples, (0.0, 1.0)).await
+        }
+        JudgeKind::ContextPrecision => context_precision(&asker, input).await,
+        JudgeKind::ContextRecall => {
+            let Some(reference) = reference(input) else {
+                return no_reference(&metric.name);
+            };
+            supported_fraction(&asker, input, reference, "reference").await
+        }
+        JudgeKind::Faithfulness => supported_fraction(&asker, input, &input.response, "response").await,
+        JudgeKind::Custom(custom) => {
+            let prompt = template::render(&custom.prompt, |name| match name {
+                "query" => Some(input.query.as_str()),
+                "response" => Some(input.response.as_str()),
+                "context" => Some(context.as_str()),
+                "reference" => reference(input),
+                _ => None,
+            });
+            // The config admits only these four names, so only a missing reference fails.
+            let prompt = match prompt {
+                Ok(prompt) => prompt,
+                Err(_) => {
+                    return InvocationScore::not_evaluated(format!(
+                        "{} uses {{reference}}, and this invocation has no expected final response",
+                        custom.prompt_field
+                    ))
+                }
+            };
+            match custom.reply {
+                ReplyKind::YesNo => voted(&asker, &prompt, samples, yes_no).await,
+                ReplyKind::ScoreJson => averaged(&asker, &prompt, samples, custom.score_range).await,
+            }
+        }
+    }
+}
+
+/// The expected final response, if there is one with text.
+fn reference(input: &JudgeInput) -> Option<&str> {
+    input.reference.as_deref().filter(|r| !r.trim().is_empty())
+}
+
+fn no_reference(metric: &str) -> InvocationScore {
+    InvocationScore::not_evaluated(format!(
+        "{metric} needs the expected final response, and this invocation has none"
+    ))
+}
+
+/// The tool responses, one per paragraph, for a `{context}` placeholder.
+fn context_block(input: &JudgeInput) -> String {
+    if input.context.is_empty() {
+        prompts::NO_CONTEXT.to_string()
+    } else {
+        input.context.join("\n\n")
+    }
+}
+
+/// The judge and how to ask it.
+struct Asker<'a> {
+    judge: &'a dyn Judge,
+    model: Option<&'a str>,
+    parallelism_limit: Option<usize>,
+}
+
+impl Asker<'_> {
+    /// One reply per prompt, in order, at most `parallelism_limit` requests at a time.
+    async fn ask_all(&self, prompts: Vec<&str>) -> Vec<Result<String, String>> {
+        let limit = self.parallelism_limit.unwrap_or(prompts.len()).max(1);
+        // Requests made up front: a lazily mapped stream here makes callers' futures not
+        // provably Send.
+        let requests: Vec<_> = prompts
+            .into_iter()
+            .map(|prompt| {
+                self.judge.complete(JudgeRequest {
+                    prompt,
+                    model: self.model,
+                })
+            })
+            .collect();
+        stream::iter(requests).buffered(limit).collect().await
+    }
+
+    /// `samples` replies to one prompt; Err if any request failed (ADK: a failed sample makes
+    /// the invocation NOT_EVALUATED), with what the judge answered as evidence.
+    async fn samples(&self, prompt: &str, samples: usize) -> Result<Vec<String>, InvocationScore> {
+        let replies = self.ask_all(vec![prompt; samples]).await;
+        if let Some(error) = replies.iter().find_map(|r| r.as_ref().err()) {
+            let evidence: Vec<Value> = replies
+                .iter()
+                .map(|reply| match reply {
+                    Ok(reply) => json!({"reply": reply}),
+                    Err(error) => json!({"error": error}),
+                })
+                .collect();
+            return Err(with_evidence(
+                InvocationScore::not_evaluated(format!("the judge failed: {error}")),
+                json!({"samples": evidence}),
+            ));
+        }
+        Ok(replies.into_iter().flatten().collect())
+    }
+}
+
+fn with_evidence(mut score: InvocationScore, evidence: Value) -> InvocationScore {
+    score.evidence = Some(evidence);
+    score
+}
+
+/// Majority vote over samples of a yes/no kind of reply: 1.0 when more samples say yes than
+/// no, else 0.0 (a tie is a no, as ADK's `final_response_match_v2`). Replies that cannot be
+/// read do not vote; with none readable the invocation is NOT_EVALUATED.
+async fn voted(
+    asker: &Asker<'_>,
+    prompt: &str,
+    samples: usize,
+    read: impl Fn(&str) -> Result<(bool, Value), String>,
+) -> InvocationScore {
+    let replies = match asker.samples(prompt, samples).await {
+        Ok(replies) => replies,
+        Err(failed) => return failed,
+    };
+    let (mut yes, mut no) = (0, 0);
+    let mut first_problem = None;
+    let evidence: Vec<Value> = replies
+        .iter()
+        .map(|reply| match read(reply) {
+            Ok((verdict, detail)) => {
+                if verdict {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+                json!({"reply": reply, "verdict": detail})
+            }
+            Err(problem) => {
+                first_problem.get_or_insert_with(|| problem.clone());
+                json!({"reply": reply, "problem": problem})
+            }
+        })
+        .collect();
+    let unread = replies.len() - yes - no;
+    let evidence = json!({"samples": evidence, "votes": {"yes": yes, "no": no, "unread": unread}});
+    let score = if yes + no == 0 {
+        InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
+    } else {
+        InvocationScore::scored(if yes > no { 1.0 } else { 0.0 })
+    };
+    with_evidence(score, evidence)
+}
+
+/// The mean score of the samples' `{score, feedback}` replies that can be read.
+async fn averaged(asker: &Asker<'_>, prompt: &str, samples: usize, range: (f64, f64)) -> InvocationScore {
+    let replies = match asker.samples(prompt, samples).await {
+        Ok(replies) => replies,
+        Err(failed) => return failed,
+    };
+    let mut scores = Vec::new();
+    let mut first_problem = None;
+    let evidence: Vec<Value> = replies
+        .iter()
+        .map(|reply| match parse::score_json(reply, range) {
+            Ok(read) => {
+                scores.push(read.score);
+                json!({"reply": reply, "score": read.score, "feedback": read.feedback})
+            }
+            Err(problem) => {
+                first_problem.get_or_insert_with(|| problem.clone());
+                json!({"reply": reply, "problem": problem})
+            }
+        })
+        .collect();
+    let evidence = json!({"samples": evidence});
+    let score = if scores.is_empty() {
+        InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
+    } else {
+        InvocationScore::scored(scores.iter().sum::<f64>() / scores.len() as f64)
+    };
+    with_evidence(score, evidence)
+}
+
+// ---------------------------------------------------------------------------------------------
+// ADK rubric_based_final_response_quality_v1
+
+/// The rubrics ADK uses for an invocation: the criterion's, then the invocation's of type
+/// `FINAL_RESPONSE_QUALITY` (an id twice is an error unless both are the same rubric).
+fn effective_rubrics(criterion: &[Rubric], invocation: &[Rubric]) -> Result<Vec<Rubric>, String> {
+    let of_type = invocation
+        .iter()
+        .filter(|r| r.extra.get("type").and_then(Value::as_str) == Some(FINAL_RESPONSE_QUALITY));
+    let mut rubrics: Vec<Rubric> = Vec::new();
+    for rubric in criterion.iter().chain(of_type) {
+        match rubrics.iter().find(|r| r.rubric_id == rubric.rubric_id) {
+            Some(existing) if existing == rubric => {}
+            Some(_) => {
+                return Err(format!(
+                    "two different rubrics have the rubric_id `{}`",
+                    rubric.rubric_id
+                ))
+            }
+            None => rubrics.push(rubric.clone()),
+        }
+    }
+    if rubrics.is_empty() {
+        return Err(format!(
+            "there are no rubrics: give the criterion `rubrics`, or rubrics of type {FINAL_RESPONSE_QUALITY} to the eval case or its invocations"
+        ));
+    }
+    Ok(rubrics)
+}
+
+fn rubric_text(rubric: &Rubric) -> &str {
+    rubric.rubric_content.text_property.as_deref().unwrap_or("None")
+}
+
+async fn rubric_based(
+    asker: &Asker<'_>,
+    criterion: &[Rubric],
+    input: &JudgeInput,
+    samples: usize,
+) -> InvocationScore {
+    let rubrics = match effective_rubrics(criterion, &input.rubrics) {
+        Ok(rubrics) => rubrics,
+        Err(problem) => return InvocationScore::not_evaluated(problem),
+    };
+    let listed: Vec<String> = rubrics
+        .iter()
+        .map(|r| format!("*  [id: {}] {}", r.rubric_id, rubric_text(r)))
+        .collect();
+    let work = &input.agent_work;
+    let prompt = fill(
+        prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+        &[
+            ("developer_instructions", &work.developer_instructions),
+            ("tool_declarations", &work.tool_declarations),
+            ("user_input", &input.query),
+            ("response_steps", &work.response_steps),
+            ("grounding_metadata", &work.grounding_metadata),
+            ("final_response", &input.response),
+            ("rubrics", &listed.join("\n")),
+        ],
+    );
+    let replies = match asker.samples(&prompt, samples).await {
+        Ok(replies) => replies,
+        Err(failed) => return failed,
+    };
+    // Per rubric id, in the order first seen: its verdicts over all samples.
+    let mut votes: Vec<(String, Vec<RubricVerdict>)> = Vec::new();
+    let sample_evidence: Vec<Value> = replies
+        .iter()
+        .map(|reply| {
+            let matched = match_rubrics(&parse::rubric_verdicts(reply), &rubrics);
+            for (rubric_id, verdict) in &matched {
+                match votes.iter_mut().find(|(id, _)| id == rubric_id) {
+                    Some((_, list)) => list.push(verdict.clone()),
+                    None => votes.push((rubric_id.clone(), vec![verdict.clone()])),
+                }
+            }
+            let read: Map<String, Value> = matched
+                .iter()
+                .map(|(id, v)| (id.clone(), json!(v.score)))
+                .collect();
+            json!({"reply": reply, "rubric_scores": read})
+        })
+        .collect();
+    let rubric_evidence: Vec<Value> = votes
+        .iter()
+        .map(|(rubric_id, verdicts)| {
+            let positives: Vec<&RubricVerdict> = verdicts.iter().filter(|v| v.score == Some(1.0)).collect();
+            let negatives: Vec<&RubricVerdict> = verdicts
+                .iter()
+                .filter(|v| v.score.is_some_and(|s| s != 1.0))
+                .collect();
+            // ADK's MajorityVotePerInvocationResultsAggregator: a tie goes to the negatives.
+            let chosen = if positives.is_empty() && negatives.is_empty() {
+                &verdicts[0]
+            } else if positives.len() > negatives.len() {
+                positives[0]
+            } else {
+                negatives[0]
+            };
+            let text = rubrics
+                .iter()
+                .find(|r| &r.rubric_id == rubric_id)
+                .map(rubric_text)
+                .unwrap_or_default();
+            json!({
+                "rubric_id": rubric_id,
+                "text": text,
+                "score": chosen.score,
+                "rationale": chosen.rationale,
+                "votes": {"yes": positives.len(), "no": negatives.len(), "unread": verdicts.len() - positives.len() - negatives.len()},
+            })
+        })
+        .collect();
+    let scores: Vec<f64> = rubric_evidence
+        .iter()
+        .filter_map(|r| r["score"].as_f64())
+        .collect();
+    let score = if scores.is_empty() {
+        InvocationScore::not_evaluated(
+            "the judge's replies gave no readable verdict on any rubric (expected ID/Property/Rationale/Verdict blocks)",
+        )
+    } else {
+        InvocationScore::scored(scores.iter().sum::<f64>() / scores.len() as f64)
+    };
+    with_evidence(
+        score,
+        json!({"rubrics": rubric_evidence, "samples": sample_evidence}),
+    )
+}
+
+/// Each verdict with the id of the rubric it is about: by the id the judge copied, else by the
+/// property's text (ADK's `convert_auto_rater_response_to_score`). Verdicts on properties that
+/// are not rubrics are dropped.
+fn match_rubrics(verdicts: &[RubricVerdict], rubrics: &[Rubric]) -> Vec<(String, RubricVerdict)> {
+    verdicts
+        .iter()
+        .filter_map(|verdict| {
+            let by_id = verdict
+                .rubric_id
+                .as_ref()
+                .and_then(|id| rubrics.iter().find(|r| &r.rubric_id == id));
+            let rubric = by_id.or_else(|| {
+                let property = parse::normalize_property(&verdict.property);
+                rubrics
+                    .iter()
+                    .rev()
+                    .find(|r| parse::normalize_property(rubric_text(r)) == property)
+            })?;
+            Some((rubric.rubric_id.clone(), verdict.clone()))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// RAG metrics
+
+/// Σ_k precision@k · useful_k / #useful over the context items in order; 0 when none is useful.
+async fn context_precision(asker: &Asker<'_>, input: &JudgeInput) -> InvocationScore {
+    if input.context.is_empty() {
+        return InvocationScore::not_evaluated("there is no context: the agent called no tools");
+    }
+    let answer = reference(input).unwrap_or(&input.response);
+    let prompts: Vec<String> = input
+        .context
+        .iter()
+        .map(|item| {
+            fill(
+                prompts::CONTEXT_USEFUL,
+                &[("query", &input.query), ("answer", answer), ("item", item)],
+            )
+        })
+        .collect();
+    let replies = asker.ask_all(prompts.iter().map(String::as_str).collect()).await;
+    let mut verdicts = Vec::with_capacity(replies.len());
+    let mut problem = None;
+    let items: Vec<Value> = input
+        .context
+        .iter()
+        .zip(&replies)
+        .enumerate()
+        .map(|(index, (item, reply))| match reply {
+            Err(error) => {
+                problem.get_or_insert_with(|| format!("the judge failed: {error}"));
+                json!({"context": item, "error": error})
+            }
+            Ok(reply) => match parse::yes_no(reply) {
+                Ok(useful) => {
+                    verdicts.push(useful);
+                    json!({"context": item, "useful": useful, "reply": reply})
+                }
+                Err(why) => {
+                    problem.get_or_insert_with(|| format!("context item {}: {why}", index + 1));
+                    json!({"context": item, "reply": reply, "problem": why})
+                }
+            },
+        })
+        .collect();
+    let answered_with = if reference(input).is_some() {
+        "reference"
+    } else {
+        "response"
+    };
+    let evidence = json!({"items": items, "answer": answered_with});
+    if let Some(problem) = problem {
+        return with_evidence(InvocationScore::not_evaluated(problem), evidence);
+    }
+    let mut useful_so_far = 0;
+    let mut total = 0.0;
+    for (k, useful) in verdicts.iter().enumerate() {
+        if *useful {
+            useful_so_far += 1;
+            total += f64::from(useful_so_far) / (k + 1) as f64;
+        }
+    }
+    let score = if useful_so_far == 0 {
+        0.0
+    } else {
+        total / f64::from(useful_so_far)
+    };
+    with_evidence(InvocationScore::scored(score), evidence)
+}
+
+/// The fraction of `text`'s statements the context supports: the judge lists the statements,
+/// then checks each against the context (`faithfulness` with the response, `context_recall`
+/// with the reference).
+async fn supported_fraction(
+    asker: &Asker<'_>,
+    input: &JudgeInput,
+    text: &str,
+    what: &str,
+) -> InvocationScore {
+    let prompt = fill(prompts::STATEMENTS, &[("query", &input.query), ("text", text)]);
+    let reply = match asker.ask_all(vec![prompt.as_str()]).await.remove(0) {
+        Ok(reply) => reply,
+        Err(error) => return InvocationScore::not_evaluated(format!("the judge failed: {error}")),
+    };
+    let statements = match parse::statements(&reply) {
+        Ok(statements) => statements,
+        Err(problem) => {
+            return with_evidence(
+                InvocationScore::not_evaluated(problem),
+                json!({"statements_reply": reply}),
+            )
+        }
+    };
+    if statements.is_empty() {
+        return with_evidence(
+            InvocationScore::not_evaluated(format!("the judge found no statements in the {what} to check")),
+            json!({"statements_reply": reply, "statements": []}),
+        );
+    }
+    // Without context nothing can be supported; the judge need not be asked.
+    let replies: Vec<Result<String, String>> = if input.context.is_empty() {
+        Vec::new()
+    } else {
+        let document = context_block(input);
+        let checks: Vec<String> = statements
+            .iter()
+            .map(|claim| {
+                fill(
+                    prompts::FACT_CHECKING,
+                    &[("document", &document), ("claim", claim)],
+                )
+            })
+            .collect();
+        asker.ask_all(checks.iter().map(String::as_str).collect()).await
+    };
+    let mut supported = 0;
+    let mut problem = None;
+    let checked: Vec<Value> = statements
+        .iter()
+        .enumerate()
+        .map(|(index, statement)| match replies.get(index) {
+            None => json!({"statement": statement, "supported": false, "reply": null}),
+            Some(Err(error)) => {
+                problem.get_or_insert_with(|| format!("the judge failed: {error}"));
+                json!({"statement": statement, "error": error})
+            }
+            Some(Ok(reply)) => match parse::yes_no(reply) {
+                Ok(yes) => {
+                    supported += usize::from(yes);
+                    json!({"statement": statement, "supported": yes, "reply": reply})
+                }
+                Err(why) => {
+                    problem.get_or_insert_with(|| format!("statement {}: {why}", index + 1));
+                    json!({"statement": statement, "reply": reply, "problem": why})
+                }
+            },
+        })
+        .collect();
+    let evidence = json!({"statements_reply": reply, "statements": checked});
+    let score = match problem {
+        Some(problem) => InvocationScore::not_evaluated(problem),
+        None => InvocationScore::scored(supported as f64 / statements.len() as f64),
+    };
+    with_evidence(score, evidence)
+}
