@@ -1,3 +1,4 @@
+#![recursion_limit = "256"]
 //! Evalstudio: build ADK evalsets from agent sessions and run them. See ARCHITECTURE.md.
 
 pub mod agent;

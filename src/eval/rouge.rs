@@ -81,12 +81,33 @@ pub fn tokenize(text: &str) -> Vec<String> {
         .map(|word| {
             // An ASCII word is `[a-z0-9]+` by now, which rouge-score keeps as one token.
             if word.is_ascii() && word.len() > 3 {
-                porter::stem(word)
+                cached_stem(word)
             } else {
                 word.to_string()
             }
         })
         .collect()
+}
+
+/// Stemming is most of tokenizing, and texts repeat their words, so stems are remembered per
+/// thread (up to a bound, then forgotten all at once).
+fn cached_stem(word: &str) -> String {
+    const MAX_REMEMBERED: usize = 50_000;
+    thread_local! {
+        static STEMS: std::cell::RefCell<HashMap<String, String>> = std::cell::RefCell::new(HashMap::new());
+    }
+    STEMS.with(|stems| {
+        let mut stems = stems.borrow_mut();
+        if let Some(stem) = stems.get(word) {
+            return stem.clone();
+        }
+        if stems.len() >= MAX_REMEMBERED {
+            stems.clear();
+        }
+        let stem = porter::stem(word);
+        stems.insert(word.to_string(), stem.clone());
+        stem
+    })
 }
 
 fn is_cjk(c: char) -> bool {
