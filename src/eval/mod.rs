@@ -4,6 +4,7 @@
 //! `runner.rs` (server only), which drives an agent through the cases to get actual invocations.
 
 mod config;
+mod embedding_metrics;
 mod exact_mean;
 mod porter;
 mod result;
@@ -18,6 +19,9 @@ mod trajectory;
 
 pub use config::{
     ConfigError, EvalConfig, MetricConfig, MetricKind, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
+};
+pub use embedding_metrics::{
+    answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
 pub use exact_mean::exact_mean;
 pub use porter::stem;
