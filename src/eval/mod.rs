@@ -1,9 +1,12 @@
 //! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
 //! scoring actual invocations against an expected eval set into ADK's result shapes.
 //! Pure: no I/O, no clock; compiled for the server and the browser. The exception is
-//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations.
+//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations,
+//! and `embedding.rs` (server only), the sentence-embedding model.
 
 mod config;
+#[cfg(feature = "ssr")]
+mod embedding;
 mod embedding_metrics;
 mod exact_mean;
 mod porter;
@@ -20,6 +23,8 @@ mod trajectory;
 pub use config::{
     ConfigError, EvalConfig, MetricConfig, MetricKind, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
 };
+#[cfg(feature = "ssr")]
+pub use embedding::{embedding_model_dir, EmbeddingError, MiniLmEmbedder, EMBEDDING_MODEL_ENV};
 pub use embedding_metrics::{
     answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
