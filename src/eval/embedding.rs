@@ -25,6 +25,11 @@ const MAX_TOKENS: usize = 256;
 /// At most this many texts per forward pass (sentence-transformers' default batch size).
 const BATCH_SIZE: usize = 32;
 
+/// At most this many padded tokens per forward pass: 32 texts of 64 tokens, 8 of 256. Longer
+/// batches are no faster per text on the CPU, and attention's memory grows with texts × tokens²
+/// (32 texts of 256 tokens peak above 1 GB).
+const BATCH_TOKENS: usize = 2048;
+
 /// The files a model directory must hold.
 const CONFIG_FILE: &str = "config.json";
 const TOKENIZER_FILE: &str = "tokenizer.json";
@@ -141,8 +146,8 @@ impl MiniLmEmbedder {
     }
 
     /// One L2-normalised vector per text, in order. Texts of similar token counts share a forward
-    /// pass (at most 32, none padded to more than twice its length), so a long text does not make
-    /// a batch of short ones pay for its length. Blocking (CPU-bound).
+    /// pass (at most 32 texts and 2048 padded tokens, none padded to more than twice its length),
+    /// so a long text does not make a batch of short ones pay for its length. Blocking (CPU-bound).
     pub fn embed_blocking<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Vec<Vec<f32>>, EmbeddingError> {
         let encodings = self.model.tokenize(texts.iter().map(AsRef::as_ref).collect())?;
         let mut longest_first: Vec<usize> = (0..encodings.len()).collect();
@@ -154,7 +159,7 @@ impl MiniLmEmbedder {
             let longest = encodings[first].len();
             let size = rest
                 .iter()
-                .take(BATCH_SIZE)
+                .take(BATCH_SIZE.min(BATCH_TOKENS / longest).max(1))
                 .take_while(|&&index| encodings[index].len() * 2 >= longest)
                 .count();
             let (batch, after) = rest.split_at(size);
