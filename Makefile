@@ -87,11 +87,12 @@ e2e: tools
 	cargo leptos build
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99) and eval runner benchmarks
-bench:
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner and embedding benchmarks
+bench: model
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
 
 tools: rust-tools node-tools browser
 
