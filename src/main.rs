@@ -9,8 +9,8 @@ mod cli {
     };
     use evalstudio::api::{import_file, now_seconds, DEFAULT_APP};
     use evalstudio::eval::{
-        score_eval_set, CaseSummary, EvalConfig, EvalSetResult, EvalStatus, FinishedCase, RunOptions,
-        ScoringServices,
+        score_eval_set, CaseSummary, EvalConfig, EvalSetResult, EvalStatus, FinishedCase, LazyMiniLm,
+        RunOptions, ScoringServices,
     };
     use evalstudio::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
     use evalstudio::server::{serve, ServeConfig, DEFAULT_MAX_BODY_BYTES};
@@ -272,7 +272,7 @@ mod cli {
         };
         let services = ScoringServices {
             judge: profiles.judge(),
-            embedder: None,
+            embedder: LazyMiniLm::from_environment(),
         };
         // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
         let (cancel, cancelled) = tokio::sync::watch::channel(false);
@@ -615,7 +615,7 @@ mod cli {
         let services = match AgentProfiles::load(profiles) {
             Ok(profiles) => ScoringServices {
                 judge: profiles.judge(),
-                embedder: None,
+                embedder: LazyMiniLm::from_environment(),
             },
             Err(message) => return fail(message),
         };

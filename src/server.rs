@@ -4,7 +4,7 @@
 use crate::agent::AgentProfiles;
 use crate::api::{evals, rest, sessions, AppState};
 use crate::app::{shell, App};
-use crate::eval::ScoringServices;
+use crate::eval::{LazyMiniLm, ScoringServices};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -47,7 +47,7 @@ pub fn router(
 ) -> Router {
     let scoring = ScoringServices {
         judge: profiles.judge(),
-        embedder: None,
+        embedder: LazyMiniLm::from_environment(),
     };
     let state = AppState {
         store,

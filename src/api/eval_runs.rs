@@ -83,19 +83,37 @@ pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<Eval
     Ok(store.list_eval_runs(&app, Some(&eval_set_id)).await?)
 }
 
+/// One run with its results; without a result id, the eval set's newest run (None if it has
+/// none yet).
 #[server]
-pub async fn get_eval_run(app: String, result_id: String) -> Result<EvalRunView, ServerFnError> {
+pub async fn get_eval_run(
+    app: String,
+    eval_set_id: String,
+    result_id: Option<String>,
+) -> Result<Option<EvalRunView>, ServerFnError> {
     let store = &expect_context::<AppState>().store;
     store.mark_interrupted_eval_runs().await?;
+    let result_id = match result_id {
+        Some(id) => id,
+        None => match store
+            .list_eval_runs(&app, Some(&eval_set_id))
+            .await?
+            .into_iter()
+            .next()
+        {
+            Some(newest) => newest.result_id,
+            None => return Ok(None),
+        },
+    };
     let record = store.eval_run(&app, &result_id).await?;
     let (expected, config) = evals::stored_plan(&record).map_err(ServerFnError::new)?;
     let cases = store.eval_run_cases(record.row, true).await?;
-    Ok(EvalRunView {
+    Ok(Some(EvalRunView {
         metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
         case_summaries: evals::case_summaries(&expected, &config, &cases),
         summary: record.summary,
         cases,
-    })
+    }))
 }
 
 #[server]

@@ -12,6 +12,8 @@ pub const TOOL_TRAJECTORY_PRECISION: &str = "tool_trajectory_precision";
 pub const TOOL_TRAJECTORY_RECALL: &str = "tool_trajectory_recall";
 pub const TOOL_TRAJECTORY_F1: &str = "tool_trajectory_f1";
 pub const TOOL_SINGLE_USE: &str = "tool_single_use";
+pub const SEMANTIC_SIMILARITY: &str = "semantic_similarity";
+pub const ANSWER_RELEVANCE: &str = "answer_relevance";
 
 /// A metric this build scores, for `GET /apps/{app}/eval_metrics` (ADK's `MetricInfo`) and the
 /// browser's metric picker.
@@ -59,6 +61,16 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             TOOL_TRAJECTORY_F1,
             0.8,
             "Harmonic mean of trajectory precision and recall.",
+        ),
+        info(
+            SEMANTIC_SIMILARITY,
+            0.7,
+            "Cosine of the sentence embeddings (all-MiniLM-L6-v2, in-process) of the expected and actual final responses.",
+        ),
+        info(
+            ANSWER_RELEVANCE,
+            0.3,
+            "Cosine of the sentence embeddings of the user's message and the agent's response.",
         ),
         info(
             "final_response_match_v2",
@@ -128,7 +140,9 @@ pub fn metric_infos() -> Vec<MetricInfo> {
 }
 
 /// Metrics this build scores, as named in a config.
-const SUPPORTED: [&str; 6] = [
+const SUPPORTED: [&str; 8] = [
+    SEMANTIC_SIMILARITY,
+    ANSWER_RELEVANCE,
     TOOL_TRAJECTORY_AVG_SCORE,
     RESPONSE_MATCH_SCORE,
     TOOL_TRAJECTORY_PRECISION,
@@ -138,7 +152,7 @@ const SUPPORTED: [&str; 6] = [
 ];
 
 /// Metrics that ADK or Evalstudio's design define but this build cannot score yet.
-const NOT_YET_SUPPORTED: [&str; 18] = [
+const NOT_YET_SUPPORTED: [&str; 16] = [
     // ADK's other prebuilt metrics.
     "response_evaluation_score",
     "safety_v1",
@@ -154,8 +168,6 @@ const NOT_YET_SUPPORTED: [&str; 18] = [
     "token_usage_v1",
     "invocation_duration_v1",
     // Evalstudio's partial-credit, judge, RAG and informational metrics.
-    "answer_relevance",
-    "semantic_similarity",
     "tool_call_count",
     "latency_ms",
     "token_usage",
@@ -192,6 +204,10 @@ pub enum MetricKind {
     },
     /// Scored by an LLM judge (built-in or a custom prompt).
     Judge(Box<JudgeMetric>),
+    /// Embedding cosine of the expected and actual final responses.
+    SemanticSimilarity,
+    /// Embedding cosine of the user's message and the response.
+    AnswerRelevance,
 }
 
 /// Why a config cannot be used; names the offending field.
@@ -350,6 +366,8 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             let ignore_args = trajectory_criterion(&criterion, &path)?.ignore_args;
             MetricKind::TrajectoryShare { share, ignore_args }
         }
+        SEMANTIC_SIMILARITY => MetricKind::SemanticSimilarity,
+        ANSWER_RELEVANCE => MetricKind::AnswerRelevance,
         TOOL_SINGLE_USE => MetricKind::ToolUsed {
             tool_name: match field(&criterion, "tool_name", "toolName") {
                 Some((_, Value::String(tool))) if !tool.trim().is_empty() => tool.trim().to_string(),

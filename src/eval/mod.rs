@@ -1,9 +1,13 @@
 //! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
 //! scoring actual invocations against an expected eval set into ADK's result shapes.
 //! Pure: no I/O, no clock; compiled for the server and the browser. The exception is
-//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations.
+//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations,
+//! and `embedding.rs` (server only), the sentence-embedding model.
 
 mod config;
+#[cfg(feature = "ssr")]
+mod embedding;
+mod embedding_metrics;
 mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
@@ -24,6 +28,11 @@ pub use config::{
     metric_infos, ConfigError, EvalConfig, MetricConfig, MetricInfo, MetricKind, RESPONSE_MATCH_SCORE,
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
     TOOL_TRAJECTORY_RECALL,
+};
+#[cfg(feature = "ssr")]
+pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbedder, EMBEDDING_MODEL_ENV};
+pub use embedding_metrics::{
+    answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
 pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]

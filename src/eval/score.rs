@@ -3,6 +3,7 @@
 //! them (`_process_metrics_and_get_failures`).
 
 use super::config::{EvalConfig, MetricConfig, MetricKind};
+use super::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
 use super::exact_mean::exact_mean;
 use super::judge::{evaluate_judge_metric, JudgeInput, JudgeMetric};
 use super::partial::{tool_used, trajectory_share};
@@ -222,6 +223,13 @@ async fn evaluate_metric(
     let pairs = || actual.iter().zip(expected.unwrap_or_default());
     match &metric.kind {
         MetricKind::Judge(judge) => evaluate_judged(metric, judge, expected_case, actual, services).await,
+        MetricKind::AnswerRelevance => match services.embedder.as_deref() {
+            None => no_embedder(metric, actual),
+            Some(embedder) => {
+                let actual: Vec<&Invocation> = actual.iter().collect();
+                mean_of_scored(metric, answer_relevance_all(&actual, embedder).await)
+            }
+        },
         MetricKind::ToolUsed { tool_name } => {
             let per_invocation: Vec<InvocationScore> = actual
                 .iter()
@@ -252,6 +260,13 @@ async fn evaluate_metric(
                 })
                 .collect(),
         ),
+        MetricKind::SemanticSimilarity => match services.embedder.as_deref() {
+            None => no_embedder(metric, actual),
+            Some(embedder) => {
+                let pairs: Vec<(&Invocation, &Invocation)> = pairs().collect();
+                mean_of_scored(metric, semantic_similarity_all(&pairs, embedder).await)
+            }
+        },
         MetricKind::TrajectoryShare { share, ignore_args } => mean_of_scored(
             metric,
             pairs()
@@ -303,6 +318,18 @@ async fn evaluate_judged(
         .await;
     let overall = judge_metric.overall_score(&per_invocation);
     finish(metric, overall, per_invocation)
+}
+
+fn no_embedder(metric: &MetricConfig, actual: &[Invocation]) -> Evaluation {
+    let reason = "no sentence-embedding model: run `make model`, or set EVALSTUDIO_EMBEDDING_MODEL to a directory with all-MiniLM-L6-v2";
+    finish(
+        metric,
+        None,
+        actual
+            .iter()
+            .map(|_| InvocationScore::not_evaluated(reason))
+            .collect(),
+    )
 }
 
 fn not_evaluated() -> Evaluation {

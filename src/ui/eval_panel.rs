@@ -29,28 +29,23 @@ pub fn EvalPanel(app: String, eval_set_id: String) -> impl IntoView {
             move |_| list_eval_runs(app.clone(), id.clone()),
         )
     };
-    // The run shown: the one picked, else the newest.
+    // The run shown: the one picked, else the newest (the server picks it, so this resource
+    // does not wait on the runs list).
+    let run_view = {
+        let (app, id) = (app.clone(), eval_set_id.clone());
+        Resource::new(
+            move || (selected.get(), refresh.get()),
+            move |(result_id, _)| get_eval_run(app.clone(), id.clone(), result_id),
+        )
+    };
     let shown = move || {
         selected.get().or_else(|| {
-            runs.get()
+            run_view
+                .get()
                 .and_then(Result::ok)
-                .and_then(|runs| runs.first().map(|r| r.result_id.clone()))
+                .flatten()
+                .map(|view| view.summary.result_id)
         })
-    };
-    let run_view = {
-        let app = app.clone();
-        Resource::new(
-            move || (shown(), refresh.get()),
-            move |(result_id, _)| {
-                let app = app.clone();
-                async move {
-                    match result_id {
-                        Some(id) => get_eval_run(app, id).await.map(Some),
-                        None => Ok(None),
-                    }
-                }
-            },
-        )
     };
     // While the shown run is running, keep re-reading it.
     Effect::new(move |_| {
