@@ -6,6 +6,9 @@
 //! Needs the model (`make model`); run with `make bench` or
 //! `EVALSTUDIO_EMBEDDING_MODEL=DIR cargo bench --features ssr --bench embedding`.
 
+mod common;
+use common::peak_rss_mib;
+
 use evalstudio::eval::{embedding_model_dir, MiniLmEmbedder};
 use std::time::Instant;
 
@@ -37,15 +40,6 @@ fn medium_text(i: usize) -> String {
 /// Over 256 tokens, so truncated to the limit.
 fn long_text(i: usize) -> String {
     (0..12).map(|j| medium_text(i + j)).collect::<Vec<_>>().join(" ")
-}
-
-fn peak_rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Sentences per second embedding `texts` in forward passes of `batch_size`.

@@ -4,6 +4,9 @@
 //! Each phase runs in a fresh child process so its peak RSS (VmHWM) is its own, not the
 //! generator's. Run with `make bench` or `cargo bench --features ssr --bench import_export`.
 
+mod common;
+use common::peak_rss_bytes;
+
 use evalstudio::api::import_file;
 use evalstudio::evalset::{
     to_adk_json, Content, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData, Invocation,
@@ -86,16 +89,6 @@ fn report(phase: &str, seconds: f64, file_bytes: f64, baseline: u64) {
         (peak - baseline) as f64 / file_bytes,
         baseline as f64 / 1048576.0,
     );
-}
-
-/// The process's peak resident set size (VmHWM) in bytes.
-fn peak_rss_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
 }
 
 fn generate(cases: usize) -> EvalSet {

@@ -8,6 +8,9 @@
 //!
 //! Run with `make bench` or `cargo bench --features ssr --bench runner`.
 
+mod common;
+use common::peak_rss_mib;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -40,15 +43,6 @@ fn eval_set(cases: usize) -> EvalSet {
             .collect(),
         ..EvalSet::default()
     }
-}
-
-fn peak_rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> Duration {

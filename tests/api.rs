@@ -865,26 +865,9 @@ async fn an_adk_profile_records_sub_agents_and_event_times() {
 
 #[tokio::test]
 async fn a_session_runs_one_turn_at_a_time() {
-    use axum::routing::post;
     // A model that takes a while to answer.
-    let model = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(|| async {
-            tokio::time::sleep(std::time::Duration::from_millis(600)).await;
-            let chunk =
-                json!({"choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": "stop"}]});
-            (
-                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
-                format!("data: {chunk}\n\ndata: [DONE]\n\n"),
-            )
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
-    let config = format!(
-        "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
-    );
+    let (base_url, _) = common::spawn_slow_model("done", std::time::Duration::from_millis(600)).await;
+    let config = common::slow_profile(&base_url);
     let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
     app.post("/apps/slow/users/u/sessions/s1", "").await;
     let run = json!({"appName": "slow", "userId": "u", "sessionId": "s1",
@@ -1058,25 +1041,9 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
 
 #[tokio::test]
 async fn a_running_eval_can_be_cancelled_and_resumed() {
-    use axum::routing::post;
-    let model = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(|| async {
-            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
-            let chunk =
-                json!({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]});
-            (
-                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
-                format!("data: {chunk}\n\ndata: [DONE]\n\n"),
-            )
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
-    let config = format!(
-        "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
-    );
+    // A model that takes a while to answer.
+    let (base_url, _) = common::spawn_slow_model("ok", std::time::Duration::from_millis(400)).await;
+    let config = common::slow_profile(&base_url);
     let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
     let cases: Vec<Value> = (0..3)
         .map(|i| {

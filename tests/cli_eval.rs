@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::recorded_eval_set;
+use common::{recorded_eval_set, slow_profile, spawn_slow_model};
 use evalstudio::evalset::to_adk_json;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -122,49 +122,13 @@ async fn usage_mistakes_exit_with_2_and_say_what_is_wrong() {
     assert!(stderr.contains("test_config.json"), "{stderr}");
 }
 
-/// A model that answers every request with "ok" after `delay`, counting the requests.
-async fn spawn_slow_model(
-    delay: std::time::Duration,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use axum::routing::post;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let requests = std::sync::Arc::new(AtomicUsize::new(0));
-    let counted = requests.clone();
-    let model = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(move || {
-            let counted = counted.clone();
-            async move {
-                counted.fetch_add(1, Ordering::SeqCst);
-                tokio::time::sleep(delay).await;
-                let chunk =
-                    json!({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]});
-                (
-                    [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
-                    format!("data: {chunk}\n\ndata: [DONE]\n\n"),
-                )
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
-    (base_url, requests)
-}
-
 // Multi-threaded: the model server must answer while the test waits on a child process.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().unwrap();
-    let (base_url, requests) = spawn_slow_model(std::time::Duration::from_millis(300)).await;
-    std::fs::write(
-        dir.path().join("evalstudio.toml"),
-        format!(
-            "[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n"
-        ),
-    )
-    .unwrap();
+    let (base_url, requests) = spawn_slow_model("ok", std::time::Duration::from_millis(300)).await;
+    std::fs::write(dir.path().join("evalstudio.toml"), slow_profile(&base_url)).unwrap();
     let cases: Vec<Value> = (0..6)
         .map(|i| {
             json!({"eval_id": format!("case{i}"), "conversation": [{

@@ -1,0 +1,17 @@
+//! Helpers the benchmarks share.
+
+/// The process's peak resident set size (VmHWM) in bytes; 0 where /proc is missing.
+pub fn peak_rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The same in MiB.
+#[allow(dead_code)] // import_export reports bytes
+pub fn peak_rss_mib() -> f64 {
+    peak_rss_bytes() as f64 / (1024.0 * 1024.0)
+}
