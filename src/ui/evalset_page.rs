@@ -90,7 +90,6 @@ fn CaseList(page: CasePage) -> impl IntoView {
                 "Export"
             </a>
         </div>
-        {(page.total_cases > 0).then(|| view! { <EvalPanel app=app.clone() eval_set_id=id.clone() /> })}
         {if page.total_cases == 0 {
             view! {
                 <div class="empty-state">
@@ -129,5 +128,6 @@ fn CaseList(page: CasePage) -> impl IntoView {
             }
                 .into_any()
         }}
+        {(page.total_cases > 0).then(|| view! { <EvalPanel app=app.clone() eval_set_id=id.clone() /> })}
     }
 }
