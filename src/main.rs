@@ -639,11 +639,12 @@ mod cli {
                 Err(message) => return fail(format!("{}: {message}", path.display())),
             }
         }
-        let scored = match score_eval_set(&expected_set, &runs, &config, &services).await {
+        let run_count = runs.len();
+        let scored = match score_eval_set(&expected_set, runs, &config, &services).await {
             Ok(scored) => scored,
             Err(err) => return fail(format!("{}: {err}", actual[err.run].display())),
         };
-        print_table(&scored.summaries, runs.len());
+        print_table(&scored.summaries, run_count);
         let all_passed = scored
             .summaries
             .iter()

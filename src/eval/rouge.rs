@@ -4,7 +4,8 @@
 
 use super::porter;
 use crate::evalset::Content;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
@@ -25,16 +26,16 @@ pub fn response_text(content: Option<&Content>) -> String {
 /// ROUGE-1 F-measure of `candidate` (the actual response) against `reference` (the expected
 /// one): unigram counts clipped to the reference, `2PR / (P + R)`, 0 when nothing overlaps.
 pub fn rouge1_fmeasure(candidate: &str, reference: &str) -> f64 {
-    let target = count_tokens(tokenize(reference));
-    let prediction = count_tokens(tokenize(candidate));
-    let overlap: usize = target
-        .iter()
-        .map(|(token, count)| (*count).min(prediction.get(token).copied().unwrap_or(0)))
-        .sum();
-    let target_total: usize = target.values().sum();
-    let prediction_total: usize = prediction.values().sum();
-    let precision = overlap as f64 / prediction_total.max(1) as f64;
-    let recall = overlap as f64 / target_total.max(1) as f64;
+    let (target, prediction) = TOKEN_IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        // Only between two scorings, so both texts' ids come from the same table.
+        ids.forget_if_full();
+        (ids.sorted_tokens(reference), ids.sorted_tokens(candidate))
+    });
+    // The clipped counts summed are the size of the multiset intersection.
+    let overlap = sorted_intersection_len(&target, &prediction);
+    let precision = overlap as f64 / prediction.len().max(1) as f64;
+    let recall = overlap as f64 / target.len().max(1) as f64;
     // Same operation order as rouge-score's `scoring.fmeasure`, so the result is bit-identical.
     if precision + recall > 0.0 {
         2.0 * precision * recall / (precision + recall)
@@ -43,12 +44,64 @@ pub fn rouge1_fmeasure(candidate: &str, reference: &str) -> f64 {
     }
 }
 
-fn count_tokens(tokens: Vec<String>) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
-    for token in tokens {
-        *counts.entry(token).or_insert(0) += 1;
+fn sorted_intersection_len(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
     }
-    counts
+    common
+}
+
+thread_local! {
+    static TOKEN_IDS: RefCell<TokenIds> = RefCell::new(TokenIds::default());
+}
+
+/// Tokens as small numbers, remembered per thread: texts repeat their words, stemming is most
+/// of tokenizing, and comparing numbers is cheaper than comparing strings.
+#[derive(Default)]
+struct TokenIds {
+    /// A word as split from the text (lowercased) to the id of its token.
+    by_word: FxHashMap<String, u32>,
+    /// A token (a stem, or the word itself) to its id; words with one stem share it.
+    by_token: FxHashMap<String, u32>,
+}
+
+impl TokenIds {
+    /// Words remembered before the table is forgotten all at once.
+    const MAX_WORDS: usize = 50_000;
+
+    fn forget_if_full(&mut self) {
+        if self.by_word.len() >= Self::MAX_WORDS {
+            self.by_word.clear();
+            self.by_token.clear();
+        }
+    }
+
+    fn sorted_tokens(&mut self, text: &str) -> Vec<u32> {
+        let mut tokens = Vec::new();
+        for_each_word(text, |word| tokens.push(self.id(word)));
+        tokens.sort_unstable();
+        tokens
+    }
+
+    fn id(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.by_word.get(word) {
+            return id;
+        }
+        let token = token_of_word(word);
+        let next = self.by_token.len() as u32;
+        let id = *self.by_token.entry(token).or_insert(next);
+        self.by_word.insert(word.to_string(), id);
+        id
+    }
 }
 
 /// ADK's `_UnicodeAwareTokenizer.tokenize`: NFKC, lowercase; each CJK character is a token;
@@ -56,6 +109,37 @@ fn count_tokens(tokens: Vec<String>) -> HashMap<String, usize> {
 /// letters, digits and marks make words and everything else separates them. ASCII words then
 /// go through rouge-score's tokenizer, which stems those longer than three characters.
 pub fn tokenize(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    for_each_word(text, |word| tokens.push(token_of_word(word)));
+    tokens
+}
+
+/// rouge-score's tokenizer on one word of ours: an ASCII word is `[a-z0-9]+` by now, which it
+/// keeps as one token and stems when longer than three characters.
+fn token_of_word(word: &str) -> String {
+    if word.is_ascii() && word.len() > 3 {
+        porter::stem(word)
+    } else {
+        word.to_string()
+    }
+}
+
+/// Calls `f` with each word of the text, lowercased, as ADK's tokenizer splits it.
+fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        // NFKC leaves ASCII as it is, and the only ASCII letters and digits are [A-Za-z0-9].
+        let mut lowered = String::new();
+        for word in text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| !word.is_empty())
+        {
+            lowered.clear();
+            lowered.push_str(word);
+            lowered.make_ascii_lowercase();
+            f(&lowered);
+        }
+        return;
+    }
     let normalized = text.nfkc().collect::<String>().to_lowercase();
     let mut spaced = String::with_capacity(normalized.len() * 2);
     for c in normalized.chars() {
@@ -75,39 +159,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
     }
     // Only spaces separate words here: every kept character is a letter, digit, mark or from
     // the script ranges above, none of which is whitespace.
-    spaced
-        .split(' ')
-        .filter(|word| !word.is_empty())
-        .map(|word| {
-            // An ASCII word is `[a-z0-9]+` by now, which rouge-score keeps as one token.
-            if word.is_ascii() && word.len() > 3 {
-                cached_stem(word)
-            } else {
-                word.to_string()
-            }
-        })
-        .collect()
-}
-
-/// Stemming is most of tokenizing, and texts repeat their words, so stems are remembered per
-/// thread (up to a bound, then forgotten all at once).
-fn cached_stem(word: &str) -> String {
-    const MAX_REMEMBERED: usize = 50_000;
-    thread_local! {
-        static STEMS: std::cell::RefCell<HashMap<String, String>> = std::cell::RefCell::new(HashMap::new());
-    }
-    STEMS.with(|stems| {
-        let mut stems = stems.borrow_mut();
-        if let Some(stem) = stems.get(word) {
-            return stem.clone();
-        }
-        if stems.len() >= MAX_REMEMBERED {
-            stems.clear();
-        }
-        let stem = porter::stem(word);
-        stems.insert(word.to_string(), stem.clone());
-        stem
-    })
+    spaced.split(' ').filter(|word| !word.is_empty()).for_each(f);
 }
 
 fn is_cjk(c: char) -> bool {

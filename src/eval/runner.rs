@@ -102,7 +102,7 @@ pub fn run_and_score<'a>(
                 let mut result = score_case(
                     &expected.eval_set_id,
                     case,
-                    case_run.actual.invocations(),
+                    case_run.actual.conversation.unwrap_or_default(),
                     config,
                     services,
                 )

@@ -28,15 +28,16 @@ pub struct ScoreError {
 }
 
 /// Scores each run (an eval set of actual invocations with the expected set's eval ids and
-/// turn counts) against `expected` with the config's metrics.
+/// turn counts) against `expected` with the config's metrics. The runs' invocations move into
+/// the results, as ADK's results hold them.
 pub async fn score_eval_set(
     expected: &EvalSet,
-    runs: &[EvalSet],
+    runs: Vec<EvalSet>,
     config: &EvalConfig,
     services: &ScoringServices,
 ) -> Result<ScoredEvalSet, ScoreError> {
     let mut pairs = Vec::with_capacity(expected.eval_cases.len() * runs.len());
-    for (run, actual) in runs.iter().enumerate() {
+    for (run, actual) in runs.into_iter().enumerate() {
         pairs.extend(line_up(expected, actual).map_err(|problem| ScoreError { run, problem })?);
     }
     // Judged metrics wait on a model, so several cases are scored at once; results keep order.
@@ -74,22 +75,21 @@ const SCORING_CONCURRENCY: usize = 8;
 
 /// Pairs each expected case with the actual run's invocations of the same eval id, or says
 /// why they do not line up.
-fn line_up<'a>(
-    expected: &'a EvalSet,
-    actual: &'a EvalSet,
-) -> Result<Vec<(&'a EvalCase, &'a [Invocation])>, String> {
-    let mut actual_cases: HashMap<&str, &EvalCase> = actual
+fn line_up(expected: &EvalSet, actual: EvalSet) -> Result<Vec<(&EvalCase, Vec<Invocation>)>, String> {
+    // Each actual case with its place in the file, to name the first left over.
+    let mut actual_cases: HashMap<String, (usize, EvalCase)> = actual
         .eval_cases
-        .iter()
-        .map(|c| (c.eval_id.as_str(), c))
+        .into_iter()
+        .enumerate()
+        .map(|(index, c)| (c.eval_id.clone(), (index, c)))
         .collect();
     let mut pairs = Vec::with_capacity(expected.eval_cases.len());
     for expected_case in &expected.eval_cases {
         let eval_id = &expected_case.eval_id;
-        let actual_case = actual_cases
-            .remove(eval_id.as_str())
+        let (_, actual_case) = actual_cases
+            .remove(eval_id)
             .ok_or_else(|| format!("eval case `{eval_id}` is missing"))?;
-        let Some(actual_invocations) = &actual_case.conversation else {
+        let Some(actual_invocations) = actual_case.conversation else {
             return Err(format!(
                 "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
             ));
@@ -103,14 +103,9 @@ fn line_up<'a>(
                 ));
             }
         }
-        pairs.push((expected_case, actual_invocations.as_slice()));
+        pairs.push((expected_case, actual_invocations));
     }
-    // What is left over is not in the expected set; name the first in file order.
-    if let Some(extra) = actual
-        .eval_cases
-        .iter()
-        .find(|c| actual_cases.contains_key(c.eval_id.as_str()))
-    {
+    if let Some((_, extra)) = actual_cases.into_values().min_by_key(|(index, _)| *index) {
         return Err(format!(
             "eval case `{}` is not in the expected eval set",
             extra.eval_id
@@ -132,23 +127,26 @@ struct Evaluation {
 pub async fn score_case(
     eval_set_id: &str,
     expected: &EvalCase,
-    actual: &[Invocation],
+    actual: Vec<Invocation>,
     config: &EvalConfig,
     services: &ScoringServices,
 ) -> EvalCaseResult {
+    let mut evaluations = Vec::with_capacity(config.metrics.len());
+    for metric in &config.metrics {
+        evaluations.push(evaluate_metric(metric, expected, &actual, services).await);
+    }
     let expected_invocations = expected.conversation.as_deref();
     let mut per_invocation: Vec<EvalMetricResultPerInvocation> = actual
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(index, invocation)| EvalMetricResultPerInvocation {
-            actual_invocation: invocation.clone(),
+            actual_invocation: invocation,
             expected_invocation: expected_invocations.and_then(|e| e.get(index)).cloned(),
-            eval_metric_results: Vec::new(),
+            eval_metric_results: Vec::with_capacity(config.metrics.len()),
         })
         .collect();
     let mut overall = Vec::with_capacity(config.metrics.len());
-    for metric in &config.metrics {
-        let evaluation = evaluate_metric(metric, expected, actual, services).await;
+    for (metric, evaluation) in config.metrics.iter().zip(evaluations) {
         overall.push(metric_result(
             metric,
             evaluation.overall_score,

@@ -611,7 +611,7 @@ fn scores_runs_into_adk_results() {
     ]));
     let scored = block_on(score_eval_set(
         &expected,
-        &[run1, run2],
+        vec![run1, run2],
         &EvalConfig::default(),
         &ScoringServices::default(),
     ))
@@ -660,7 +660,7 @@ fn result_json_has_adks_shape() {
     let expected = eval_set(json!([{"eval_id": "c", "conversation": [turn("Hello there", json!([]))]}]));
     let scored = block_on(score_eval_set(
         &expected,
-        std::slice::from_ref(&expected),
+        vec![expected.clone()],
         &EvalConfig::default(),
         &ScoringServices::default(),
     ))
@@ -704,7 +704,7 @@ fn cases_without_scores_are_not_evaluated() {
     ]));
     let scored = block_on(score_eval_set(
         &expected,
-        &[actual],
+        vec![actual],
         &EvalConfig::default(),
         &ScoringServices::default(),
     ))
@@ -734,7 +734,7 @@ fn mismatched_runs_are_errors_naming_the_case() {
     let score = |actual: Value| {
         block_on(score_eval_set(
             &expected,
-            &[expected.clone(), eval_set(actual)],
+            vec![expected.clone(), eval_set(actual)],
             &EvalConfig::default(),
             &ScoringServices::default(),
         ))
@@ -783,7 +783,7 @@ fn adk_fixtures_score_perfectly_against_themselves() {
         let (set, _) = parse_evalset_file(&text, legacy).unwrap();
         let scored = block_on(score_eval_set(
             &set,
-            std::slice::from_ref(&set),
+            vec![set.clone()],
             &EvalConfig::default(),
             &ScoringServices::default(),
         ))
@@ -876,7 +876,7 @@ fn partial_credit_metrics_parse_and_score() {
     let actual = eval_set(json!([case(json!([{"name": "b", "args": {"z": 1}}]))]));
     let scored = block_on(score_eval_set(
         &expected,
-        &[actual],
+        vec![actual],
         &config,
         &ScoringServices::default(),
     ))
