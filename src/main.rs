@@ -410,7 +410,10 @@ mod cli {
                     known.join(", ")
                 ));
             }
-            config.metrics.retain(|m| only.contains(&m.name));
+            // The informational metrics stay: every eval reports them, as in ADK.
+            config
+                .metrics
+                .retain(|m| m.is_informational() || only.contains(&m.name));
         }
         Ok(config)
     }
@@ -475,8 +478,10 @@ mod cli {
                 .map(|m| {
                     let score = m.score.map_or("-".to_string(), |s| format!("{s:.4}"));
                     format!(
-                        "{}: {score} (threshold {}) {}",
-                        m.metric_name, m.threshold, m.eval_status
+                        "{}: {score} ({}) {}",
+                        m.metric_name,
+                        m.threshold_label(),
+                        m.eval_status
                     )
                 })
                 .collect();
@@ -700,7 +705,7 @@ mod cli {
                     case.eval_id.clone(),
                     metric.metric_name.clone(),
                     number(metric.score),
-                    number(Some(metric.threshold)),
+                    number(metric.threshold),
                     metric.eval_status.to_string(),
                 ]);
             }

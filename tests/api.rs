@@ -928,7 +928,24 @@ async fn run_eval_scores_stores_and_lists_results_like_adk() {
             .iter()
             .map(|m| m["metric_name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["tool_trajectory_avg_score", "tool_trajectory_f1"]);
+        // ADK appends its informational metrics to every eval.
+        assert_eq!(
+            names,
+            [
+                "tool_trajectory_avg_score",
+                "tool_trajectory_f1",
+                "tool_call_count_v1",
+                "inference_call_count_v1",
+                "token_usage_v1",
+                "invocation_duration_v1"
+            ]
+        );
+        // The runner timed each turn; informational metrics never pass or fail.
+        let duration = &result["overall_eval_metric_results"][5];
+        assert_eq!(duration["eval_status"], 4, "{duration}");
+        assert!(duration["score"].as_f64().unwrap() >= 0.0, "{duration}");
+        assert_eq!(duration["threshold"], Value::Null);
+        assert!(duration["details"]["duration_details"]["total_seconds"].is_number());
     }
 
     let ids: Vec<String> = serde_json::from_value(app.json("/apps/demo/eval_results").await).unwrap();

@@ -1,6 +1,9 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
+use super::efficiency::{
+    Efficiency, EFFICIENCY_METRICS, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+};
 use super::judge::{parse_judge_metric, JudgeMetric, JUDGE_METRICS};
 use super::partial::TrajectoryShare;
 use super::trajectory::{MatchType, TrajectoryCriterion};
@@ -151,9 +154,8 @@ const SUPPORTED: [&str; 8] = [
     TOOL_SINGLE_USE,
 ];
 
-/// Metrics that ADK or Evalstudio's design define but this build cannot score yet.
-const NOT_YET_SUPPORTED: [&str; 16] = [
-    // ADK's other prebuilt metrics.
+/// Metrics that ADK defines but this build cannot score yet.
+const NOT_YET_SUPPORTED: [&str; 9] = [
     "response_evaluation_score",
     "safety_v1",
     "hallucinations_v1",
@@ -163,14 +165,13 @@ const NOT_YET_SUPPORTED: [&str; 16] = [
     "multi_turn_trajectory_quality_v1",
     "multi_turn_tool_use_quality_v1",
     "rubric_based_multi_turn_trajectory_quality_v1",
-    "tool_call_count_v1",
-    "inference_call_count_v1",
-    "token_usage_v1",
-    "invocation_duration_v1",
-    // Evalstudio's partial-credit, judge, RAG and informational metrics.
-    "tool_call_count",
-    "latency_ms",
-    "token_usage",
+];
+
+/// The design's names for the informational metrics, and ADK's metric that reports each.
+const INFORMATIONAL_ALIASES: [(&str, &str); 3] = [
+    ("tool_call_count", TOOL_CALL_COUNT_V1),
+    ("latency_ms", INVOCATION_DURATION_V1),
+    ("token_usage", TOKEN_USAGE_V1),
 ];
 
 /// The metrics to score, in the config's order.
@@ -183,6 +184,7 @@ pub struct EvalConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetricConfig {
     pub name: String,
+    /// Unused by informational metrics, which never pass or fail.
     pub threshold: f64,
     pub kind: MetricKind,
     /// The criterion as ADK's `EvalMetric.criterion` dumps it: `threshold`,
@@ -208,6 +210,25 @@ pub enum MetricKind {
     SemanticSimilarity,
     /// Embedding cosine of the user's message and the response.
     AnswerRelevance,
+    /// ADK's informational efficiency metrics: a value, never a pass or fail.
+    Efficiency(Efficiency),
+}
+
+impl MetricConfig {
+    /// An informational metric as ADK appends it: no threshold, no criterion.
+    fn efficiency(name: &str, metric: Efficiency) -> MetricConfig {
+        MetricConfig {
+            name: name.to_string(),
+            threshold: 0.0,
+            kind: MetricKind::Efficiency(metric),
+            criterion: Map::new(),
+        }
+    }
+
+    /// Reports a value that never passes or fails the case.
+    pub fn is_informational(&self) -> bool {
+        matches!(self.kind, MetricKind::Efficiency(_))
+    }
 }
 
 /// Why a config cannot be used; names the offending field.
@@ -217,7 +238,7 @@ pub struct ConfigError(String);
 
 impl Default for EvalConfig {
     /// ADK's default when no config is given: `tool_trajectory_avg_score` 1.0 and
-    /// `response_match_score` 0.8.
+    /// `response_match_score` 0.8, then the informational metrics.
     fn default() -> Self {
         let metric = |name: &str, threshold: f64, kind| MetricConfig {
             name: name.to_string(),
@@ -225,26 +246,36 @@ impl Default for EvalConfig {
             kind,
             criterion: base_criterion(threshold, false),
         };
-        EvalConfig {
-            metrics: vec![
-                metric(
-                    TOOL_TRAJECTORY_AVG_SCORE,
-                    1.0,
-                    MetricKind::ToolTrajectory(TrajectoryCriterion::default()),
-                ),
-                metric(RESPONSE_MATCH_SCORE, 0.8, MetricKind::ResponseMatch),
-            ],
-        }
+        EvalConfig::with_informational(vec![
+            metric(
+                TOOL_TRAJECTORY_AVG_SCORE,
+                1.0,
+                MetricKind::ToolTrajectory(TrajectoryCriterion::default()),
+            ),
+            metric(RESPONSE_MATCH_SCORE, 0.8, MetricKind::ResponseMatch),
+        ])
     }
 }
 
 impl EvalConfig {
+    /// The given metrics, then ADK's informational metrics (`append_default_efficiency_metrics`:
+    /// every eval reports them, and they cannot be configured).
+    pub fn with_informational(mut metrics: Vec<MetricConfig>) -> EvalConfig {
+        for name in EFFICIENCY_METRICS {
+            if let Some(metric) = Efficiency::from_name(name) {
+                metrics.push(MetricConfig::efficiency(name, metric));
+            }
+        }
+        EvalConfig { metrics }
+    }
+
     /// The config as a test_config.json (`{"criteria": {name: criterion}}`), which `parse`
-    /// reads back to the same config.
+    /// reads back to the same config. Informational metrics are not written: they are implied.
     pub fn to_json(&self) -> Value {
         let criteria: Map<String, Value> = self
             .metrics
             .iter()
+            .filter(|m| !m.is_informational())
             .map(|m| (m.name.clone(), Value::Object(m.criterion.clone())))
             .collect();
         serde_json::json!({ "criteria": criteria })
@@ -319,7 +350,7 @@ impl EvalConfig {
             None => {}
         }
         let criteria = match field(&root, "criteria", "criteria") {
-            None => return Ok(EvalConfig { metrics: Vec::new() }),
+            None => return Ok(EvalConfig::with_informational(Vec::new())),
             Some((_, Value::Object(criteria))) => criteria,
             Some(_) => return Err(ConfigError("criteria: expected an object of metric names".into())),
         };
@@ -327,7 +358,7 @@ impl EvalConfig {
             .iter()
             .map(|(name, value)| parse_metric(name, value))
             .collect::<Result<_, _>>()?;
-        Ok(EvalConfig { metrics })
+        Ok(EvalConfig::with_informational(metrics))
     }
 }
 
@@ -341,6 +372,16 @@ fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option
 
 fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> {
     let path = format!("criteria.{name}");
+    if EFFICIENCY_METRICS.contains(&name) {
+        return Err(ConfigError(format!(
+            "{path}: `{name}` does not support a threshold: it reports a value and never passes or fails; remove it from criteria, it is reported on every eval"
+        )));
+    }
+    if let Some((_, adk_name)) = INFORMATIONAL_ALIASES.iter().find(|(alias, _)| *alias == name) {
+        return Err(ConfigError(format!(
+            "{path}: `{name}` is reported on every eval as `{adk_name}` and never passes or fails; remove it from criteria"
+        )));
+    }
     let (threshold, criterion) = match value {
         Value::Number(_) => {
             let threshold = number(value, &path)?;

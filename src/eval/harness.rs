@@ -205,8 +205,10 @@ impl fmt::Display for EvalReport {
                     .map_or("not evaluated".to_string(), |s| format!("{s:.4}"));
                 writeln!(
                     f,
-                    "    {}: {score} (threshold {}) {}",
-                    metric.metric_name, metric.threshold, metric.eval_status
+                    "    {}: {score} ({}) {}",
+                    metric.metric_name,
+                    metric.threshold_label(),
+                    metric.eval_status
                 )?;
             }
             for (run, result) in self

@@ -5,6 +5,7 @@
 //! and `embedding.rs` (server only), the sentence-embedding model.
 
 mod config;
+mod efficiency;
 #[cfg(feature = "ssr")]
 mod embedding;
 mod embedding_metrics;
@@ -28,6 +29,10 @@ pub use config::{
     metric_infos, ConfigError, EvalConfig, MetricConfig, MetricInfo, MetricKind, RESPONSE_MATCH_SCORE,
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
     TOOL_TRAJECTORY_RECALL,
+};
+pub use efficiency::{
+    evaluate_efficiency, Efficiency, EfficiencyResult, EFFICIENCY_METRICS, INFERENCE_CALL_COUNT_V1,
+    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 #[cfg(feature = "ssr")]
 pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbedder, EMBEDDING_MODEL_ENV};

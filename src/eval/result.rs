@@ -162,10 +162,20 @@ pub struct CaseSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricSummary {
     pub metric_name: String,
-    pub threshold: f64,
+    /// None for informational metrics, which never pass or fail.
+    pub threshold: Option<f64>,
     /// Mean of the per-invocation scores of all runs; null when none was scored.
     pub score: Option<f64>,
     pub eval_status: EvalStatus,
+}
+
+impl MetricSummary {
+    /// "threshold 0.8", or "informational" for a metric that never passes or fails.
+    pub fn threshold_label(&self) -> String {
+        self.threshold.map_or("informational".into(), |threshold| {
+            format!("threshold {threshold}")
+        })
+    }
 }
 
 /// A scored eval set: ADK's `EvalSetResult`, plus `case_summaries` (which ADK's reader ignores).

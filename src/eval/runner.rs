@@ -135,8 +135,13 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
         state: state.clone(),
         agent_name: app_name.to_string(),
     };
-    let finish = |turns: &[RecordedTurn], error: Option<String>| {
+    // Wall-clock seconds of each turn, for invocation_duration_v1 (rounded to milliseconds, as ADK).
+    let mut durations: Vec<f64> = Vec::new();
+    let finish = |turns: &[RecordedTurn], durations: &[f64], error: Option<String>| {
         let mut actual = session_to_eval_case(&case.eval_id, &origin, turns, crate::api::now_seconds());
+        for (invocation, seconds) in actual.conversation.iter_mut().flatten().zip(durations) {
+            invocation.duration = Some((seconds * 1000.0).round() / 1000.0);
+        }
         // Unanswered turns keep their user message, so the turn counts still line up.
         if let (Some(actual), Some(expected)) = (actual.conversation.as_mut(), case.conversation.as_ref()) {
             for missing in expected.iter().skip(actual.len()) {
@@ -156,6 +161,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
     let Some(conversation) = case.conversation.as_ref() else {
         return finish(
             &[],
+            &[],
             Some("a conversation_scenario needs a simulated user, which the runner does not have yet".into()),
         );
     };
@@ -170,6 +176,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
             state: &state,
         };
         let started = crate::api::now_seconds();
+        let clock = std::time::Instant::now();
         let events = tokio::time::timeout(
             options.turn_timeout,
             agent
@@ -185,9 +192,10 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
                     recorded.len() + 1,
                     options.turn_timeout
                 );
-                return finish(&recorded, Some(error));
+                return finish(&recorded, &durations, Some(error));
             }
         };
+        durations.push(clock.elapsed().as_secs_f64());
         let error = events.iter().find_map(|e| match e {
             AgentEvent::Error { message } => Some(message.clone()),
             _ => None,
@@ -201,8 +209,12 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
             },
         });
         if let Some(error) = error {
-            return finish(&recorded, Some(format!("turn {}: {error}", recorded.len())));
+            return finish(
+                &recorded,
+                &durations,
+                Some(format!("turn {}: {error}", recorded.len())),
+            );
         }
     }
-    finish(&recorded, None)
+    finish(&recorded, &durations, None)
 }

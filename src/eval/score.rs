@@ -3,6 +3,7 @@
 //! them (`_process_metrics_and_get_failures`).
 
 use super::config::{EvalConfig, MetricConfig, MetricKind};
+use super::efficiency::{evaluate_efficiency, Efficiency, EfficiencyResult};
 use super::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
 use super::exact_mean::exact_mean;
 use super::judge::{evaluate_judge_metric, JudgeInput, JudgeMetric};
@@ -16,6 +17,7 @@ use super::services::{InvocationScore, ScoringServices};
 use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
 use futures::stream::{self, StreamExt};
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// Why the actual runs cannot be scored against the expected set.
@@ -120,6 +122,9 @@ struct Evaluation {
     overall_status: EvalStatus,
     /// Empty when the metric produced none (then every invocation gets a NOT_EVALUATED entry).
     per_invocation: Vec<InvocationScore>,
+    /// The informational metrics' token or duration breakdowns: the case's, then per invocation.
+    overall_details: EvalMetricResultDetails,
+    per_invocation_details: Vec<EvalMetricResultDetails>,
 }
 
 /// Scores one case's actual invocations (one run) against the expected case with every metric
@@ -151,39 +156,36 @@ pub async fn score_case(
             metric,
             evaluation.overall_score,
             evaluation.overall_status,
-            EvalMetricResultDetails::default(),
+            evaluation.overall_details,
         ));
         let mut scores = evaluation.per_invocation.into_iter();
+        let mut details = evaluation.per_invocation_details.into_iter();
         for slot in per_invocation.iter_mut() {
-            let result = match scores.next() {
-                Some(InvocationScore {
-                    score: Some(score),
-                    reason,
-                    evidence,
-                }) => metric_result(
-                    metric,
-                    Some(score),
-                    EvalStatus::from_score(score, metric.threshold),
-                    EvalMetricResultDetails::with_evidence(reason, evidence),
-                ),
-                Some(InvocationScore {
-                    score: None,
-                    reason,
-                    evidence,
-                }) => metric_result(
-                    metric,
-                    None,
-                    EvalStatus::NotEvaluated,
-                    EvalMetricResultDetails::with_evidence(reason, evidence),
-                ),
-                None => metric_result(
-                    metric,
-                    None,
-                    EvalStatus::NotEvaluated,
-                    EvalMetricResultDetails::default(),
-                ),
+            let (score, status, details) = match (scores.next(), details.next()) {
+                (
+                    Some(InvocationScore {
+                        score,
+                        reason,
+                        evidence,
+                    }),
+                    extra,
+                ) => {
+                    let status = match score {
+                        _ if metric.is_informational() => EvalStatus::Informational,
+                        Some(score) => EvalStatus::from_score(score, metric.threshold),
+                        None => EvalStatus::NotEvaluated,
+                    };
+                    let details = EvalMetricResultDetails {
+                        reason,
+                        evidence,
+                        ..extra.unwrap_or_default()
+                    };
+                    (score, status, details)
+                }
+                (None, _) => (None, EvalStatus::NotEvaluated, EvalMetricResultDetails::default()),
             };
-            slot.eval_metric_results.push(result);
+            slot.eval_metric_results
+                .push(metric_result(metric, score, status, details));
         }
     }
     let user_id = expected
@@ -220,6 +222,9 @@ async fn evaluate_metric(
     let expected = expected_case.conversation.as_deref();
     let pairs = || actual.iter().zip(expected.unwrap_or_default());
     match &metric.kind {
+        MetricKind::Efficiency(efficiency) => {
+            informational(evaluate_efficiency(*efficiency, actual), *efficiency)
+        }
         MetricKind::Judge(judge) => evaluate_judged(metric, judge, expected_case, actual, services).await,
         MetricKind::AnswerRelevance => match services.embedder.as_deref() {
             None => no_embedder(metric, actual),
@@ -335,6 +340,44 @@ fn not_evaluated() -> Evaluation {
         overall_score: None,
         overall_status: EvalStatus::NotEvaluated,
         per_invocation: Vec::new(),
+        overall_details: EvalMetricResultDetails::default(),
+        per_invocation_details: Vec::new(),
+    }
+}
+
+/// An informational metric: INFORMATIONAL whatever its value, with its breakdown in the
+/// details field ADK uses for it.
+fn informational(result: EfficiencyResult, metric: Efficiency) -> Evaluation {
+    let details = |value: Option<Value>| match metric {
+        Efficiency::TokenUsage => EvalMetricResultDetails {
+            token_usage_details: value,
+            ..EvalMetricResultDetails::default()
+        },
+        Efficiency::InvocationDuration => EvalMetricResultDetails {
+            duration_details: value,
+            ..EvalMetricResultDetails::default()
+        },
+        Efficiency::ToolCallCount | Efficiency::InferenceCallCount => EvalMetricResultDetails::default(),
+    };
+    let (per_invocation, per_invocation_details) = result
+        .per_invocation
+        .into_iter()
+        .map(|(score, value)| {
+            (
+                InvocationScore {
+                    score,
+                    ..InvocationScore::default()
+                },
+                details(value),
+            )
+        })
+        .unzip();
+    Evaluation {
+        overall_score: result.overall,
+        overall_status: EvalStatus::Informational,
+        per_invocation,
+        overall_details: details(result.overall_details),
+        per_invocation_details,
     }
 }
 
@@ -370,6 +413,8 @@ fn finish(metric: &MetricConfig, overall: Option<f64>, per_invocation: Vec<Invoc
             EvalStatus::from_score(score, metric.threshold)
         }),
         per_invocation,
+        overall_details: EvalMetricResultDetails::default(),
+        per_invocation_details: Vec::new(),
     }
 }
 
@@ -379,10 +424,12 @@ fn metric_result(
     eval_status: EvalStatus,
     details: EvalMetricResultDetails,
 ) -> EvalMetricResult {
+    // ADK appends the informational metrics with neither threshold nor criterion.
+    let informational = metric.is_informational();
     EvalMetricResult {
         metric_name: metric.name.clone(),
-        threshold: Some(metric.threshold),
-        criterion: Some(metric.criterion.clone()),
+        threshold: (!informational).then_some(metric.threshold),
+        criterion: (!informational).then(|| metric.criterion.clone()),
         custom_function_path: None,
         score,
         eval_status,
@@ -397,8 +444,8 @@ pub struct CaseRunScores {
     pub final_eval_status: EvalStatus,
     /// The agent could not finish the run.
     pub error: bool,
-    /// Per metric of the config, the scores of the invocations that got one.
-    pub metric_scores: Vec<Vec<f64>>,
+    /// Per metric of the config, each invocation's score (`None` when it got none).
+    pub metric_scores: Vec<Vec<Option<f64>>>,
 }
 
 impl CaseRunScores {
@@ -408,7 +455,7 @@ impl CaseRunScores {
                 result
                     .eval_metric_result_per_invocation
                     .iter()
-                    .filter_map(|invocation| invocation.eval_metric_results.get(index)?.score)
+                    .map(|invocation| invocation.eval_metric_results.get(index).and_then(|r| r.score))
                     .collect()
             })
             .collect();
@@ -426,25 +473,31 @@ impl CaseRunScores {
 
 /// A case over all runs: per metric, the exact mean of every per-invocation score of every run
 /// against the threshold (NOT_EVALUATED when there is none), then the case status from those;
-/// with several runs, pass@k and pass^k for k = 1..runs.
+/// with several runs, pass@k and pass^k for k = 1..runs. An informational metric is
+/// INFORMATIONAL with its mean, or NOT_EVALUATED when no run had an invocation (as ADK's
+/// `AgentEvaluator` pools them).
 pub fn summarize_case(eval_id: &str, runs: &[CaseRunScores], config: &EvalConfig) -> CaseSummary {
     let metrics: Vec<MetricSummary> = config
         .metrics
         .iter()
         .enumerate()
         .map(|(index, metric)| {
-            let scores: Vec<f64> = runs
+            let per_invocation: Vec<Option<f64>> = runs
                 .iter()
                 .flat_map(|run| run.metric_scores.get(index).into_iter().flatten().copied())
                 .collect();
+            let scores: Vec<f64> = per_invocation.iter().flatten().copied().collect();
             let score = exact_mean(&scores);
+            let eval_status = match score {
+                _ if metric.is_informational() && !per_invocation.is_empty() => EvalStatus::Informational,
+                Some(score) if !metric.is_informational() => EvalStatus::from_score(score, metric.threshold),
+                _ => EvalStatus::NotEvaluated,
+            };
             MetricSummary {
                 metric_name: metric.name.clone(),
-                threshold: metric.threshold,
+                threshold: (!metric.is_informational()).then_some(metric.threshold),
                 score,
-                eval_status: score.map_or(EvalStatus::NotEvaluated, |s| {
-                    EvalStatus::from_score(s, metric.threshold)
-                }),
+                eval_status,
             }
         })
         .collect();

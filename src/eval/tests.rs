@@ -427,15 +427,35 @@ fn tool_calls_come_from_invocation_events_too() {
 #[test]
 fn default_config_is_adks() {
     let config = EvalConfig::default();
-    let metrics: Vec<(&str, f64)> = config
+    let metrics: Vec<(&str, Option<f64>)> = config
         .metrics
         .iter()
-        .map(|m| (m.name.as_str(), m.threshold))
+        .map(|m| (m.name.as_str(), (!m.is_informational()).then_some(m.threshold)))
         .collect();
+    // The thresholds of ADK's default, then its informational metrics, appended to every eval.
     assert_eq!(
         metrics,
-        [(TOOL_TRAJECTORY_AVG_SCORE, 1.0), (RESPONSE_MATCH_SCORE, 0.8)]
+        [
+            (TOOL_TRAJECTORY_AVG_SCORE, Some(1.0)),
+            (RESPONSE_MATCH_SCORE, Some(0.8)),
+            (TOOL_CALL_COUNT_V1, None),
+            (INFERENCE_CALL_COUNT_V1, None),
+            (TOKEN_USAGE_V1, None),
+            (INVOCATION_DURATION_V1, None),
+        ]
     );
+    // They are implied, so a config written out does not name them.
+    assert_eq!(EvalConfig::parse(&config.to_json().to_string()).unwrap(), config);
+    assert!(!config.to_json().to_string().contains("_v1"));
+}
+
+#[test]
+fn informational_metrics_cannot_be_configured() {
+    let error = |text: &str| EvalConfig::parse(text).unwrap_err().to_string();
+    assert!(error(r#"{"criteria": {"token_usage_v1": 100}}"#)
+        .starts_with("criteria.token_usage_v1: `token_usage_v1` does not support a threshold"));
+    assert!(error(r#"{"criteria": {"latency_ms": 2000}}"#)
+        .contains("`latency_ms` is reported on every eval as `invocation_duration_v1`"));
 }
 
 #[test]
@@ -484,7 +504,11 @@ fn parses_thresholds_and_criteria() {
             })
         );
     }
-    assert!(EvalConfig::parse("{}").unwrap().metrics.is_empty());
+    assert!(EvalConfig::parse("{}")
+        .unwrap()
+        .metrics
+        .iter()
+        .all(|m| m.is_informational()));
 }
 
 #[test]
@@ -531,7 +555,12 @@ fn adk_fixture_configs_parse_or_say_what_is_missing() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/adk");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let home = EvalConfig::parse(&read("home_automation__test_config.json")).unwrap();
-    let thresholds: Vec<f64> = home.metrics.iter().map(|m| m.threshold).collect();
+    let thresholds: Vec<f64> = home
+        .metrics
+        .iter()
+        .filter(|m| !m.is_informational())
+        .map(|m| m.threshold)
+        .collect();
     assert_eq!(thresholds, [1.0, 0.5]);
     let scenario = EvalConfig::parse(&read("conversation_scenario__test_config.json")).unwrap_err();
     assert!(scenario
@@ -628,9 +657,17 @@ fn scores_runs_into_adk_results() {
         .iter()
         .map(|m| (m.score, m.eval_status))
         .collect();
+    // Then the informational metrics: one tool call per turn; no usage or timing recorded.
     assert_eq!(
         overall,
-        [(Some(0.5), EvalStatus::Failed), (Some(1.0), EvalStatus::Passed)]
+        [
+            (Some(0.5), EvalStatus::Failed),
+            (Some(1.0), EvalStatus::Passed),
+            (Some(1.0), EvalStatus::Informational),
+            (None, EvalStatus::Informational),
+            (None, EvalStatus::Informational),
+            (None, EvalStatus::Informational),
+        ]
     );
     assert_eq!(first.final_eval_status, EvalStatus::Failed);
     let per_invocation: Vec<Vec<Option<f64>>> = first
@@ -638,7 +675,13 @@ fn scores_runs_into_adk_results() {
         .iter()
         .map(|i| i.eval_metric_results.iter().map(|m| m.score).collect())
         .collect();
-    assert_eq!(per_invocation, [[Some(1.0), Some(1.0)], [Some(0.0), Some(1.0)]]);
+    assert_eq!(
+        per_invocation,
+        [
+            [Some(1.0), Some(1.0), Some(1.0), None, None, None],
+            [Some(0.0), Some(1.0), Some(1.0), None, None, None]
+        ]
+    );
     assert_eq!(scored.case_results[1].user_id.as_deref(), Some("test_user_id"));
     assert_eq!(scored.case_results[1].final_eval_status, EvalStatus::Passed);
 
@@ -653,6 +696,21 @@ fn scores_runs_into_adk_results() {
     let two = &scored.summaries[1];
     assert_eq!(two.metrics[1].score, Some(0.5));
     assert_eq!(two.metrics[1].eval_status, EvalStatus::Failed);
+    // Informational over runs: the mean when some turn had a value (tool calls per turn over
+    // both runs: 1, 1, 1 and 0), INFORMATIONAL either way.
+    let informational: Vec<(Option<f64>, Option<f64>, EvalStatus)> = one.metrics[2..]
+        .iter()
+        .map(|m| (m.threshold, m.score, m.eval_status))
+        .collect();
+    assert_eq!(
+        informational,
+        [
+            (None, Some(0.75), EvalStatus::Informational),
+            (None, None, EvalStatus::Informational),
+            (None, None, EvalStatus::Informational),
+            (None, None, EvalStatus::Informational),
+        ]
+    );
 }
 
 #[test]
@@ -716,7 +774,11 @@ fn cases_without_scores_are_not_evaluated() {
             "{}",
             case.eval_id
         );
-        assert!(case.overall_eval_metric_results.iter().all(|m| m.score.is_none()));
+        assert!(case
+            .overall_eval_metric_results
+            .iter()
+            .filter(|m| m.threshold.is_some())
+            .all(|m| m.score.is_none()));
     }
     let scenario = &scored.case_results[1].eval_metric_result_per_invocation;
     assert_eq!(scenario.len(), 1);
@@ -795,7 +857,14 @@ fn adk_fixtures_score_perfectly_against_themselves() {
                 "{name}: {}",
                 summary.eval_id
             );
-            assert!(summary.metrics.iter().all(|m| m.score == Some(1.0)), "{name}");
+            assert!(
+                summary
+                    .metrics
+                    .iter()
+                    .filter(|m| m.threshold.is_some())
+                    .all(|m| m.score == Some(1.0)),
+                "{name}"
+            );
         }
     }
 }
@@ -926,7 +995,7 @@ fn a_case_with_an_agent_error_fails_its_summary() {
     let run = |status, error| CaseRunScores {
         final_eval_status: status,
         error,
-        metric_scores: vec![vec![1.0], vec![1.0]],
+        metric_scores: vec![vec![Some(1.0)], vec![Some(1.0)]],
     };
     let summary = summarize_case(
         "c",

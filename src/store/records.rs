@@ -194,7 +194,7 @@ pub struct EvalRunCase {
     /// ADK's EvalStatus number (1 passed, 2 failed, 3 not evaluated).
     pub status: i64,
     pub error: Option<String>,
-    /// Per metric of the run's config, the scores its invocations got.
-    pub metric_scores: Vec<Vec<f64>>,
+    /// Per metric of the run's config, each invocation's score (`None` when it got none).
+    pub metric_scores: Vec<Vec<Option<f64>>>,
     pub result: Value,
 }

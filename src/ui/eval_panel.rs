@@ -8,7 +8,10 @@ use crate::api::eval_runs::{
     cancel_eval, eval_panel_options, get_eval_run, list_eval_runs, resume_eval, start_eval, EvalRunView,
     MetricChoice,
 };
-use crate::eval::{CaseSummary, EvalStatus};
+use crate::eval::{
+    CaseSummary, EvalStatus, MetricSummary, EFFICIENCY_METRICS, INFERENCE_CALL_COUNT_V1,
+    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+};
 use crate::store::{EvalRunCase, EvalRunSummary, RunStatus};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -340,9 +343,8 @@ fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoView {
         match status {
             EvalStatus::Passed => ("badge passed", "✓ PASSED"),
             EvalStatus::Failed => ("badge failed", "✗ FAILED"),
-            EvalStatus::NotEvaluated | EvalStatus::Informational => {
-                ("badge not-evaluated", "– NOT EVALUATED")
-            }
+            EvalStatus::NotEvaluated => ("badge not-evaluated", "– NOT EVALUATED"),
+            EvalStatus::Informational => ("badge info", "i INFO"),
         }
     };
     view! { <span class=class>{label}</span> }
@@ -350,6 +352,31 @@ fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoView {
 
 fn score_text(score: Option<f64>) -> String {
     score.map_or("–".into(), |s| format!("{s:.3}"))
+}
+
+/// The informational metrics of a case as one line, e.g. "1.5 tool calls · 340 tokens ·
+/// 0.88 s"; values not available are left out.
+fn cost_text(metrics: &[MetricSummary]) -> String {
+    let value = |name: &str| {
+        metrics
+            .iter()
+            .find(|m| m.metric_name == name)
+            .and_then(|m| m.score)
+    };
+    let parts: Vec<String> = [
+        value(TOOL_CALL_COUNT_V1).map(|v| format!("{v:.1} tool calls")),
+        value(INFERENCE_CALL_COUNT_V1).map(|v| format!("{v:.1} model calls")),
+        value(TOKEN_USAGE_V1).map(|v| format!("{v:.0} tokens")),
+        value(INVOCATION_DURATION_V1).map(|v| format!("{v:.2} s")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        "–".into()
+    } else {
+        parts.join(" · ")
+    }
 }
 
 /// The shown run: progress and controls, then one row per case with its scores.
@@ -378,6 +405,7 @@ fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>) -> impl In
     let header_cells = view
         .metric_names
         .iter()
+        .filter(|name| !EFFICIENCY_METRICS.contains(&name.as_str()))
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
@@ -406,6 +434,7 @@ fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>) -> impl In
                         <th scope="col">"Result"</th>
                         {multi_run.then(|| view! { <th scope="col" class="num">"Runs passed"</th> })}
                         {header_cells}
+                        <th scope="col" title="Averages per turn, as ADK's informational metrics report them; they never fail a case">"Cost per turn"</th>
                         <th scope="col">"Details"</th>
                     </tr>
                 </thead>
@@ -420,17 +449,18 @@ fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>) -> impl In
 #[component]
 fn CaseResultRow(case: CaseSummary, runs: Vec<EvalRunCase>, multi_run: bool) -> impl IntoView {
     let open = RwSignal::new(false);
-    let width = case.metrics.len() + 3 + usize::from(multi_run);
-    let scores = case
-        .metrics
-        .iter()
+    let gating: Vec<&MetricSummary> = case.metrics.iter().filter(|m| m.threshold.is_some()).collect();
+    let width = gating.len() + 4 + usize::from(multi_run);
+    let cost = cost_text(&case.metrics);
+    let scores = gating
+        .into_iter()
         .map(|m| {
             let class = match m.eval_status {
                 EvalStatus::Passed => "num score passed-text",
                 EvalStatus::Failed => "num score failed-text",
                 _ => "num score muted",
             };
-            view! { <td class=class title=format!("threshold {}", m.threshold)>{score_text(m.score)}</td> }
+            view! { <td class=class title=m.threshold_label()>{score_text(m.score)}</td> }
         })
         .collect_view();
     let pass_at = (multi_run).then(|| {
@@ -447,6 +477,7 @@ fn CaseResultRow(case: CaseSummary, runs: Vec<EvalRunCase>, multi_run: bool) -> 
             <td>{case_status_badge(case.final_eval_status, case.errors)}</td>
             {pass_at}
             {scores}
+            <td class="muted small">{cost}</td>
             <td>
                 <button class="small" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
                     {move || if open.get() { "Hide" } else { "Show" }}
