@@ -65,7 +65,6 @@ from google.adk.evaluation.base_eval_service import (  # noqa: E402
 )
 from google.adk.evaluation.eval_case import get_all_tool_calls  # noqa: E402
 from google.adk.evaluation.eval_config import (  # noqa: E402
-    _DEFAULT_EFFICIENCY_METRICS,
     _DEFAULT_EVAL_CONFIG,
     EvalConfig,
     get_eval_metrics_from_config,
@@ -399,6 +398,53 @@ def trajectory_scenario(rng: random.Random, name: str, config: dict | None, case
     return Scenario(name, eval_set("trajectories", expected_cases), actual_runs, config, "trajectory")
 
 
+def random_usage(rng: random.Random) -> dict:
+    """A model call's usage metadata with a random subset of the counts, in either key case."""
+    counts = {}
+    for snake, camel in (("prompt_token_count", "promptTokenCount"), ("candidates_token_count", "candidatesTokenCount"),
+                         ("thoughts_token_count", "thoughtsTokenCount"),
+                         ("cached_content_token_count", "cachedContentTokenCount"),
+                         ("tool_use_prompt_token_count", "toolUsePromptTokenCount")):
+        if rng.random() < 0.6:
+            counts[rng.choice([snake, camel])] = rng.randrange(0, 5000)
+    return counts
+
+
+def efficiency_invocation(rng: random.Random) -> dict:
+    """A turn with model calls (usage, model version), tool calls, and timings, each sometimes missing."""
+    calls = [random_call(rng) for _ in range(rng.choice([0, 1, 2, 3]))]
+    if rng.random() < 0.25:
+        data = {"tool_uses": calls}
+    else:
+        events = []
+        for _ in range(rng.randint(0, 3)):
+            event = {"author": "agent"}
+            if rng.random() < 0.8:
+                event["usage_metadata"] = random_usage(rng)
+            if rng.random() < 0.4:
+                event["model_version"] = "gemini-2.5-flash"
+            events.append(event)
+        events += [{"author": "agent", "content": {"role": "model", "parts": [{"function_call": c}]}} for c in calls]
+        data = {"invocation_events": events} if events else {"tool_uses": calls}
+    turn = invocation("q", response("done"), data)
+    roll = rng.random()
+    if roll < 0.7:
+        turn["duration"] = round(rng.uniform(0, 5), 3)
+    if roll < 0.5:
+        # Model and tool time can overshoot the total a little, which ADK clamps to zero.
+        turn["model_duration"] = round(rng.uniform(0, 4), 3)
+        turn["tool_duration"] = round(rng.uniform(0, 2), 3)
+    return turn
+
+
+def efficiency_scenario(rng: random.Random, cases: int, runs: int) -> Scenario:
+    expected = eval_set("efficiency", [(f"eff-{n}", [invocation("q", response("done"), None)] * turns)
+                                       for n, turns in enumerate(rng.randint(1, 4) for _ in range(cases))])
+    actual_runs = [eval_set("efficiency", [(case["eval_id"], [efficiency_invocation(rng) for _ in case["conversation"]])
+                                           for case in expected["eval_cases"]]) for _ in range(runs)]
+    return Scenario("informational metrics", expected, actual_runs, {"criteria": {}}, "efficiency")
+
+
 def threshold_edge_scenario() -> Scenario:
     """ROUGE scores of 0.7, 0.8 and 0.9 over three runs against 0.8: a running sum gives
     0.7999999999999999, ADK's statistics.mean gives 0.8."""
@@ -455,7 +501,8 @@ def fixture_scenarios(rng: random.Random, fixtures: pathlib.Path, vocabulary: li
 
 def adk_metrics(config: dict | None):
     eval_config = _DEFAULT_EVAL_CONFIG if config is None else EvalConfig.model_validate(config)
-    return [m for m in get_eval_metrics_from_config(eval_config) if m.metric_name not in _DEFAULT_EFFICIENCY_METRICS]
+    # Including the informational efficiency metrics ADK appends to every eval.
+    return get_eval_metrics_from_config(eval_config)
 
 
 async def adk_case_results(scenario: Scenario, metrics) -> list[dict]:
@@ -514,6 +561,17 @@ class Comparison:
         if not same:
             self.mismatches.append(f"{where}: score evalstudio {ours!r}, adk {theirs!r}{inputs}")
         return same
+
+    def breakdowns(self, where: str, ours: dict, theirs) -> None:
+        """The token and duration breakdowns of the informational metrics, field by field."""
+        for key in ("token_usage_details", "duration_details"):
+            adk = getattr(theirs, key)
+            if adk is None:
+                if ours.get(key) is not None:
+                    self.mismatches.append(f"{where}: {key} evalstudio {ours[key]!r}, adk None")
+                continue
+            for field, value in adk.model_dump().items():
+                self.score(f"{where}, {key}.{field}", (ours.get(key) or {}).get(field), value)
 
     def status(self, where: str, ours: int, theirs: EvalStatus, inputs: str = "") -> None:
         self.statuses += 1
@@ -574,6 +632,7 @@ def run_scenario(binary: str, scenario: Scenario, tmp: pathlib.Path, comparison:
                 at = f"{where}, {adk_metric.metric_name} overall"
                 comparison.score(at, ours_metric["score"], adk_metric.score)
                 comparison.status(at, ours_metric["eval_status"], adk_metric.eval_status)
+                comparison.breakdowns(at, ours_metric["details"], adk_metric.details)
             for index, (ours_inv, adk_inv) in enumerate(zip(our_case["eval_metric_result_per_invocation"],
                                                             adk_case.eval_metric_result_per_invocation,
                                                             strict=True)):
@@ -584,6 +643,7 @@ def run_scenario(binary: str, scenario: Scenario, tmp: pathlib.Path, comparison:
                     if not comparison.score(at, ours_metric["score"], adk_metric.score, inputs):
                         comparison.locations.append((scenario.name, eval_id, index))
                     comparison.status(at, ours_metric["eval_status"], adk_metric.eval_status, inputs)
+                    comparison.breakdowns(at, ours_metric["details"], adk_metric.details)
     all_passed = True
     for summary in ours["case_summaries"]:
         pooled = adk_summary([run[summary["eval_id"]] for run in theirs])
@@ -655,9 +715,10 @@ def main() -> int:
         scenarios.append(trajectory_scenario(rng, f"trajectories {name}", config, 120, rng.choice([1, 2, 3])))
     scenarios.append(trajectory_scenario(rng, "trajectories, default config", None, 120, 2))
     scenarios += fixture_scenarios(rng, fixtures, vocabulary)
+    scenarios.append(efficiency_scenario(rng, 300, 2))
 
     comparison = Comparison()
-    counted = {"text": 0, "trajectory": 0, "fixture": 0}
+    counted = {"text": 0, "trajectory": 0, "fixture": 0, "efficiency": 0}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         for scenario in scenarios:
@@ -681,7 +742,8 @@ def main() -> int:
         print(f"{count} mismatches in {scenario}", file=sys.stderr)
     print(f"adk metrics: {len(scenarios)} scenarios; {len(words)} words through the stemmer; "
           f"{counted['text']} text invocations ({len(pairs)} random pairs), {counted['trajectory']} trajectory "
-          f"invocations, {counted['fixture']} fixture invocations scored; "
+          f"invocations, {counted['fixture']} fixture invocations, {counted['efficiency']} invocations with usage "
+          f"and timings scored; "
           f"{comparison.scores} scores and {comparison.statuses} statuses compared; "
           f"{len(comparison.mismatches)} mismatches")
     compared = comparison.scores + comparison.statuses

@@ -75,11 +75,14 @@ fn averaged(actual: &[Invocation], value: impl Fn(&Invocation) -> Option<f64>) -
     }
 }
 
-/// The events of an invocation in ADK's `InvocationEvents` form; `None` for the
-/// tool_uses form, which records no model calls.
+/// The events of an invocation in ADK's `InvocationEvents` form (possibly none); `None` for
+/// the tool_uses form, which records no model calls.
 fn invocation_events(invocation: &Invocation) -> Option<&[InvocationEvent]> {
-    let data = invocation.intermediate_data.as_ref()?;
-    (!data.invocation_events.is_empty()).then_some(data.invocation_events.as_slice())
+    invocation
+        .intermediate_data
+        .as_ref()?
+        .invocation_events
+        .as_deref()
 }
 
 fn is_model_call(event: &InvocationEvent) -> bool {
@@ -287,10 +290,13 @@ mod tests {
             {"author": "tool", "content": {"parts": [{"text": "x"}]}},
         ]));
         let plain = invocation(json!({"invocation_id": "b", "user_content": {"parts": [{"text": "hi"}]}}));
-        let result = evaluate_efficiency(Efficiency::InferenceCallCount, &[events, plain]);
+        // An empty event list is still the events form: no model calls, not "not available".
+        let no_events = with_events(json!([]));
+        let result = evaluate_efficiency(Efficiency::InferenceCallCount, &[events, plain, no_events]);
         assert_eq!(result.per_invocation[0].0, Some(2.0));
         assert_eq!(result.per_invocation[1].0, None);
-        assert_eq!(result.overall, Some(2.0));
+        assert_eq!(result.per_invocation[2].0, Some(0.0));
+        assert_eq!(result.overall, Some(1.0));
     }
 
     #[test]

@@ -300,7 +300,8 @@ adk_model! {
         pub tool_uses: Vec<FunctionCall> = "toolUses",
         pub tool_responses: Vec<FunctionResponse> = "toolResponses",
         pub intermediate_responses: Vec<(String, Vec<Part>)> = "intermediateResponses",
-        pub invocation_events: Vec<InvocationEvent> = "invocationEvents",
+        /// Present (even empty) in the invocation_events form; see [`IntermediateData::events`].
+        pub invocation_events: Option<Vec<InvocationEvent>> = "invocationEvents",
     }
 }
 
@@ -435,13 +436,18 @@ impl Content {
 }
 
 impl IntermediateData {
+    /// The invocation events (none in the tool_uses form).
+    pub fn events(&self) -> &[InvocationEvent] {
+        self.invocation_events.as_deref().unwrap_or_default()
+    }
+
     /// The tool calls in order, from `tool_uses` or from the function_call parts of
     /// `invocation_events` (ADK's `get_all_tool_calls`).
     pub fn tool_calls(&self) -> Vec<&FunctionCall> {
-        if self.invocation_events.is_empty() {
+        if self.events().is_empty() {
             return self.tool_uses.iter().collect();
         }
-        self.invocation_events
+        self.events()
             .iter()
             .filter_map(|event| event.content.as_ref()?.parts.as_ref())
             .flatten()

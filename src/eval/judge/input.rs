@@ -81,8 +81,8 @@ fn invocation_text(invocation: &Invocation, include_intermediate: bool) -> Strin
         return final_text;
     }
     let mut texts: Vec<String> = match &invocation.intermediate_data {
-        Some(data) if !data.invocation_events.is_empty() => data
-            .invocation_events
+        Some(data) if !data.events().is_empty() => data
+            .events()
             .iter()
             .map(|event| response_text(event.content.as_ref()))
             .collect(),
@@ -109,10 +109,10 @@ fn tool_responses(invocation: &Invocation) -> Vec<&FunctionResponse> {
     let Some(data) = &invocation.intermediate_data else {
         return Vec::new();
     };
-    if data.invocation_events.is_empty() {
+    if data.events().is_empty() {
         return data.tool_responses.iter().collect();
     }
-    data.invocation_events
+    data.events()
         .iter()
         .filter_map(|event| event.content.as_ref()?.parts.as_ref())
         .flatten()
@@ -160,7 +160,7 @@ fn grounding_metadata(invocation: &Invocation) -> String {
     let entries: Vec<Value> = invocation
         .intermediate_data
         .iter()
-        .flat_map(|data| data.invocation_events.iter().enumerate())
+        .flat_map(|data| data.events().iter().enumerate())
         .filter_map(|(step, event)| {
             let metadata = event.grounding_metadata.as_ref()?;
             Some(json!({"step": step, "author": event.author, "grounding_metadata": metadata}))
@@ -189,7 +189,7 @@ fn developer_instructions(invocation: &Invocation) -> String {
     let first_author = invocation
         .intermediate_data
         .as_ref()
-        .and_then(|data| data.invocation_events.first())
+        .and_then(|data| data.events().first())
         .map(|event| event.author.as_str());
     let agent = first_author.or_else(|| details.keys().next().map(String::as_str));
     agent
