@@ -165,12 +165,16 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   const row = results.getByRole('row', { name: /order_status/ });
   await expect(row).toContainText('✓ PASSED');
   await expect(row).toContainText('1.000');
+  // ADK's informational metrics: the demo agent made one tool call in the turn, which was timed.
+  await expect(row).toContainText(/1\.0 tool calls · \d+\.\d\d s/);
   await expect(page.locator('.runs-table')).toContainText('✓ finished');
   await row.getByRole('button', { name: 'Show' }).click();
   const detail = results.locator('.detail-row').first();
   await expect(detail).toContainText('Turn 1');
   await expect(detail).toContainText('A1003');
-  await expect(detail.locator('.metric-results li')).toHaveCount(2);
+  // The two chosen metrics, then the four informational ones.
+  await expect(detail.locator('.metric-results li')).toHaveCount(6);
+  await expect(detail.locator('.metric-results li').filter({ hasText: 'tool_call_count_v1' })).toContainText('i INFO');
 
   // A threshold no score reaches fails the case in a second run, which is shown at once.
   await page.getByLabel('response_match_score threshold').fill('1.5');
