@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use evalstudio::eval::{
-    response_text, rouge1_fmeasure, score_eval_set, tool_trajectory_score, EvalConfig, ScoringServices,
+    response_match_score, score_eval_set, tool_trajectory_score, EvalConfig, ScoringServices,
     TrajectoryCriterion,
 };
 use evalstudio::evalset::{
@@ -117,14 +117,7 @@ fn metrics_only(expected: &EvalSet, actual: &EvalSet) -> f64 {
         let pairs = || actual_case.invocations().iter().zip(expected_case.invocations());
         let turns = expected_case.invocations().len() as f64;
         let trajectory: f64 = pairs().map(|(a, e)| tool_trajectory_score(a, e, criterion)).sum();
-        let rouge: f64 = pairs()
-            .map(|(a, e)| {
-                rouge1_fmeasure(
-                    &response_text(a.final_response.as_ref()),
-                    &response_text(e.final_response.as_ref()),
-                )
-            })
-            .sum();
+        let rouge: f64 = pairs().map(|(a, e)| response_match_score(a, e)).sum();
         checksum += trajectory / turns + rouge / turns;
     }
     checksum

@@ -1,9 +1,7 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
-use super::efficiency::{
-    Efficiency, EFFICIENCY_METRICS, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
-};
+use super::efficiency::{Efficiency, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
 use super::judge::{parse_judge_metric, JudgeMetric, JUDGE_METRICS};
 use super::partial::TrajectoryShare;
 use super::trajectory::{MatchType, TrajectoryCriterion};
@@ -216,9 +214,9 @@ pub enum MetricKind {
 
 impl MetricConfig {
     /// An informational metric as ADK appends it: no threshold, no criterion.
-    fn efficiency(name: &str, metric: Efficiency) -> MetricConfig {
+    fn efficiency(metric: Efficiency) -> MetricConfig {
         MetricConfig {
-            name: name.to_string(),
+            name: metric.name().to_string(),
             threshold: 0.0,
             kind: MetricKind::Efficiency(metric),
             criterion: Map::new(),
@@ -261,11 +259,7 @@ impl EvalConfig {
     /// The given metrics, then ADK's informational metrics (`append_default_efficiency_metrics`:
     /// every eval reports them, and they cannot be configured).
     pub fn with_informational(mut metrics: Vec<MetricConfig>) -> EvalConfig {
-        for name in EFFICIENCY_METRICS {
-            if let Some(metric) = Efficiency::from_name(name) {
-                metrics.push(MetricConfig::efficiency(name, metric));
-            }
-        }
+        metrics.extend(Efficiency::ALL.map(MetricConfig::efficiency));
         EvalConfig { metrics }
     }
 
@@ -372,7 +366,7 @@ fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option
 
 fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> {
     let path = format!("criteria.{name}");
-    if EFFICIENCY_METRICS.contains(&name) {
+    if Efficiency::from_name(name).is_some() {
         return Err(ConfigError(format!(
             "{path}: `{name}` does not support a threshold: it reports a value and never passes or fails; remove it from criteria, it is reported on every eval"
         )));

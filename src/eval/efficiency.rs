@@ -11,14 +11,6 @@ pub const INFERENCE_CALL_COUNT_V1: &str = "inference_call_count_v1";
 pub const TOKEN_USAGE_V1: &str = "token_usage_v1";
 pub const INVOCATION_DURATION_V1: &str = "invocation_duration_v1";
 
-/// ADK's `_DEFAULT_EFFICIENCY_METRICS`, in the order it appends them to every eval.
-pub const EFFICIENCY_METRICS: [&str; 4] = [
-    TOOL_CALL_COUNT_V1,
-    INFERENCE_CALL_COUNT_V1,
-    TOKEN_USAGE_V1,
-    INVOCATION_DURATION_V1,
-];
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Efficiency {
     /// Tool calls per turn.
@@ -32,14 +24,25 @@ pub enum Efficiency {
 }
 
 impl Efficiency {
-    pub fn from_name(name: &str) -> Option<Efficiency> {
-        match name {
-            TOOL_CALL_COUNT_V1 => Some(Efficiency::ToolCallCount),
-            INFERENCE_CALL_COUNT_V1 => Some(Efficiency::InferenceCallCount),
-            TOKEN_USAGE_V1 => Some(Efficiency::TokenUsage),
-            INVOCATION_DURATION_V1 => Some(Efficiency::InvocationDuration),
-            _ => None,
+    /// ADK's `_DEFAULT_EFFICIENCY_METRICS`, in the order it appends them to every eval.
+    pub const ALL: [Efficiency; 4] = [
+        Efficiency::ToolCallCount,
+        Efficiency::InferenceCallCount,
+        Efficiency::TokenUsage,
+        Efficiency::InvocationDuration,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Efficiency::ToolCallCount => TOOL_CALL_COUNT_V1,
+            Efficiency::InferenceCallCount => INFERENCE_CALL_COUNT_V1,
+            Efficiency::TokenUsage => TOKEN_USAGE_V1,
+            Efficiency::InvocationDuration => INVOCATION_DURATION_V1,
         }
+    }
+
+    pub fn from_name(name: &str) -> Option<Efficiency> {
+        Efficiency::ALL.into_iter().find(|metric| metric.name() == name)
     }
 }
 
@@ -175,24 +178,36 @@ fn details(fields: &[&str], values: &[Option<f64>]) -> Value {
 }
 
 fn token_usage(actual: &[Invocation]) -> EfficiencyResult {
-    let all: Vec<[Option<f64>; 8]> = actual.iter().map(invocation_tokens).collect();
+    // A count missing from some invocations means none were spent there, so every invocation
+    // is in the denominator; a count no invocation reported stays `None` (`_average`).
+    let all = actual.iter().map(invocation_tokens).collect();
+    with_breakdowns(all, &TOKEN_FIELDS, |present, invocations| {
+        python_mean(present, invocations)
+    })
+}
+
+/// Per invocation the breakdown's first field (its total) with the whole breakdown; overall
+/// each field averaged by `average(values present, invocations)`.
+fn with_breakdowns<const N: usize>(
+    all: Vec<[Option<f64>; N]>,
+    fields: &[&str; N],
+    average: impl Fn(&[f64], usize) -> Option<f64>,
+) -> EfficiencyResult {
     if all.is_empty() {
         return EfficiencyResult::default();
     }
-    // A count missing from some invocations means none were spent there, so every invocation
-    // is in the denominator; a count no invocation reported stays `None` (`_average`).
-    let averaged: Vec<Option<f64>> = (0..TOKEN_FIELDS.len())
+    let averaged: Vec<Option<f64>> = (0..N)
         .map(|field| {
-            let present: Vec<f64> = all.iter().filter_map(|counts| counts[field]).collect();
-            python_mean(&present, all.len())
+            let present: Vec<f64> = all.iter().filter_map(|values| values[field]).collect();
+            average(&present, all.len())
         })
         .collect();
     EfficiencyResult {
         overall: averaged[0],
-        overall_details: Some(details(&TOKEN_FIELDS, &averaged)),
+        overall_details: Some(details(fields, &averaged)),
         per_invocation: all
             .iter()
-            .map(|counts| (counts[0], Some(details(&TOKEN_FIELDS, counts))))
+            .map(|values| (values[0], Some(details(fields, values))))
             .collect(),
     }
 }
@@ -220,30 +235,16 @@ fn invocation_duration(invocation: &Invocation) -> [Option<f64>; 4] {
 }
 
 fn duration(actual: &[Invocation]) -> EfficiencyResult {
-    let all: Vec<[Option<f64>; 4]> = actual.iter().map(invocation_duration).collect();
-    if all.is_empty() {
-        return EfficiencyResult::default();
-    }
     // An untimed invocation is left out of each part's average, not counted as zero.
-    let averaged: Vec<Option<f64>> = (0..DURATION_FIELDS.len())
-        .map(|field| {
-            let present: Vec<f64> = all.iter().filter_map(|parts| parts[field]).collect();
-            python_mean(&present, present.len()).map(python_round3)
-        })
-        .collect();
-    EfficiencyResult {
-        overall: averaged[0],
-        overall_details: Some(details(&DURATION_FIELDS, &averaged)),
-        per_invocation: all
-            .iter()
-            .map(|parts| (parts[0], Some(details(&DURATION_FIELDS, parts))))
-            .collect(),
-    }
+    let all = actual.iter().map(invocation_duration).collect();
+    with_breakdowns(all, &DURATION_FIELDS, |present, _| {
+        python_mean(present, present.len()).map(python_round3)
+    })
 }
 
 /// Python's `round(x, 3)`: the nearest 3-decimal value of the exact binary number, ties to
 /// even, which is also how Rust formats with a precision.
-fn python_round3(value: f64) -> f64 {
+pub(super) fn python_round3(value: f64) -> f64 {
     format!("{value:.3}").parse().unwrap_or(value)
 }
 
@@ -350,9 +351,10 @@ mod tests {
 
     #[test]
     fn no_invocations_gives_no_value() {
-        for metric in EFFICIENCY_METRICS {
-            let result = evaluate_efficiency(Efficiency::from_name(metric).unwrap(), &[]);
-            assert_eq!(result, EfficiencyResult::default(), "{metric}");
+        for metric in Efficiency::ALL {
+            assert_eq!(Efficiency::from_name(metric.name()), Some(metric));
+            let result = evaluate_efficiency(metric, &[]);
+            assert_eq!(result, EfficiencyResult::default(), "{metric:?}");
         }
     }
 

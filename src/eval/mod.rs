@@ -31,8 +31,8 @@ pub use config::{
     TOOL_TRAJECTORY_RECALL,
 };
 pub use efficiency::{
-    evaluate_efficiency, Efficiency, EfficiencyResult, EFFICIENCY_METRICS, INFERENCE_CALL_COUNT_V1,
-    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+    evaluate_efficiency, Efficiency, EfficiencyResult, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,
+    TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 #[cfg(feature = "ssr")]
 pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbedder, EMBEDDING_MODEL_ENV};
@@ -52,7 +52,7 @@ pub use result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
     EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
 };
-pub use rouge::{response_text, rouge1_fmeasure, tokenize};
+pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, FinishedCase, RunOptions};
 pub use score::{pass_at_and_hat_k, score_case, score_eval_set, summarize_case, CaseRunScores, ScoreError};

@@ -3,7 +3,7 @@
 //! `RougeScorer(["rouge1"])` with ADK's `_UnicodeAwareTokenizer(use_stemmer=True)`.
 
 use super::porter;
-use crate::evalset::Content;
+use crate::evalset::{Content, Invocation};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use unicode_normalization::UnicodeNormalization;
@@ -21,6 +21,14 @@ pub fn response_text(content: Option<&Content>) -> String {
         .filter(|text| !text.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `response_match_score` of one invocation pair: ROUGE-1 of the final responses' texts.
+pub fn response_match_score(actual: &Invocation, expected: &Invocation) -> f64 {
+    rouge1_fmeasure(
+        &response_text(actual.final_response.as_ref()),
+        &response_text(expected.final_response.as_ref()),
+    )
 }
 
 /// ROUGE-1 F-measure of `candidate` (the actual response) against `reference` (the expected

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use futures::stream::{self, Stream, StreamExt};
 
 use super::config::EvalConfig;
+use super::efficiency::python_round3;
 use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
@@ -140,7 +141,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
     let finish = |turns: &[RecordedTurn], durations: &[f64], error: Option<String>| {
         let mut actual = session_to_eval_case(&case.eval_id, &origin, turns, crate::api::now_seconds());
         for (invocation, seconds) in actual.conversation.iter_mut().flatten().zip(durations) {
-            invocation.duration = Some((seconds * 1000.0).round() / 1000.0);
+            invocation.duration = Some(python_round3(*seconds));
         }
         // Unanswered turns keep their user message, so the turn counts still line up.
         if let (Some(actual), Some(expected)) = (actual.conversation.as_mut(), case.conversation.as_ref()) {

@@ -12,7 +12,7 @@ use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
     EvalStatus, MetricSummary, ScoredEvalSet,
 };
-use super::rouge::{response_text, rouge1_fmeasure};
+use super::rouge::response_match_score;
 use super::services::{InvocationScore, ScoringServices};
 use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
@@ -120,11 +120,11 @@ fn line_up(expected: &EvalSet, actual: EvalSet) -> Result<Vec<(&EvalCase, Vec<In
 struct Evaluation {
     overall_score: Option<f64>,
     overall_status: EvalStatus,
-    /// Empty when the metric produced none (then every invocation gets a NOT_EVALUATED entry).
-    per_invocation: Vec<InvocationScore>,
-    /// The informational metrics' token or duration breakdowns: the case's, then per invocation.
+    /// The case's details (the informational metrics' token or duration breakdown).
     overall_details: EvalMetricResultDetails,
-    per_invocation_details: Vec<EvalMetricResultDetails>,
+    /// Each invocation's score and details; empty when the metric produced none (then every
+    /// invocation gets a NOT_EVALUATED entry).
+    per_invocation: Vec<(Option<f64>, EvalMetricResultDetails)>,
 }
 
 /// Scores one case's actual invocations (one run) against the expected case with every metric
@@ -159,30 +159,12 @@ pub async fn score_case(
             evaluation.overall_details,
         ));
         let mut scores = evaluation.per_invocation.into_iter();
-        let mut details = evaluation.per_invocation_details.into_iter();
         for slot in per_invocation.iter_mut() {
-            let (score, status, details) = match (scores.next(), details.next()) {
-                (
-                    Some(InvocationScore {
-                        score,
-                        reason,
-                        evidence,
-                    }),
-                    extra,
-                ) => {
-                    let status = match score {
-                        _ if metric.is_informational() => EvalStatus::Informational,
-                        Some(score) => EvalStatus::from_score(score, metric.threshold),
-                        None => EvalStatus::NotEvaluated,
-                    };
-                    let details = EvalMetricResultDetails {
-                        reason,
-                        evidence,
-                        ..extra.unwrap_or_default()
-                    };
-                    (score, status, details)
-                }
-                (None, _) => (None, EvalStatus::NotEvaluated, EvalMetricResultDetails::default()),
+            let (score, details) = scores.next().unwrap_or_default();
+            let status = match score {
+                _ if metric.is_informational() => EvalStatus::Informational,
+                Some(score) => EvalStatus::from_score(score, metric.threshold),
+                None => EvalStatus::NotEvaluated,
             };
             slot.eval_metric_results
                 .push(metric_result(metric, score, status, details));
@@ -252,17 +234,9 @@ async fn evaluate_metric(
                 .map(|(a, e)| tool_trajectory_score(a, e, *criterion))
                 .collect(),
         ),
-        MetricKind::ResponseMatch => adk_mean(
-            metric,
-            pairs()
-                .map(|(a, e)| {
-                    rouge1_fmeasure(
-                        &response_text(a.final_response.as_ref()),
-                        &response_text(e.final_response.as_ref()),
-                    )
-                })
-                .collect(),
-        ),
+        MetricKind::ResponseMatch => {
+            adk_mean(metric, pairs().map(|(a, e)| response_match_score(a, e)).collect())
+        }
         MetricKind::SemanticSimilarity => match services.embedder.as_deref() {
             None => no_embedder(metric, actual),
             Some(embedder) => {
@@ -289,14 +263,10 @@ async fn evaluate_judged(
     services: &ScoringServices,
 ) -> Evaluation {
     let Some(judge) = services.judge.as_deref() else {
-        let reason = "no judge model is configured: add a [judge] table (base_url, model, api_key_env) to evalstudio.toml";
-        return finish(
+        return missing_service(
             metric,
-            None,
-            actual
-                .iter()
-                .map(|_| InvocationScore::not_evaluated(reason))
-                .collect(),
+            actual,
+            "no judge model is configured: add a [judge] table (base_url, model, api_key_env) to evalstudio.toml",
         );
     };
     let expected = expected_case.conversation.as_deref().unwrap_or_default();
@@ -324,7 +294,15 @@ async fn evaluate_judged(
 }
 
 fn no_embedder(metric: &MetricConfig, actual: &[Invocation]) -> Evaluation {
-    let reason = "no sentence-embedding model: run `make model`, or set EVALSTUDIO_EMBEDDING_MODEL to a directory with all-MiniLM-L6-v2";
+    missing_service(
+        metric,
+        actual,
+        "no sentence-embedding model: run `make model`, or set EVALSTUDIO_EMBEDDING_MODEL to a directory with all-MiniLM-L6-v2",
+    )
+}
+
+/// Every invocation NOT_EVALUATED because scoring lacks a service the metric needs.
+fn missing_service(metric: &MetricConfig, actual: &[Invocation], reason: &str) -> Evaluation {
     finish(
         metric,
         None,
@@ -339,9 +317,8 @@ fn not_evaluated() -> Evaluation {
     Evaluation {
         overall_score: None,
         overall_status: EvalStatus::NotEvaluated,
-        per_invocation: Vec::new(),
         overall_details: EvalMetricResultDetails::default(),
-        per_invocation_details: Vec::new(),
+        per_invocation: Vec::new(),
     }
 }
 
@@ -359,25 +336,15 @@ fn informational(result: EfficiencyResult, metric: Efficiency) -> Evaluation {
         },
         Efficiency::ToolCallCount | Efficiency::InferenceCallCount => EvalMetricResultDetails::default(),
     };
-    let (per_invocation, per_invocation_details) = result
-        .per_invocation
-        .into_iter()
-        .map(|(score, value)| {
-            (
-                InvocationScore {
-                    score,
-                    ..InvocationScore::default()
-                },
-                details(value),
-            )
-        })
-        .unzip();
     Evaluation {
         overall_score: result.overall,
         overall_status: EvalStatus::Informational,
-        per_invocation,
         overall_details: details(result.overall_details),
-        per_invocation_details,
+        per_invocation: result
+            .per_invocation
+            .into_iter()
+            .map(|(score, value)| (score, details(value)))
+            .collect(),
     }
 }
 
@@ -412,9 +379,16 @@ fn finish(metric: &MetricConfig, overall: Option<f64>, per_invocation: Vec<Invoc
         overall_status: overall.map_or(EvalStatus::NotEvaluated, |score| {
             EvalStatus::from_score(score, metric.threshold)
         }),
-        per_invocation,
         overall_details: EvalMetricResultDetails::default(),
-        per_invocation_details: Vec::new(),
+        per_invocation: per_invocation
+            .into_iter()
+            .map(|s| {
+                (
+                    s.score,
+                    EvalMetricResultDetails::with_evidence(s.reason, s.evidence),
+                )
+            })
+            .collect(),
     }
 }
 

@@ -9,8 +9,8 @@ use crate::api::eval_runs::{
     MetricChoice,
 };
 use crate::eval::{
-    CaseSummary, EvalStatus, MetricSummary, EFFICIENCY_METRICS, INFERENCE_CALL_COUNT_V1,
-    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+    CaseSummary, Efficiency, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,
+    TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 use crate::store::{EvalRunCase, EvalRunSummary, RunStatus};
 use leptos::prelude::*;
@@ -405,7 +405,7 @@ fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>) -> impl In
     let header_cells = view
         .metric_names
         .iter()
-        .filter(|name| !EFFICIENCY_METRICS.contains(&name.as_str()))
+        .filter(|name| Efficiency::from_name(name).is_none())
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
