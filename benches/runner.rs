@@ -1,7 +1,8 @@
 //! Eval runner benchmarks (numbers, not pass/fail):
 //! a) overhead: 1,000 one-turn cases on the demo agent with 100 ms injected latency at
 //!    concurrency 50; the ideal wall time is ceil(1000/50) × 0.1 s = 2 s (target ≤ 1.15×);
-//! b) memory: peak RSS after running and scoring 1,000 and then 10,000 cases (no latency).
+//! b) memory: peak RSS after running and scoring 1,000 and then 10,000 cases (no latency), and
+//!    the RSS as the 10,000-case run goes: flat means it does not grow with the cases done.
 //!
 //! Both go the product's whole way: the run is recorded in a SQLite file and every case result
 //! is written as it finishes, as `evalstudio eval` and the server do.
@@ -9,7 +10,7 @@
 //! Run with `make bench` or `cargo bench --features ssr --bench runner`.
 
 mod common;
-use common::peak_rss_mib;
+use common::{current_rss_mib, peak_rss_mib};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,7 +46,8 @@ fn eval_set(cases: usize) -> EvalSet {
     }
 }
 
-async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> Duration {
+/// Runs `cases` cases; returns the wall time and the RSS (MiB) after each tenth of them.
+async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> (Duration, Vec<f64>) {
     let set = eval_set(cases);
     let config = EvalConfig::default();
     let plan = EvalRunPlan {
@@ -63,6 +65,8 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
     let record = create_eval_run(store, &plan).await.expect("run recorded");
     drop(set);
     let (_keep_open, never_cancelled) = tokio::sync::watch::channel(false);
+    let mut done = 0;
+    let mut rss_by_tenth = Vec::new();
     let status = execute_eval_run(
         store,
         &record,
@@ -70,7 +74,12 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         &ScoringServices::default(),
         &options,
         never_cancelled,
-        |_| {},
+        |_| {
+            done += 1;
+            if done % (cases / 10).max(1) == 0 {
+                rss_by_tenth.push(current_rss_mib());
+            }
+        },
     )
     .await
     .expect("run finished");
@@ -82,7 +91,7 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         .unwrap()
         .summary;
     assert_eq!(stored.done as usize, cases);
-    elapsed
+    (elapsed, rss_by_tenth)
 }
 
 fn main() {
@@ -94,7 +103,7 @@ fn main() {
             latency_ms: 100,
             error_rate: 0.0,
         }));
-        let wall = run(&store, slow, 1_000, 50).await;
+        let (wall, _) = run(&store, slow, 1_000, 50).await;
         let ideal = Duration::from_secs_f64((1_000f64 / 50.0).ceil() * 0.1);
         println!(
             "runner overhead: 1,000 cases, 100 ms latency, concurrency 50: {:.3} s (ideal {:.1} s, {:.3}×)",
@@ -105,12 +114,15 @@ fn main() {
 
         let fast: Arc<dyn Agent> = Arc::new(DemoAgent::new());
         for cases in [1_000, 10_000] {
-            let wall = run(&store, fast.clone(), cases, 8).await;
+            let (wall, rss_by_tenth) = run(&store, fast.clone(), cases, 8).await;
+            let rss: Vec<String> = rss_by_tenth.iter().map(|mib| format!("{mib:.1}")).collect();
             println!(
-                "runner memory: {cases} cases run, scored and stored in {:.2} s ({:.0} cases/s), peak RSS {:.1} MiB",
+                "runner memory: {cases} cases run, scored and stored in {:.2} s ({:.0} cases/s), peak RSS {:.1} MiB; \
+                 RSS after each tenth of the cases: {} MiB",
                 wall.as_secs_f64(),
                 cases as f64 / wall.as_secs_f64(),
-                peak_rss_mib()
+                peak_rss_mib(),
+                rss.join(" · ")
             );
         }
     });

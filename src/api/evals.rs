@@ -21,7 +21,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
+
+/// Most finished case runs stored in one transaction.
+const WRITE_BATCH: usize = 256;
 
 /// What to run: the eval set (only the selected cases), how to score it, with which agent.
 pub struct EvalRunPlan<'a> {
@@ -94,10 +97,15 @@ pub async fn execute_eval_run(
         .await
         .map_err(|e| e.to_string())?;
     let app_name = record.summary.app_name.as_str();
-    // The case runs still under way are dropped (cancelled) when this block ends.
-    let status = {
+    let config = &config;
+    // The writer runs beside the case runs rather than between them: while one write is under
+    // way the agent calls go on, and the cases that finish meanwhile go in the next write, as
+    // one transaction. The bounded queue holds back the case runs if the disk falls behind.
+    let (finished_tx, mut finished_rx) = mpsc::channel::<FinishedCase>(WRITE_BATCH);
+    let run_cases = async move {
+        // The case runs still under way are dropped (cancelled) when this block ends.
         let mut cases = std::pin::pin!(run_and_score(
-            agent, app_name, &expected, &config, services, &options, skip
+            agent, app_name, &expected, config, services, &options, skip
         ));
         // Once every sender is gone nobody can cancel, so stop listening (changed() would return
         // at once, forever).
@@ -106,13 +114,10 @@ pub async fn execute_eval_run(
             tokio::select! {
                 finished = cases.next() => match finished {
                     None => break RunStatus::Finished,
-                    Some(finished) => {
-                        store
-                            .save_eval_run_case(record.row, &stored_case(&finished, &config))
-                            .await
-                            .map_err(|e| e.to_string())?;
-                        on_case(&finished);
-                    }
+                    // Only when the writer has stopped on an error, which ends the run.
+                    Some(finished) => if finished_tx.send(finished).await.is_err() {
+                        break RunStatus::Interrupted;
+                    },
                 },
                 changed = cancel.changed(), if cancellable => match changed {
                     Ok(()) if *cancel.borrow() => break RunStatus::Cancelled,
@@ -120,6 +125,33 @@ pub async fn execute_eval_run(
                     Err(_) => cancellable = false,
                 },
             }
+        }
+    };
+    let write_cases = async move {
+        let mut batch = Vec::with_capacity(WRITE_BATCH);
+        while finished_rx.recv_many(&mut batch, WRITE_BATCH).await > 0 {
+            let rows: Vec<EvalRunCase> = batch
+                .iter()
+                .map(|finished| stored_case(finished, config))
+                .collect();
+            store
+                .save_eval_run_cases(record.row, &rows)
+                .await
+                .map_err(|e| e.to_string())?;
+            batch.drain(..).for_each(|finished| on_case(&finished));
+        }
+        Ok::<(), String>(())
+    };
+    // A failed write ends the run at once (the case runs under way are dropped); the cases
+    // stored so far stay, and the run can be resumed once the store is writable.
+    let written = tokio::try_join!(async { Ok(run_cases.await) }, write_cases);
+    let status = match written {
+        Ok((status, ())) => status,
+        Err(error) => {
+            let _ = store
+                .set_eval_run_status(record.row, RunStatus::Interrupted, now_seconds())
+                .await;
+            return Err(error);
         }
     };
     store

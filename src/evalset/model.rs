@@ -168,13 +168,15 @@ impl Serialize for EvalSet {
 impl<'de> Deserialize<'de> for EvalSet {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut cases = Vec::new();
-        let mut collect = |_: usize, case: EvalCase| {
+        let mut collect = |_: usize, mut case: EvalCase| {
+            case.shrink_to_fit();
             cases.push(case);
             Ok(())
         };
         let mut eval_set = deserializer.deserialize_map(EvalSetVisitor {
             on_case: &mut collect,
         })?;
+        cases.shrink_to_fit();
         eval_set.eval_cases = cases;
         Ok(eval_set)
     }
@@ -410,7 +412,32 @@ adk_model! {
     }
 }
 
+impl Invocation {
+    fn shrink_to_fit(&mut self) {
+        self.user_content.shrink_to_fit();
+        self.final_response.iter_mut().for_each(Content::shrink_to_fit);
+        if let Some(data) = &mut self.intermediate_data {
+            data.tool_uses.shrink_to_fit();
+            data.tool_responses.shrink_to_fit();
+            data.intermediate_responses.shrink_to_fit();
+            for (_, parts) in &mut data.intermediate_responses {
+                parts.shrink_to_fit();
+            }
+            if let Some(events) = &mut data.invocation_events {
+                events.shrink_to_fit();
+                for event in events {
+                    event.content.iter_mut().for_each(Content::shrink_to_fit);
+                }
+            }
+        }
+    }
+}
+
 impl Content {
+    fn shrink_to_fit(&mut self) {
+        self.parts.iter_mut().for_each(Vec::shrink_to_fit);
+    }
+
     /// A message of one text part, as `genai_types.Content(parts=[Part.from_text(text)], role)`.
     pub fn text(role: &str, text: &str) -> Self {
         Content {
@@ -466,6 +493,16 @@ impl Invocation {
 }
 
 impl EvalCase {
+    /// Gives back the spare room deserialising leaves in the case's lists: serde grows a list
+    /// to at least four elements, so a one-turn conversation would hold 2.6 KB for one 656-byte
+    /// invocation. For cases kept in memory whole, such as a run's expected set.
+    pub fn shrink_to_fit(&mut self) {
+        if let Some(conversation) = &mut self.conversation {
+            conversation.shrink_to_fit();
+            conversation.iter_mut().for_each(Invocation::shrink_to_fit);
+        }
+    }
+
     pub fn invocations(&self) -> &[Invocation] {
         self.conversation.as_deref().unwrap_or_default()
     }

@@ -78,23 +78,28 @@ impl Store {
         )))
     }
 
-    /// Stores one finished case run (replacing an earlier try of the same case run).
-    pub async fn save_eval_run_case(&self, run_row: i64, case: &EvalRunCase) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT OR REPLACE INTO eval_run_cases \
-             (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(run_row)
-        .bind(case.run_index)
-        .bind(case.case_index)
-        .bind(&case.eval_id)
-        .bind(case.status)
-        .bind(&case.error)
-        .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
-        .bind(case.result.to_string())
-        .execute(&self.pool)
-        .await?;
+    /// Stores finished case runs in one transaction (each replacing an earlier try of the same
+    /// case run): all of them or, on an error, none.
+    pub async fn save_eval_run_cases(&self, run_row: i64, cases: &[EvalRunCase]) -> StoreResult<()> {
+        let mut transaction = self.pool.begin().await?;
+        for case in cases {
+            sqlx::query(
+                "INSERT OR REPLACE INTO eval_run_cases \
+                 (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(run_row)
+            .bind(case.run_index)
+            .bind(case.case_index)
+            .bind(&case.eval_id)
+            .bind(case.status)
+            .bind(&case.error)
+            .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
+            .bind(case.result.to_string())
+            .execute(&mut *transaction)
+            .await?;
+        }
+        transaction.commit().await?;
         Ok(())
     }
 

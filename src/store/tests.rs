@@ -174,3 +174,62 @@ async fn pages_are_clamped() {
         "c0"
     );
 }
+
+fn case_run(case_index: i64, status: i64) -> EvalRunCase {
+    EvalRunCase {
+        run_index: 0,
+        case_index,
+        eval_id: format!("case_{case_index}"),
+        status,
+        error: None,
+        metric_scores: vec![vec![Some(1.0), None]],
+        result: serde_json::json!({"eval_id": format!("case_{case_index}")}),
+    }
+}
+
+#[tokio::test]
+async fn finished_case_runs_are_stored_in_batches() {
+    let (_dir, store) = temp_store().await;
+    let run = store
+        .create_eval_run(&NewEvalRun {
+            app_name: "demo",
+            eval_set_id: "weather",
+            agent: "demo",
+            expected_json: r#"{"eval_set_id": "weather", "eval_cases": []}"#,
+            config_json: r#"{"criteria": {}}"#,
+            num_runs: 1,
+            total: 3,
+            created_at: 1.0,
+        })
+        .await
+        .unwrap();
+    store
+        .save_eval_run_cases(run.row, &[case_run(0, 2), case_run(1, 1)])
+        .await
+        .unwrap();
+    // A retry of case 0 replaces its earlier row.
+    store
+        .save_eval_run_cases(run.row, &[case_run(2, 1), case_run(0, 1)])
+        .await
+        .unwrap();
+    let stored = store.eval_run_cases(run.row, true).await.unwrap();
+    let rows: Vec<(i64, i64)> = stored.iter().map(|c| (c.case_index, c.status)).collect();
+    assert_eq!(rows, [(0, 1), (1, 1), (2, 1)]);
+    assert_eq!(stored[1].metric_scores, [vec![Some(1.0), None]]);
+    assert_eq!(
+        store
+            .eval_run("demo", &run.summary.result_id)
+            .await
+            .unwrap()
+            .summary
+            .done,
+        3
+    );
+
+    // A batch for a run that does not exist is an error, not a silent loss.
+    assert!(store
+        .save_eval_run_cases(run.row + 1, &[case_run(0, 1)])
+        .await
+        .is_err());
+    assert_eq!(store.eval_run_cases(run.row + 1, false).await.unwrap().len(), 0);
+}
