@@ -946,6 +946,21 @@ async fn run_eval_scores_stores_and_lists_results_like_adk() {
         assert!(duration["score"].as_f64().unwrap() >= 0.0, "{duration}");
         assert_eq!(duration["threshold"], Value::Null);
         assert!(duration["details"]["duration_details"]["total_seconds"].is_number());
+        // Runs are recorded as ADK's generator records them, so model calls and tokens count.
+        let model_calls = &result["overall_eval_metric_results"][3];
+        assert_eq!(model_calls["score"], 1.0, "{model_calls}");
+        let tokens = &result["overall_eval_metric_results"][4];
+        assert_eq!(tokens["eval_status"], 4, "{tokens}");
+        assert!(tokens["score"].as_f64().unwrap() > 0.0, "{tokens}");
+        assert!(
+            tokens["details"]["token_usage_details"]["output_tokens"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+        let events = &result["eval_metric_result_per_invocation"][0]["actual_invocation"]
+            ["intermediate_data"]["invocation_events"];
+        assert!(events.as_array().is_some_and(|e| !e.is_empty()), "{events}");
     }
 
     let ids: Vec<String> = serde_json::from_value(app.json("/apps/demo/eval_results").await).unwrap();

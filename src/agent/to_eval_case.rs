@@ -3,9 +3,10 @@
 
 use super::{AgentEvent, Turn};
 use crate::evalset::{
-    Content, EvalCase, FunctionCall, FunctionResponse, IntermediateData, Invocation, Part, SessionInput,
+    Content, EvalCase, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, Part,
+    SessionInput,
 };
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// A turn as a session stores it: the turn plus its invocation id and start time.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +103,150 @@ fn turn_to_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
         intermediate_data: Some(data),
         creation_timestamp: recorded.timestamp,
         ..Invocation::default()
+    }
+}
+
+/// A turn as ADK's `EvaluationGenerator` records an agent's live run (the actual invocations of
+/// an eval): `invocation_events` with one event per model reply, carrying its token usage, and
+/// one per batch of tool responses. This is the form the efficiency metrics read model calls and
+/// tokens from; the final reply's text is on `final_response`, not repeated in its event.
+pub fn generated_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
+    let mut events = GeneratedEvents {
+        author: agent_name.to_string(),
+        ..GeneratedEvents::default()
+    };
+    let mut final_response = None;
+    for event in &recorded.turn.events {
+        match event {
+            AgentEvent::TextDelta { text } => {
+                events.end_tool_responses();
+                events.reply_text.push_str(text);
+            }
+            AgentEvent::ToolCall { id, name, args } => {
+                events.end_tool_responses();
+                events.reply_calls.push(Part {
+                    function_call: Some(Box::new(FunctionCall {
+                        id: Some(id.clone()),
+                        name: Some(name.clone()),
+                        args: Some(args.clone()),
+                        ..FunctionCall::default()
+                    })),
+                    ..Part::default()
+                });
+            }
+            AgentEvent::ToolResult {
+                id, name, response, ..
+            } => {
+                events.end_reply();
+                events.tool_responses.push(Part {
+                    function_response: Some(Box::new(FunctionResponse {
+                        id: Some(id.clone()),
+                        name: Some(name.clone()),
+                        response: Some(response.clone()),
+                        ..FunctionResponse::default()
+                    })),
+                    ..Part::default()
+                });
+            }
+            AgentEvent::Usage {
+                prompt_tokens,
+                completion_tokens,
+            } => {
+                // One usage report per model call: a second one starts the next reply.
+                if events.reply_usage.is_some() {
+                    events.end_reply();
+                }
+                events.end_tool_responses();
+                events.reply_usage = Some(json!({
+                    "candidates_token_count": completion_tokens,
+                    "prompt_token_count": prompt_tokens,
+                    "total_token_count": prompt_tokens + completion_tokens,
+                }));
+            }
+            AgentEvent::FinalResponse { text } => {
+                events.reply_is_final = true;
+                final_response = Some(Content::text("model", text));
+            }
+            AgentEvent::Author { name } => {
+                events.end_reply();
+                events.end_tool_responses();
+                events.author = name.clone();
+            }
+            AgentEvent::Error { .. } => {}
+        }
+    }
+    events.end_reply();
+    events.end_tool_responses();
+    Invocation {
+        invocation_id: recorded.invocation_id.clone(),
+        user_content: Content::text("user", &recorded.turn.user),
+        final_response,
+        intermediate_data: Some(IntermediateData {
+            invocation_events: Some(events.done),
+            ..IntermediateData::default()
+        }),
+        creation_timestamp: recorded.timestamp,
+        ..Invocation::default()
+    }
+}
+
+/// The events of a turn being built, and the model reply and tool responses still open.
+#[derive(Default)]
+struct GeneratedEvents {
+    done: Vec<InvocationEvent>,
+    author: String,
+    reply_text: String,
+    reply_calls: Vec<Part>,
+    reply_usage: Option<Value>,
+    reply_is_final: bool,
+    tool_responses: Vec<Part>,
+}
+
+impl GeneratedEvents {
+    fn end_reply(&mut self) {
+        let text = std::mem::take(&mut self.reply_text);
+        let calls = std::mem::take(&mut self.reply_calls);
+        let usage = self.reply_usage.take();
+        let is_final = std::mem::take(&mut self.reply_is_final);
+        let mut parts = Vec::new();
+        if !text.is_empty() {
+            parts.push(Part {
+                text: Some(text),
+                ..Part::default()
+            });
+        }
+        let has_calls = !calls.is_empty();
+        parts.extend(calls);
+        if parts.is_empty() && usage.is_none() {
+            return;
+        }
+        // As ADK: the final reply's text is already the invocation's final_response.
+        let content = (!parts.is_empty() && (!is_final || has_calls)).then(|| Content {
+            parts: Some(parts),
+            role: Some("model".into()),
+            ..Content::default()
+        });
+        self.done.push(InvocationEvent {
+            author: self.author.clone(),
+            content,
+            usage_metadata: usage,
+            ..InvocationEvent::default()
+        });
+    }
+
+    fn end_tool_responses(&mut self) {
+        if self.tool_responses.is_empty() {
+            return;
+        }
+        self.done.push(InvocationEvent {
+            author: self.author.clone(),
+            content: Some(Content {
+                parts: Some(std::mem::take(&mut self.tool_responses)),
+                role: Some("user".into()),
+                ..Content::default()
+            }),
+            ..InvocationEvent::default()
+        });
     }
 }
 
@@ -300,5 +445,116 @@ mod tests {
             1,
             "what happened before the error is kept"
         );
+    }
+
+    fn usage(prompt_tokens: u64, completion_tokens: u64) -> AgentEvent {
+        AgentEvent::Usage {
+            prompt_tokens,
+            completion_tokens,
+        }
+    }
+
+    fn generated(events: Vec<AgentEvent>) -> Invocation {
+        generated_invocation(&recorded(1, "Where is A1001?", events), "demo_agent")
+    }
+
+    fn efficiency(metric: crate::eval::Efficiency, invocation: &Invocation) -> Option<f64> {
+        crate::eval::evaluate_efficiency(metric, std::slice::from_ref(invocation)).overall
+    }
+
+    #[test]
+    fn a_generated_turn_has_one_event_per_model_reply_with_its_usage() {
+        // The order the OpenAI agent reports in: usage right after each reply, before its calls.
+        let invocation = generated(vec![
+            AgentEvent::TextDelta {
+                text: "Let me check.".into(),
+            },
+            usage(12, 3),
+            call("c1", "get_order_status", json!({"order_id": "A1001"})),
+            result("c1", "get_order_status", json!({"status": "shipped"})),
+            AgentEvent::TextDelta {
+                text: "It has shipped.".into(),
+            },
+            AgentEvent::FinalResponse {
+                text: "It has shipped.".into(),
+            },
+            usage(30, 4),
+        ]);
+        let data = invocation.intermediate_data.as_ref().unwrap();
+        let events = data.events();
+        assert_eq!(events.len(), 3, "{events:#?}");
+        let reply = events[0].content.as_ref().unwrap();
+        assert_eq!(reply.role.as_deref(), Some("model"));
+        let parts = reply.parts.as_ref().unwrap();
+        assert_eq!(parts[0].text.as_deref(), Some("Let me check."));
+        assert_eq!(parts[1].function_call.as_ref().unwrap().id.as_deref(), Some("c1"));
+        assert_eq!(
+            events[0].usage_metadata,
+            Some(json!({"prompt_token_count": 12, "candidates_token_count": 3, "total_token_count": 15}))
+        );
+        let responses = events[1].content.as_ref().unwrap();
+        assert_eq!(responses.role.as_deref(), Some("user"));
+        assert!(events[1].usage_metadata.is_none());
+        assert_eq!(data.tool_responses()[0].name.as_deref(), Some("get_order_status"));
+        assert!(
+            events[2].content.is_none(),
+            "the final text is the final_response, as ADK records it"
+        );
+        assert_eq!(
+            invocation.final_response.as_ref().unwrap().joined_text(),
+            "It has shipped."
+        );
+        assert_eq!(invocation.tool_calls().len(), 1);
+        assert_eq!(data.intermediate_texts().len(), 1);
+
+        use crate::eval::Efficiency;
+        assert_eq!(efficiency(Efficiency::InferenceCallCount, &invocation), Some(2.0));
+        assert_eq!(efficiency(Efficiency::TokenUsage, &invocation), Some(49.0));
+        assert_eq!(efficiency(Efficiency::ToolCallCount, &invocation), Some(1.0));
+    }
+
+    #[test]
+    fn usage_reported_once_per_turn_counts_as_one_model_call() {
+        // The demo agent's order: calls and results first, one usage report at the end.
+        let mut events = vec![
+            call("c1", "get_weather", json!({"city": "Paris"})),
+            call("c2", "convert_currency", json!({"amount": 20})),
+            result("c1", "get_weather", json!({"temperature_c": 18})),
+            result("c2", "convert_currency", json!({"converted": 21.6})),
+        ];
+        events.extend(final_text("18 °C; 21.60 USD."));
+        let invocation = generated(events);
+        let events = invocation.intermediate_data.as_ref().unwrap().events();
+        assert_eq!(events.len(), 3);
+        assert_eq!(
+            events[1].content.as_ref().unwrap().parts.as_ref().unwrap().len(),
+            2,
+            "parallel results are one event"
+        );
+        use crate::eval::Efficiency;
+        assert_eq!(efficiency(Efficiency::InferenceCallCount, &invocation), Some(1.0));
+        assert_eq!(efficiency(Efficiency::TokenUsage, &invocation), Some(15.0));
+    }
+
+    #[test]
+    fn generated_events_name_the_sub_agent_and_survive_an_error() {
+        let invocation = generated(vec![
+            call("c1", "transfer_to_agent", json!({"agent_name": "orders"})),
+            usage(5, 1),
+            result("c1", "transfer_to_agent", json!({})),
+            AgentEvent::Author {
+                name: "orders".into(),
+            },
+            call("c2", "get_order_status", json!({"order_id": "A1001"})),
+            usage(9, 2),
+            AgentEvent::Error {
+                message: "model unavailable".into(),
+            },
+        ]);
+        let events = invocation.intermediate_data.as_ref().unwrap().events();
+        let authors: Vec<&str> = events.iter().map(|e| e.author.as_str()).collect();
+        assert_eq!(authors, ["demo_agent", "demo_agent", "orders"]);
+        assert!(invocation.final_response.is_none());
+        assert_eq!(invocation.tool_calls().len(), 2);
     }
 }

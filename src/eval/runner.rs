@@ -15,7 +15,7 @@ use super::efficiency::python_round3;
 use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
-use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
+use crate::agent::to_eval_case::{generated_invocation, RecordedTurn};
 use crate::agent::{Agent, AgentEvent, SessionContext, Turn};
 use crate::evalset::{EvalCase, EvalSet, Invocation};
 
@@ -49,7 +49,7 @@ impl Default for RunOptions {
 /// remaining turns are left unanswered), and the error that stopped it, if any.
 #[derive(Debug, Clone)]
 struct CaseRun {
-    pub actual: EvalCase,
+    pub actual: Vec<Invocation>,
     pub session_id: String,
     pub error: Option<String>,
 }
@@ -100,14 +100,8 @@ pub fn run_and_score<'a>(
                     attempts += 1;
                     case_run = run_case(agent.as_ref(), app_name, case, options).await;
                 }
-                let mut result = score_case(
-                    &expected.eval_set_id,
-                    case,
-                    case_run.actual.conversation.unwrap_or_default(),
-                    config,
-                    services,
-                )
-                .await;
+                let mut result =
+                    score_case(&expected.eval_set_id, case, case_run.actual, config, services).await;
                 result.session_id = case_run.session_id;
                 result.error = case_run.error;
                 FinishedCase {
@@ -130,21 +124,19 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
         .unwrap_or("eval_user");
     let state = input.map(|i| i.state.clone()).unwrap_or_default();
     let session_id = format!("eval-{}", uuid::Uuid::new_v4());
-    let origin = SessionOrigin {
-        app_name: app_name.to_string(),
-        user_id: user_id.to_string(),
-        state: state.clone(),
-        agent_name: app_name.to_string(),
-    };
     // Wall-clock seconds of each turn, for invocation_duration_v1 (rounded to milliseconds, as ADK).
     let mut durations: Vec<f64> = Vec::new();
     let finish = |turns: &[RecordedTurn], durations: &[f64], error: Option<String>| {
-        let mut actual = session_to_eval_case(&case.eval_id, &origin, turns, crate::api::now_seconds());
-        for (invocation, seconds) in actual.conversation.iter_mut().flatten().zip(durations) {
-            invocation.duration = Some(python_round3(*seconds));
-        }
+        let mut actual: Vec<Invocation> = turns
+            .iter()
+            .zip(durations)
+            .map(|(turn, seconds)| Invocation {
+                duration: Some(python_round3(*seconds)),
+                ..generated_invocation(turn, app_name)
+            })
+            .collect();
         // Unanswered turns keep their user message, so the turn counts still line up.
-        if let (Some(actual), Some(expected)) = (actual.conversation.as_mut(), case.conversation.as_ref()) {
+        if let Some(expected) = case.conversation.as_ref() {
             for missing in expected.iter().skip(actual.len()) {
                 actual.push(Invocation {
                     invocation_id: missing.invocation_id.clone(),

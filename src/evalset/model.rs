@@ -481,6 +481,43 @@ impl IntermediateData {
             .filter_map(|part| part.function_call.as_deref())
             .collect()
     }
+
+    /// What the agents wrote on the way to the final response, by author: the
+    /// `intermediate_responses`, or the text parts of `invocation_events`.
+    pub fn intermediate_texts(&self) -> Vec<(String, Vec<Part>)> {
+        if self.events().is_empty() {
+            return self.intermediate_responses.clone();
+        }
+        self.events()
+            .iter()
+            .filter_map(|event| {
+                let texts: Vec<Part> = event
+                    .content
+                    .as_ref()?
+                    .parts
+                    .iter()
+                    .flatten()
+                    .filter(|part| part.text.as_deref().is_some_and(|t| !t.trim().is_empty()))
+                    .cloned()
+                    .collect();
+                (!texts.is_empty()).then(|| (event.author.clone(), texts))
+            })
+            .collect()
+    }
+
+    /// The tool responses in order, from `tool_responses` or from the function_response parts
+    /// of `invocation_events` (ADK's `get_all_tool_responses`).
+    pub fn tool_responses(&self) -> Vec<&FunctionResponse> {
+        if self.events().is_empty() {
+            return self.tool_responses.iter().collect();
+        }
+        self.events()
+            .iter()
+            .filter_map(|event| event.content.as_ref()?.parts.as_ref())
+            .flatten()
+            .filter_map(|part| part.function_response.as_deref())
+            .collect()
+    }
 }
 
 impl Invocation {

@@ -3,7 +3,7 @@
 use super::json_view::JsonView;
 use super::{count, error_text, eval_set_href, short_time, ErrorNote};
 use crate::api::get_case;
-use crate::evalset::{Content, EvalCase, FunctionCall, Invocation};
+use crate::evalset::{Content, EvalCase, FunctionCall, FunctionResponse, Invocation};
 use crate::store::StoredCase;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -118,8 +118,8 @@ fn SessionSummary(case: EvalCase) -> impl IntoView {
 fn TurnCard(number: usize, invocation: Invocation) -> impl IntoView {
     let calls: Vec<FunctionCall> = invocation.tool_calls().into_iter().cloned().collect();
     let data = invocation.intermediate_data.clone().unwrap_or_default();
-    let responses = data.tool_responses.clone();
-    let intermediate = data.intermediate_responses.clone();
+    let responses: Vec<FunctionResponse> = data.tool_responses().into_iter().cloned().collect();
+    let intermediate = data.intermediate_texts();
     view! {
         <li class="card turn">
             <h2 class="turn-title">"Turn " {number}</h2>

@@ -4,7 +4,7 @@
 //! actual invocation as google-adk's `llm_as_judge_utils.py` reads it.
 
 use crate::eval::response_text;
-use crate::evalset::{Content, FunctionCall, FunctionResponse, Invocation, Rubric};
+use crate::evalset::{Content, FunctionCall, FunctionResponse, IntermediateData, Invocation, Rubric};
 use serde_json::{json, Value};
 
 /// One invocation as the judge metrics see it.
@@ -103,21 +103,12 @@ fn invocation_text(invocation: &Invocation, include_intermediate: bool) -> Strin
     texts.join("\n")
 }
 
-/// Tool responses from `tool_responses`, or every function_response part of
-/// `invocation_events` (ADK's `get_all_tool_responses`).
 fn tool_responses(invocation: &Invocation) -> Vec<&FunctionResponse> {
-    let Some(data) = &invocation.intermediate_data else {
-        return Vec::new();
-    };
-    if data.events().is_empty() {
-        return data.tool_responses.iter().collect();
-    }
-    data.events()
-        .iter()
-        .filter_map(|event| event.content.as_ref()?.parts.as_ref())
-        .flatten()
-        .filter_map(|part| part.function_response.as_deref())
-        .collect()
+    invocation
+        .intermediate_data
+        .as_ref()
+        .map(IntermediateData::tool_responses)
+        .unwrap_or_default()
 }
 
 /// A tool response as one context item: `name: {response as JSON}`.
