@@ -165,8 +165,9 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   const row = results.getByRole('row', { name: /order_status/ });
   await expect(row).toContainText('✓ PASSED');
   await expect(row).toContainText('1.000');
-  // ADK's informational metrics: the demo agent made one tool call in the turn, which was timed.
-  await expect(row).toContainText(/1\.0 tool calls · \d+\.\d\d s/);
+  // ADK's informational metrics: the demo agent made one tool call and one model call, with its
+  // tokens, in a timed turn.
+  await expect(row).toContainText(/1\.0 tool calls · 1\.0 model calls · \d+ tokens · \d+\.\d\d s/);
   await expect(page.locator('.runs-table')).toContainText('✓ finished');
   await row.getByRole('button', { name: 'Show' }).click();
   const detail = results.locator('.detail-row').first();
@@ -184,5 +185,25 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   // Picking the first run shows its results again.
   await page.locator('.runs-table tbody tr').nth(1).getByRole('button').click();
   await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✓ PASSED');
+
+  // A metric that takes more than a threshold shows its criterion options once picked; bad
+  // options are refused with the metric named, and good ones are scored.
+  await page.getByLabel('response_match_score threshold').fill('0.8');
+  const options = page.getByLabel('tool_single_use options');
+  await expect(options).toBeHidden();
+  await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).check();
+  await expect(options).toHaveValue('{"tool_name": "get_weather"}');
+  await options.fill('{"tool_name": }');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.run-form')).toContainText('tool_single_use options: not valid JSON');
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await options.fill('{"tool_name": "get_order_status"}');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(3);
+  const third = results.getByRole('row', { name: /order_status/ });
+  await expect(third).toContainText('✓ PASSED');
+  await third.getByRole('button', { name: 'Show' }).click();
+  const singleUse = results.locator('.detail-row .metric-results li').filter({ hasText: 'tool_single_use' });
+  await expect(singleUse).toContainText('1.000');
   expect(errors).toEqual([]);
 });

@@ -22,6 +22,8 @@ pub struct EvalOffer {
 pub struct MetricChoice {
     pub metric_name: String,
     pub threshold: f64,
+    /// The criterion's other keys as JSON object text, for metrics that take them.
+    pub options: Option<String>,
 }
 
 /// A run with its results so far: the stored case runs and the summaries pooled over runs.
@@ -37,10 +39,7 @@ pub struct EvalRunView {
 pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
     let state = expect_context::<AppState>();
     Ok(EvalOffer {
-        metrics: crate::eval::metric_infos()
-            .into_iter()
-            .filter(|m| m.criterion_example.is_none())
-            .collect(),
+        metrics: crate::eval::metric_infos(),
         agents: state.profiles.iter().map(|p| p.name.clone()).collect(),
     })
 }
@@ -54,11 +53,12 @@ pub async fn start_eval(
     num_runs: usize,
 ) -> Result<String, ServerFnError> {
     let state = expect_context::<AppState>();
-    let metrics: Vec<serde_json::Value> = metrics
-        .iter()
-        .map(|m| serde_json::json!({"metric_name": m.metric_name, "threshold": m.threshold}))
-        .collect();
-    let config = crate::eval::EvalConfig::from_eval_metrics(&metrics).map_err(ServerFnError::new)?;
+    let config = crate::eval::EvalConfig::from_picked(
+        metrics
+            .iter()
+            .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
+    )
+    .map_err(ServerFnError::new)?;
     let (record, _) = evals::start_eval_run(
         &state,
         evals::StartEvalRun {

@@ -24,9 +24,9 @@ pub struct MetricInfo {
     pub description: String,
     /// The default threshold the browser proposes.
     pub default_threshold: f64,
-    /// For metrics that need more than a threshold: an example criterion (they are configured
-    /// in test_config.json or over REST, not from the browser's picker).
-    pub criterion_example: Option<String>,
+    /// The criterion's keys beyond the threshold, as the JSON object the browser prefills for
+    /// editing (`match_type`, `tool_name`, `rubrics`…); `None` when a threshold is all it takes.
+    pub criterion_options: Option<String>,
 }
 
 /// Every metric this build scores, in the order the browser lists them.
@@ -35,14 +35,17 @@ pub fn metric_infos() -> Vec<MetricInfo> {
         metric_name: name.to_string(),
         description: description.to_string(),
         default_threshold,
-        criterion_example: None,
+        criterion_options: None,
     };
     vec![
-        info(
-            TOOL_TRAJECTORY_AVG_SCORE,
-            1.0,
-            "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
-        ),
+        MetricInfo {
+            criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#.into()),
+            ..info(
+                TOOL_TRAJECTORY_AVG_SCORE,
+                1.0,
+                "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
+            )
+        },
         info(
             RESPONSE_MATCH_SCORE,
             0.8,
@@ -119,8 +122,8 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             "Judged RAG: share of the response's claims that the context supports.",
         ),
         MetricInfo {
-            criterion_example: Some(
-                r#"{"threshold": 0.5, "rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#
+            criterion_options: Some(
+                r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#
                     .into(),
             ),
             ..info(
@@ -130,7 +133,7 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             )
         },
         MetricInfo {
-            criterion_example: Some(r#"{"threshold": 1.0, "tool_name": "get_weather"}"#.into()),
+            criterion_options: Some(r#"{"tool_name": "get_weather"}"#.into()),
             ..info(
                 TOOL_SINGLE_USE,
                 1.0,
@@ -320,6 +323,37 @@ impl EvalConfig {
             criteria.insert(name.clone(), criterion);
         }
         EvalConfig::parse(&serde_json::json!({ "criteria": criteria }).to_string())
+    }
+
+    /// The metrics picked in the browser: each with its threshold and, for a metric that takes
+    /// more, its other criterion keys as the JSON object text the user edited (see
+    /// [`MetricInfo::criterion_options`]). The threshold field wins over one in the options.
+    pub fn from_picked<'a>(
+        picked: impl IntoIterator<Item = (&'a str, f64, Option<&'a str>)>,
+    ) -> Result<EvalConfig, ConfigError> {
+        let metrics = picked
+            .into_iter()
+            .map(|(name, threshold, options)| {
+                let mut criterion = match options.map(str::trim).filter(|text| !text.is_empty()) {
+                    None => Map::new(),
+                    Some(text) => match serde_json::from_str::<Value>(text) {
+                        Ok(Value::Object(options)) => options,
+                        Ok(other) => {
+                            return Err(ConfigError(format!(
+                                "{name} options: expected a JSON object of criterion keys, found {}",
+                                kind_of(&other)
+                            )))
+                        }
+                        Err(error) => {
+                            return Err(ConfigError(format!("{name} options: not valid JSON: {error}")))
+                        }
+                    },
+                };
+                criterion.insert("threshold".into(), threshold.into());
+                parse_metric(name, &Value::Object(criterion))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(EvalConfig::with_informational(metrics))
     }
 
     /// Parses a `test_config.json`. Keys may be snake_case or camelCase, as in ADK; top-level

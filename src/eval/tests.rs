@@ -1024,3 +1024,51 @@ fn configs_round_trip_and_come_from_rest_metric_lists() {
     let error = EvalConfig::from_eval_metrics(&[json!({"metricName": "response_match_score"})]).unwrap_err();
     assert_eq!(error.to_string(), "eval_metrics[0].threshold: missing");
 }
+
+#[test]
+fn metrics_picked_in_the_browser_take_their_criterion_options() {
+    // Every metric the picker offers runs with its default threshold and prefilled options.
+    for info in metric_infos() {
+        let picked = [(
+            info.metric_name.as_str(),
+            info.default_threshold,
+            info.criterion_options.as_deref(),
+        )];
+        let config = EvalConfig::from_picked(picked);
+        assert!(config.is_ok(), "{}: {config:?}", info.metric_name);
+    }
+    let text = r#"{"criteria": {"tool_trajectory_avg_score": {"threshold": 0.5, "match_type": "IN_ORDER"}, "tool_single_use": {"threshold": 1.0, "tool_name": "get_weather"}}}"#;
+    let picked = EvalConfig::from_picked([
+        (
+            "tool_trajectory_avg_score",
+            0.5,
+            Some(r#"{"match_type": "IN_ORDER", "threshold": 0.9}"#),
+        ),
+        ("tool_single_use", 1.0, Some(r#" {"tool_name": "get_weather"} "#)),
+    ])
+    .unwrap();
+    assert_eq!(
+        picked,
+        EvalConfig::parse(text).unwrap(),
+        "the threshold field wins"
+    );
+
+    let error = |options: &str| {
+        EvalConfig::from_picked([("tool_single_use", 1.0, Some(options))])
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error(r#"{"tool_name": }"#),
+        "tool_single_use options: not valid JSON: expected value at line 1 column 15"
+    );
+    assert_eq!(
+        error("[]"),
+        "tool_single_use options: expected a JSON object of criterion keys, found a list"
+    );
+    assert!(
+        error("{}").starts_with("criteria.tool_single_use"),
+        "{}",
+        error("{}")
+    );
+}

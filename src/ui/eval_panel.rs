@@ -106,7 +106,19 @@ pub fn EvalPanel(app: String, eval_set_id: String) -> impl IntoView {
     }
 }
 
-/// Metric checkboxes with thresholds, the agent, the number of runs, and the start button.
+/// A metric in the run form, as the user set it.
+#[derive(Clone)]
+struct MetricPick {
+    name: String,
+    description: String,
+    picked: RwSignal<bool>,
+    threshold: RwSignal<String>,
+    /// The criterion's other keys as JSON text, for metrics that take them.
+    options: Option<RwSignal<String>>,
+}
+
+/// Metric checkboxes with thresholds (and criterion options where a metric takes them), the
+/// agent, the number of runs, and the start button.
 #[component]
 fn RunForm(
     app: String,
@@ -127,19 +139,18 @@ fn RunForm(
                             Ok(offer) => offer,
                             Err(err) => return view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                         };
-                        // Each metric: (name, description, picked, threshold text).
-                        let metrics: Vec<(String, String, RwSignal<bool>, RwSignal<String>)> = offer
+                        let metrics: Vec<MetricPick> = offer
                             .metrics
                             .iter()
-                            .map(|m| {
-                                let picked = m.metric_name == "tool_trajectory_avg_score"
-                                    || m.metric_name == "response_match_score";
-                                (
-                                    m.metric_name.clone(),
-                                    m.description.clone(),
-                                    RwSignal::new(picked),
-                                    RwSignal::new(m.default_threshold.to_string()),
-                                )
+                            .map(|m| MetricPick {
+                                name: m.metric_name.clone(),
+                                description: m.description.clone(),
+                                picked: RwSignal::new(
+                                    m.metric_name == "tool_trajectory_avg_score"
+                                        || m.metric_name == "response_match_score",
+                                ),
+                                threshold: RwSignal::new(m.default_threshold.to_string()),
+                                options: m.criterion_options.clone().map(RwSignal::new),
                             })
                             .collect();
                         let default_agent = if offer.agents.contains(&app) {
@@ -151,8 +162,21 @@ fn RunForm(
                         let num_runs = RwSignal::new("1".to_string());
                         let rows = metrics
                             .iter()
-                            .map(|(name, description, picked, threshold)| {
-                                let (picked, threshold) = (*picked, *threshold);
+                            .map(|metric| {
+                                let MetricPick { name, description, picked, threshold, options } = metric.clone();
+                                let options = options.map(|options| {
+                                    view! {
+                                        <textarea
+                                            class="criterion-options mono"
+                                            class:hidden=move || !picked.get()
+                                            rows="2"
+                                            spellcheck="false"
+                                            aria-label=format!("{name} options")
+                                            prop:value=move || options.get()
+                                            on:input=move |ev| options.set(event_target_value(&ev))
+                                        ></textarea>
+                                    }
+                                });
                                 view! {
                                     <tr>
                                         <td>
@@ -177,7 +201,7 @@ fn RunForm(
                                                 on:input=move |ev| threshold.set(event_target_value(&ev))
                                             />
                                         </td>
-                                        <td class="muted small-text">{description.clone()}</td>
+                                        <td class="muted small-text">{description}{options}</td>
                                     </tr>
                                 }
                             })
@@ -189,17 +213,15 @@ fn RunForm(
                             .collect_view();
                         let start = move |_| {
                             let mut chosen = Vec::new();
-                            for (name, _, picked, threshold) in &metrics {
-                                if !picked.get_untracked() {
-                                    continue;
-                                }
-                                match threshold.get_untracked().trim().parse::<f64>() {
+                            for metric in metrics.iter().filter(|m| m.picked.get_untracked()) {
+                                match metric.threshold.get_untracked().trim().parse::<f64>() {
                                     Ok(value) if value.is_finite() => chosen.push(MetricChoice {
-                                        metric_name: name.clone(),
+                                        metric_name: metric.name.clone(),
                                         threshold: value,
+                                        options: metric.options.map(|o| o.get_untracked()),
                                     }),
                                     _ => {
-                                        error.set(Some(format!("{name}: the threshold must be a number")));
+                                        error.set(Some(format!("{}: the threshold must be a number", metric.name)));
                                         return;
                                     }
                                 }
