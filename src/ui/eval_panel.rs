@@ -9,8 +9,8 @@ use crate::api::eval_runs::{
     MetricChoice,
 };
 use crate::eval::{
-    CaseSummary, Efficiency, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,
-    TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+    CaseSummary, Efficiency, EvalConfig, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1,
+    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 use crate::store::{EvalRunCase, EvalRunSummary, RunStatus};
 use leptos::prelude::*;
@@ -228,6 +228,16 @@ fn RunForm(
                             }
                             if chosen.is_empty() {
                                 error.set(Some("Pick at least one metric.".into()));
+                                return;
+                            }
+                            // The server checks the same; checking here first answers at once.
+                            let config = EvalConfig::from_picked(
+                                chosen
+                                    .iter()
+                                    .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
+                            );
+                            if let Err(config_error) = config {
+                                error.set(Some(config_error.to_string()));
                                 return;
                             }
                             let runs = match num_runs.get_untracked().trim().parse::<usize>() {
