@@ -132,6 +132,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
             .zip(durations)
             .map(|(turn, seconds)| Invocation {
                 duration: Some(python_round3(*seconds)),
+                tool_duration: Some(python_round3(tool_seconds(&turn.turn.events))),
                 ..generated_invocation(turn, app_name)
             })
             .collect();
@@ -210,4 +211,17 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
         }
     }
     finish(&recorded, &durations, None)
+}
+
+/// Seconds the turn spent in its tools, as the agent timed each call. (How long it waited for
+/// the model is not reported by every agent, so `model_duration` stays unset.)
+fn tool_seconds(events: &[AgentEvent]) -> f64 {
+    let milliseconds: u64 = events
+        .iter()
+        .map(|event| match event {
+            AgentEvent::ToolResult { duration_ms, .. } => *duration_ms,
+            _ => 0,
+        })
+        .sum();
+    milliseconds as f64 / 1000.0
 }
