@@ -1149,13 +1149,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(result["status"], "finished");
-    let statuses: Vec<&Value> = result["eval_case_results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| &r["final_eval_status"])
-        .collect();
-    assert_eq!(statuses, [&json!(1), &json!(1), &json!(1)]);
+    assert_eq!(common::case_statuses(&result), [1, 1, 1]);
 }
 
 #[tokio::test]

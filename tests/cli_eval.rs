@@ -53,14 +53,11 @@ async fn a_recorded_session_passes_and_a_changed_expectation_fails() {
     assert!(stdout.contains("2 cases: 2 passed, 0 failed"), "{stdout}");
     let result: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
-    let statuses: Vec<&Value> = result["eval_case_results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| &r["final_eval_status"])
-        .collect();
-    assert_eq!(statuses.len(), 4, "two cases, two runs each");
-    assert!(statuses.iter().all(|s| **s == 1), "{statuses:?}");
+    assert_eq!(
+        common::case_statuses(&result),
+        [1, 1, 1, 1],
+        "two cases, two runs each"
+    );
     let junit = std::fs::read_to_string(dir.path().join("j.xml")).unwrap();
     assert!(
         junit.contains(r#"<testsuite name="regression" tests="2" failures="0" errors="0">"#),

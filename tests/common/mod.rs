@@ -81,3 +81,14 @@ pub async fn spawn_slow_model(
 pub fn slow_profile(base_url: &str) -> String {
     format!("[[profiles]]\nname = \"slow\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n")
 }
+
+/// Each case result's `final_eval_status` in an ADK EvalSetResult (1 passed, 2 failed, 3 not
+/// evaluated).
+pub fn case_statuses(result: &serde_json::Value) -> Vec<i64> {
+    result["eval_case_results"]
+        .as_array()
+        .expect("eval_case_results is a list")
+        .iter()
+        .map(|case| case["final_eval_status"].as_i64().expect("a status number"))
+        .collect()
+}
