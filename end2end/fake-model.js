@@ -9,6 +9,8 @@
 //   contains "markdown" -> a markdown answer with <script>/<img onerror> payloads and a javascript: link
 //   contains "slow"     -> an answer that streams a word every 400 ms for a minute
 //   otherwise           -> "You said: <message>"
+// A request without `"stream": true` (the judge's) gets one JSON completion: "YES" when the
+// prompt asks for YES or NO, else "You said: <message>".
 const http = require('http');
 
 const port = Number(process.argv[2] || 3124);
@@ -46,7 +48,21 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
     }
-    const message = lastUserMessage(JSON.parse(raw));
+    const body = JSON.parse(raw);
+    const message = lastUserMessage(body);
+    if (body.stream !== true) {
+      const content = /YES or NO/i.test(message) ? 'YES' : `You said: ${message}`;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({
+        id: 'chatcmpl-e2e',
+        object: 'chat.completion',
+        created: 0,
+        model: 'fake',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 40, completion_tokens: 1 },
+      }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     let closed = false;
     res.on('close', () => (closed = true));

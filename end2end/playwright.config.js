@@ -22,6 +22,10 @@ kind = "openai"
 model = "fake"
 base_url = "http://127.0.0.1:${modelPort}/v1"
 system_prompt = "You are a test double."
+
+[judge]
+base_url = "http://127.0.0.1:${modelPort}/v1"
+model = "fake"
 `,
 );
 

@@ -205,5 +205,23 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await third.getByRole('button', { name: 'Show' }).click();
   const singleUse = results.locator('.detail-row .metric-results li').filter({ hasText: 'tool_single_use' });
   await expect(singleUse).toContainText('1.000');
+
+  // A custom judge metric written in the browser: named, prompted, and judged by the model.
+  await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).uncheck();
+  await page.getByRole('button', { name: '+ Custom judge metric' }).click();
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.run-form')).toContainText('Custom metric 1: give it a name.');
+  await page.getByLabel('Custom metric 1 name').fill('polite');
+  await expect(page.getByLabel('Custom metric 1 options')).toHaveValue(/"judge_prompt": "Is this reply to \{query\} polite/);
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(4);
+  await expect(results.getByRole('columnheader', { name: 'polite' })).toBeVisible();
+  const fourth = results.getByRole('row', { name: /order_status/ });
+  await expect(fourth).toContainText('✓ PASSED');
+  await fourth.getByRole('button', { name: 'Show' }).click();
+  const polite = results.locator('.detail-row .metric-results li').filter({ hasText: 'polite' });
+  await expect(polite).toContainText('1.000');
+  await polite.getByText('Evidence').click();
+  await expect(polite).toContainText('YES');
   expect(errors).toEqual([]);
 });

@@ -331,9 +331,15 @@ impl EvalConfig {
     pub fn from_picked<'a>(
         picked: impl IntoIterator<Item = (&'a str, f64, Option<&'a str>)>,
     ) -> Result<EvalConfig, ConfigError> {
+        let mut names = std::collections::HashSet::new();
         let metrics = picked
             .into_iter()
             .map(|(name, threshold, options)| {
+                if !names.insert(name) {
+                    return Err(ConfigError(format!(
+                        "{name}: picked twice; give each metric a name of its own"
+                    )));
+                }
                 let mut criterion = match options.map(str::trim).filter(|text| !text.is_empty()) {
                     None => Map::new(),
                     Some(text) => match serde_json::from_str::<Value>(text) {

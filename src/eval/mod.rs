@@ -44,7 +44,7 @@ pub use exact_mean::exact_mean;
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
     evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
-    JudgeModelOptions, ReplyKind, JUDGE_METRICS,
+    JudgeModelOptions, ReplyKind, CUSTOM_JUDGE_EXAMPLE, JUDGE_METRICS,
 };
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;

@@ -1071,4 +1071,15 @@ fn metrics_picked_in_the_browser_take_their_criterion_options() {
         "{}",
         error("{}")
     );
+
+    // A custom judge is any other name with a prompt; one name cannot be picked twice.
+    let custom = EvalConfig::from_picked([("polite", 1.0, Some(CUSTOM_JUDGE_EXAMPLE))]).unwrap();
+    assert!(
+        matches!(&custom.metrics[0].kind, MetricKind::Judge(judge) if matches!(judge.kind, JudgeKind::Custom(_)))
+    );
+    let twice = EvalConfig::from_picked([("polite", 1.0, Some(CUSTOM_JUDGE_EXAMPLE)), ("polite", 0.5, None)]);
+    assert_eq!(
+        twice.unwrap_err().to_string(),
+        "polite: picked twice; give each metric a name of its own"
+    );
 }

@@ -9,8 +9,8 @@ use crate::api::eval_runs::{
     MetricChoice,
 };
 use crate::eval::{
-    CaseSummary, Efficiency, EvalConfig, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1,
-    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+    CaseSummary, Efficiency, EvalConfig, EvalStatus, MetricSummary, CUSTOM_JUDGE_EXAMPLE,
+    INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 use crate::store::{EvalRunCase, EvalRunSummary, RunStatus};
 use leptos::prelude::*;
@@ -117,6 +117,91 @@ struct MetricPick {
     options: Option<RwSignal<String>>,
 }
 
+/// A custom judge metric being written in the run form: its name, threshold, and prompt and
+/// reply kind as criterion JSON. `number` tells the rows apart (1, 2, … as added).
+#[derive(Debug, Clone, Copy)]
+struct CustomJudgePick {
+    number: usize,
+    name: RwSignal<String>,
+    threshold: RwSignal<String>,
+    options: RwSignal<String>,
+}
+
+impl CustomJudgePick {
+    fn new(number: usize) -> Self {
+        CustomJudgePick {
+            number,
+            name: RwSignal::new(String::new()),
+            threshold: RwSignal::new("1".into()),
+            options: RwSignal::new(CUSTOM_JUDGE_EXAMPLE.into()),
+        }
+    }
+
+    fn choice(&self) -> Result<MetricChoice, String> {
+        let name = self.name.get_untracked().trim().to_string();
+        if name.is_empty() {
+            return Err(format!("Custom metric {}: give it a name.", self.number));
+        }
+        Ok(MetricChoice {
+            threshold: threshold_of(&name, self.threshold)?,
+            metric_name: name,
+            options: Some(self.options.get_untracked()),
+        })
+    }
+}
+
+fn threshold_of(name: &str, text: RwSignal<String>) -> Result<f64, String> {
+    match text.get_untracked().trim().parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        _ => Err(format!("{name}: the threshold must be a number")),
+    }
+}
+
+#[component]
+fn CustomJudgeRow(custom: CustomJudgePick, remove: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    let CustomJudgePick {
+        number,
+        name,
+        threshold,
+        options,
+    } = custom;
+    view! {
+        <tr class="custom-metric">
+            <td>
+                <input
+                    class="metric-name mono"
+                    placeholder="metric_name"
+                    aria-label=format!("Custom metric {number} name")
+                    prop:value=move || name.get()
+                    on:input=move |ev| name.set(event_target_value(&ev))
+                />
+            </td>
+            <td>
+                <input
+                    class="threshold"
+                    type="number"
+                    step="0.05"
+                    aria-label=format!("Custom metric {number} threshold")
+                    prop:value=move || threshold.get()
+                    on:input=move |ev| threshold.set(event_target_value(&ev))
+                />
+            </td>
+            <td class="muted small-text">
+                "Custom judge: the prompt ({query}, {response}, {context}, {reference}) and the reply it asks for, \"yes_no\" or \"score_json\"."
+                <textarea
+                    class="criterion-options mono"
+                    rows="3"
+                    spellcheck="false"
+                    aria-label=format!("Custom metric {number} options")
+                    prop:value=move || options.get()
+                    on:input=move |ev| options.set(event_target_value(&ev))
+                ></textarea>
+                <button class="small" on:click=move |_| remove()>"Remove"</button>
+            </td>
+        </tr>
+    }
+}
+
 /// Metric checkboxes with thresholds (and criterion options where a metric takes them), the
 /// agent, the number of runs, and the start button.
 #[component]
@@ -157,6 +242,22 @@ fn RunForm(
                             app.clone()
                         } else {
                             offer.agents.first().cloned().unwrap_or_default()
+                        };
+                        let customs = RwSignal::new(Vec::<CustomJudgePick>::new());
+                        let added = RwSignal::new(0usize);
+                        let add_custom = move |_| {
+                            added.update(|n| *n += 1);
+                            customs.update(|c| c.push(CustomJudgePick::new(added.get_untracked())));
+                        };
+                        let custom_rows = move || {
+                            customs
+                                .get()
+                                .into_iter()
+                                .map(|custom| {
+                                    let remove = move || customs.update(|c| c.retain(|k| k.number != custom.number));
+                                    view! { <CustomJudgeRow custom remove /> }
+                                })
+                                .collect_view()
                         };
                         let agent = RwSignal::new(default_agent);
                         let num_runs = RwSignal::new("1".to_string());
@@ -214,14 +315,23 @@ fn RunForm(
                         let start = move |_| {
                             let mut chosen = Vec::new();
                             for metric in metrics.iter().filter(|m| m.picked.get_untracked()) {
-                                match metric.threshold.get_untracked().trim().parse::<f64>() {
-                                    Ok(value) if value.is_finite() => chosen.push(MetricChoice {
+                                match threshold_of(&metric.name, metric.threshold) {
+                                    Ok(threshold) => chosen.push(MetricChoice {
                                         metric_name: metric.name.clone(),
-                                        threshold: value,
+                                        threshold,
                                         options: metric.options.map(|o| o.get_untracked()),
                                     }),
-                                    _ => {
-                                        error.set(Some(format!("{}: the threshold must be a number", metric.name)));
+                                    Err(message) => {
+                                        error.set(Some(message));
+                                        return;
+                                    }
+                                }
+                            }
+                            for custom in customs.get_untracked() {
+                                match custom.choice() {
+                                    Ok(choice) => chosen.push(choice),
+                                    Err(message) => {
+                                        error.set(Some(message));
                                         return;
                                     }
                                 }
@@ -269,8 +379,9 @@ fn RunForm(
                                             <th scope="col">"What it measures"</th>
                                         </tr>
                                     </thead>
-                                    <tbody>{rows}</tbody>
+                                    <tbody>{rows} {custom_rows}</tbody>
                                 </table>
+                                <button class="small add-custom" on:click=add_custom>"+ Custom judge metric"</button>
                                 <div class="run-controls">
                                     <label>
                                         "Agent "

@@ -25,6 +25,9 @@ use parse::{RubricVerdict, Validity};
 use serde_json::{json, Map, Value};
 use template::fill;
 
+/// A custom judge criterion's keys beyond the threshold, as the browser prefills them.
+pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
+
 pub const FINAL_RESPONSE_MATCH_V2: &str = "final_response_match_v2";
 pub const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str = "rubric_based_final_response_quality_v1";
 pub const RELEVANCY: &str = "relevancy";
