@@ -58,9 +58,14 @@ impl DemoAgent {
     }
 
     async fn turn(&self, history: &[Turn], message: &str) -> Vec<AgentEvent> {
+        // The demo's "model call" is its injected latency (its rules take no measurable time).
+        let thinking = Instant::now();
         if self.faults.latency_ms > 0 {
             tokio::time::sleep(Duration::from_millis(self.faults.latency_ms)).await;
         }
+        let model_call = AgentEvent::ModelCall {
+            duration_ms: thinking.elapsed().as_millis() as u64,
+        };
         if fault_roll(message, history.len()) < self.faults.error_rate {
             return vec![AgentEvent::Error {
                 message: format!(
@@ -123,6 +128,7 @@ impl DemoAgent {
                 .map(|text| AgentEvent::TextDelta { text }),
         );
         events.push(AgentEvent::FinalResponse { text });
+        events.push(model_call);
         events.push(AgentEvent::Usage {
             prompt_tokens: estimate_tokens(prompt_words),
             completion_tokens: estimate_tokens(completion_words),

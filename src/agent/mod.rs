@@ -86,6 +86,12 @@ pub enum AgentEvent {
         prompt_tokens: u64,
         completion_tokens: u64,
     },
+    /// A model call ended, `duration_ms` after its request went out (retries included). Agents
+    /// that time their model calls say so once per call; the runner adds these up into an
+    /// invocation's `model_duration`.
+    ModelCall {
+        duration_ms: u64,
+    },
     /// The events that follow come from this (sub-)agent. Only multi-agent systems (ADK) say so;
     /// without it everything is the app's own agent.
     Author {

@@ -148,7 +148,11 @@ impl OpenAiAgent {
         // Model replies so far that asked for tools.
         let mut step = 0;
         loop {
+            let started = std::time::Instant::now();
             let reply = self.call_model(&messages, out).await?;
+            out.emit(AgentEvent::ModelCall {
+                duration_ms: started.elapsed().as_millis() as u64,
+            });
             let usage = reply
                 .usage
                 .map(|(prompt_tokens, completion_tokens)| AgentEvent::Usage {
@@ -430,7 +434,10 @@ fn replay_turn(turn: &Turn, messages: &mut Vec<Value>) {
                 text.clear();
                 messages.push(json!({"role": "assistant", "content": answer}));
             }
-            AgentEvent::Error { .. } | AgentEvent::Usage { .. } | AgentEvent::Author { .. } => {}
+            AgentEvent::Error { .. }
+            | AgentEvent::Usage { .. }
+            | AgentEvent::ModelCall { .. }
+            | AgentEvent::Author { .. } => {}
         }
     }
     close_calls(&mut open_calls, messages);

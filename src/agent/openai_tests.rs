@@ -130,17 +130,20 @@ async fn run(agent: &OpenAiAgent, history: &[Turn], message: &str) -> Vec<AgentE
     agent.run_turn(session, history, message).collect().await
 }
 
+/// The kinds of the turn's events, leaving out the model-call timings (which
+/// `each_model_call_is_timed` checks).
 fn kinds(events: &[AgentEvent]) -> Vec<&'static str> {
     events
         .iter()
-        .map(|e| match e {
-            AgentEvent::TextDelta { .. } => "text",
-            AgentEvent::ToolCall { .. } => "call",
-            AgentEvent::ToolResult { .. } => "result",
-            AgentEvent::FinalResponse { .. } => "final",
-            AgentEvent::Error { .. } => "error",
-            AgentEvent::Usage { .. } => "usage",
-            AgentEvent::Author { .. } => "author",
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta { .. } => Some("text"),
+            AgentEvent::ToolCall { .. } => Some("call"),
+            AgentEvent::ToolResult { .. } => Some("result"),
+            AgentEvent::FinalResponse { .. } => Some("final"),
+            AgentEvent::Error { .. } => Some("error"),
+            AgentEvent::Usage { .. } => Some("usage"),
+            AgentEvent::Author { .. } => Some("author"),
+            AgentEvent::ModelCall { .. } => None,
         })
         .collect()
 }
@@ -298,11 +301,11 @@ async fn usage_chunk_becomes_a_usage_event() {
     let events = run(&server.agent(), &[], "hi").await;
     assert_eq!(kinds(&events), ["text", "final", "usage"]);
     assert_eq!(
-        events[2],
-        AgentEvent::Usage {
+        events.last(),
+        Some(&AgentEvent::Usage {
             prompt_tokens: 42,
             completion_tokens: 7
-        }
+        })
     );
     assert_eq!(
         server.bodies()[0]["stream_options"],
@@ -441,6 +444,27 @@ async fn multi_step_loop_tool_tool_text() {
         ["user", "assistant", "tool", "assistant", "tool"]
     );
     assert_eq!(bodies[2]["messages"][4]["tool_call_id"], "s2");
+}
+
+#[tokio::test]
+async fn each_model_call_is_timed() {
+    let server = Server::start(vec![
+        tool_reply(&[("s1", "get_order_status", json!({"order_id": "A1001"}))]),
+        text_reply(&["Shipped."]),
+    ])
+    .await;
+    let events = run(&server.agent(), &[], "Where is A1001?").await;
+    let timed: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, AgentEvent::ModelCall { .. }))
+        .map(|(index, _)| index)
+        .collect();
+    assert_eq!(timed.len(), 2, "one per model call: {events:?}");
+    assert!(
+        matches!(events[timed[0] + 1], AgentEvent::ToolCall { .. }),
+        "timed when the reply is in, before its calls run: {events:?}"
+    );
 }
 
 #[tokio::test]

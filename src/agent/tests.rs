@@ -664,7 +664,8 @@ async fn turn_event_sequence_and_streaming() {
     assert_eq!(deltas.concat(), final_text(&events));
     assert!(deltas.iter().all(|d| !d.is_empty()));
     let n = events.len();
-    assert!(matches!(events[n - 2], AgentEvent::FinalResponse { .. }));
+    assert!(matches!(events[n - 3], AgentEvent::FinalResponse { .. }));
+    assert!(matches!(events[n - 2], AgentEvent::ModelCall { .. }));
     let AgentEvent::Usage {
         prompt_tokens,
         completion_tokens,

@@ -93,7 +93,7 @@ fn turn_to_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invocation {
             }
             AgentEvent::FinalResponse { text } => final_response = Some(Content::text("model", text)),
             AgentEvent::Author { name } => author = name,
-            AgentEvent::Error { .. } | AgentEvent::Usage { .. } => {}
+            AgentEvent::Error { .. } | AgentEvent::Usage { .. } | AgentEvent::ModelCall { .. } => {}
         }
     }
     Invocation {
@@ -172,7 +172,7 @@ pub fn generated_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invoca
                 events.end_tool_responses();
                 events.author = name.clone();
             }
-            AgentEvent::Error { .. } => {}
+            AgentEvent::Error { .. } | AgentEvent::ModelCall { .. } => {}
         }
     }
     events.end_reply();

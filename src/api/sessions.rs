@@ -572,6 +572,9 @@ fn adk_event_body(event: &AgentEvent, usage: Option<(u64, u64)>) -> Option<Value
             Some(body)
         }
         AgentEvent::Error { message } => Some(json!({"errorCode": "AGENT_ERROR", "errorMessage": message})),
-        AgentEvent::TextDelta { .. } | AgentEvent::Usage { .. } | AgentEvent::Author { .. } => None,
+        AgentEvent::TextDelta { .. }
+        | AgentEvent::Usage { .. }
+        | AgentEvent::ModelCall { .. }
+        | AgentEvent::Author { .. } => None,
     }
 }

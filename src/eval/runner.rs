@@ -132,6 +132,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
             .zip(durations)
             .map(|(turn, seconds)| Invocation {
                 duration: Some(python_round3(*seconds)),
+                model_duration: model_seconds(&turn.turn.events).map(python_round3),
                 tool_duration: Some(python_round3(tool_seconds(&turn.turn.events))),
                 ..generated_invocation(turn, app_name)
             })
@@ -213,8 +214,20 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
     finish(&recorded, &durations, None)
 }
 
-/// Seconds the turn spent in its tools, as the agent timed each call. (How long it waited for
-/// the model is not reported by every agent, so `model_duration` stays unset.)
+/// Seconds the turn waited for the model, when the agent timed its model calls (an ADK agent
+/// over HTTP does not: `None`).
+fn model_seconds(events: &[AgentEvent]) -> Option<f64> {
+    let durations: Vec<u64> = events
+        .iter()
+        .filter_map(|event| match event {
+            AgentEvent::ModelCall { duration_ms } => Some(*duration_ms),
+            _ => None,
+        })
+        .collect();
+    (!durations.is_empty()).then(|| durations.iter().sum::<u64>() as f64 / 1000.0)
+}
+
+/// Seconds the turn spent in its tools, as the agent timed each call.
 fn tool_seconds(events: &[AgentEvent]) -> f64 {
     let milliseconds: u64 = events
         .iter()

@@ -507,7 +507,7 @@ fn turn_items(events: &[AgentEvent]) -> Vec<TurnItem> {
                 flush(&mut text, &mut items);
                 items.push(TurnItem::Error(message.clone()));
             }
-            AgentEvent::Usage { .. } => {}
+            AgentEvent::Usage { .. } | AgentEvent::ModelCall { .. } => {}
         }
     }
     flush(&mut text, &mut items);
