@@ -13,7 +13,7 @@ use std::path::PathBuf;
 struct TestApp {
     base: String,
     http: reqwest::Client,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl TestApp {
@@ -42,8 +42,13 @@ impl TestApp {
         TestApp {
             base,
             http: reqwest::Client::new(),
-            _dir: dir,
+            dir,
         }
+    }
+
+    /// The app's SQLite file, for tests that act on the database behind its back.
+    fn db_path(&self) -> std::path::PathBuf {
+        self.dir.path().join("evalstudio.db")
     }
 
     fn url(&self, path: &str) -> String {
@@ -1078,10 +1083,10 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
     assert_eq!(app.json("/apps/demo/eval_results").await, json!([]));
 }
 
-#[tokio::test]
-async fn a_running_eval_can_be_cancelled_and_resumed() {
-    // A model that takes a while to answer.
-    let (base_url, _) = common::spawn_slow_model("ok", std::time::Duration::from_millis(400)).await;
+/// An app whose `slow` agent takes `latency` per answer, with the three-case eval set `three`
+/// imported (each case expects "ok", which it gets).
+async fn app_with_three_slow_cases(latency: std::time::Duration) -> TestApp {
+    let (base_url, _) = common::spawn_slow_model("ok", latency).await;
     let config = common::slow_profile(&base_url);
     let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
     let cases: Vec<Value> = (0..3)
@@ -1098,7 +1103,11 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
         app.post("/apps/slow/import", set.to_string()).await.status(),
         StatusCode::CREATED
     );
+    app
+}
 
+/// Starts a run of `three` in the background; returns its result id.
+async fn start_three(app: &TestApp) -> String {
     let started = app
         .post_json(
             "/apps/slow/eval_sets/three/run_eval",
@@ -1106,10 +1115,65 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
         )
         .await;
     assert_eq!(started.status(), StatusCode::ACCEPTED);
-    let id = started.json::<Value>().await.unwrap()["eval_set_result_id"]
+    started.json::<Value>().await.unwrap()["eval_set_result_id"]
         .as_str()
         .unwrap()
-        .to_string();
+        .to_string()
+}
+
+/// Polls the stored run until its status is no longer `from`, for up to `tries` × 50 ms.
+async fn status_after(app: &TestApp, id: &str, from: &str, tries: usize) -> Value {
+    let path = format!("/apps/slow/eval_results/{id}");
+    let mut result = app.json(&path).await;
+    for _ in 0..tries {
+        if result["status"] != from {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        result = app.json(&path).await;
+    }
+    result
+}
+
+#[tokio::test]
+async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writable() {
+    let app = app_with_three_slow_cases(std::time::Duration::from_millis(300)).await;
+    // Behind the app's back, every case write now fails, as on a full disk.
+    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db_path().display()))
+        .await
+        .unwrap();
+    sqlx::query(
+        "CREATE TRIGGER refuse_case_writes BEFORE INSERT ON eval_run_cases \
+         BEGIN SELECT RAISE(FAIL, 'disk is full'); END",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let id = start_three(&app).await;
+    let result = status_after(&app, &id, "running", 100).await;
+    assert_eq!(result["status"], "interrupted", "{result}");
+    assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 0);
+
+    sqlx::query("DROP TRIGGER refuse_case_writes")
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    let result = status_after(&app, &id, "running", 100).await;
+    assert_eq!(result["status"], "finished", "{result}");
+    assert_eq!(common::case_statuses(&result), [1, 1, 1]);
+}
+
+#[tokio::test]
+async fn a_running_eval_can_be_cancelled_and_resumed() {
+    // A model that takes a while to answer.
+    let app = app_with_three_slow_cases(std::time::Duration::from_millis(400)).await;
+    let id = start_three(&app).await;
     let running = app.json(&format!("/apps/slow/eval_results/{id}")).await;
     assert_eq!(running["status"], "running");
     let error = assert_error(
@@ -1125,16 +1189,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
             .status(),
         StatusCode::ACCEPTED
     );
-    let path = format!("/apps/slow/eval_results/{id}");
-    let status = || app.json(&path);
-    let mut result = status().await;
-    for _ in 0..50 {
-        if result["status"] != "running" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        result = status().await;
-    }
+    let result = status_after(&app, &id, "running", 20).await;
     assert_eq!(result["status"], "cancelled");
     assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
 
@@ -1144,13 +1199,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
             .status(),
         StatusCode::ACCEPTED
     );
-    for _ in 0..100 {
-        result = status().await;
-        if result["status"] == "finished" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    let result = status_after(&app, &id, "running", 100).await;
     assert_eq!(result["status"], "finished");
     assert_eq!(common::case_statuses(&result), [1, 1, 1]);
 }

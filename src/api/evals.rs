@@ -70,8 +70,10 @@ pub fn stored_plan(record: &EvalRunRecord) -> Result<(EvalSet, EvalConfig), Stri
     Ok((expected, config))
 }
 
-/// Runs the case runs of `record` not stored yet, storing each as it finishes, until all are
-/// done (`finished`) or `cancel` turns true (`cancelled`; the cases under way are dropped).
+/// Runs the case runs of `record` not stored yet, storing them as they finish (what finished
+/// during one write goes in the next), until all are done (`finished`) or `cancel` turns true
+/// (`cancelled`; the cases under way are dropped, the finished ones are still stored). A failed
+/// write ends the run with the error; the run stays resumable.
 pub async fn execute_eval_run(
     store: &Store,
     record: &EvalRunRecord,
@@ -100,8 +102,10 @@ pub async fn execute_eval_run(
     let config = &config;
     // The writer runs beside the case runs rather than between them: while one write is under
     // way the agent calls go on, and the cases that finish meanwhile go in the next write, as
-    // one transaction. The bounded queue holds back the case runs if the disk falls behind.
-    let (finished_tx, mut finished_rx) = mpsc::channel::<FinishedCase>(WRITE_BATCH);
+    // one transaction. The queue is unbounded so that handing over a case never pauses the
+    // cases under way (their turn clocks and timeouts keep running); it holds only what
+    // finished during one write.
+    let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<FinishedCase>();
     let run_cases = async move {
         // The case runs still under way are dropped (cancelled) when this block ends.
         let mut cases = std::pin::pin!(run_and_score(
@@ -114,10 +118,11 @@ pub async fn execute_eval_run(
             tokio::select! {
                 finished = cases.next() => match finished {
                     None => break RunStatus::Finished,
-                    // Only when the writer has stopped on an error, which ends the run.
-                    Some(finished) => if finished_tx.send(finished).await.is_err() {
-                        break RunStatus::Interrupted;
-                    },
+                    // Sending fails only once the writer has failed, and then try_join! below has
+                    // already dropped this future.
+                    Some(finished) => {
+                        let _ = finished_tx.send(finished);
+                    }
                 },
                 changed = cancel.changed(), if cancellable => match changed {
                     Ok(()) if *cancel.borrow() => break RunStatus::Cancelled,
@@ -143,17 +148,10 @@ pub async fn execute_eval_run(
         Ok::<(), String>(())
     };
     // A failed write ends the run at once (the case runs under way are dropped); the cases
-    // stored so far stay, and the run can be resumed once the store is writable.
+    // stored so far stay. The caller marks the run interrupted (or its process is gone when
+    // the run is next read), and it can be resumed once the store is writable.
     let written = tokio::try_join!(async { Ok(run_cases.await) }, write_cases);
-    let status = match written {
-        Ok((status, ())) => status,
-        Err(error) => {
-            let _ = store
-                .set_eval_run_status(record.row, RunStatus::Interrupted, now_seconds())
-                .await;
-            return Err(error);
-        }
-    };
+    let (status, ()) = written?;
     store
         .set_eval_run_status(record.row, status, now_seconds())
         .await
