@@ -86,8 +86,9 @@ pub enum AgentEvent {
         prompt_tokens: u64,
         completion_tokens: u64,
     },
-    /// A model call ended, `duration_ms` after its request went out (retries included). Agents
-    /// that time their model calls say so once per call; the runner adds these up into an
+    /// A model call answered, `duration_ms` after its request went out (retries of it
+    /// included; a call that finally fails ends the turn with an `Error` instead). Agents that
+    /// time their model calls say so once per call; the runner adds these up into an
     /// invocation's `model_duration`.
     ModelCall {
         duration_ms: u64,

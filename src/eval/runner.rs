@@ -227,14 +227,66 @@ fn model_seconds(events: &[AgentEvent]) -> Option<f64> {
     (!durations.is_empty()).then(|| durations.iter().sum::<u64>() as f64 / 1000.0)
 }
 
-/// Seconds the turn spent in its tools, as the agent timed each call.
+/// Seconds the turn spent in its tools, as the agent timed each call. Results that come back
+/// together are of calls that ran together (the OpenAI and ADK agents run a reply's calls
+/// concurrently), so such a batch counts its longest call, as ADK counts overlapping tool
+/// spans once; the demo agent's one-at-a-time calls add up.
 fn tool_seconds(events: &[AgentEvent]) -> f64 {
-    let milliseconds: u64 = events
-        .iter()
-        .map(|event| match event {
-            AgentEvent::ToolResult { duration_ms, .. } => *duration_ms,
-            _ => 0,
-        })
-        .sum();
-    milliseconds as f64 / 1000.0
+    let mut total_ms = 0;
+    let mut batch_ms = 0;
+    for event in events {
+        if let AgentEvent::ToolResult { duration_ms, .. } = event {
+            batch_ms = batch_ms.max(*duration_ms);
+        } else {
+            total_ms += std::mem::take(&mut batch_ms);
+        }
+    }
+    (total_ms + batch_ms) as f64 / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call() -> AgentEvent {
+        AgentEvent::ToolCall {
+            id: "c".into(),
+            name: "f".into(),
+            args: Default::default(),
+        }
+    }
+
+    fn result(duration_ms: u64) -> AgentEvent {
+        AgentEvent::ToolResult {
+            id: "c".into(),
+            name: "f".into(),
+            response: Default::default(),
+            duration_ms,
+        }
+    }
+
+    #[test]
+    fn tool_time_counts_a_batch_of_parallel_calls_once() {
+        // One reply's three calls ran together, then one more call on its own.
+        let parallel = [call(), call(), call(), result(300), result(1000), result(200)];
+        let mut events = parallel.to_vec();
+        events.extend([AgentEvent::ModelCall { duration_ms: 400 }, call(), result(250)]);
+        assert_eq!(tool_seconds(&events), 1.25);
+        // One call at a time: each adds up.
+        let sequential = [call(), result(100), call(), result(200)];
+        assert_eq!(tool_seconds(&sequential), 0.3);
+        assert_eq!(tool_seconds(&[]), 0.0);
+    }
+
+    #[test]
+    fn model_time_is_known_only_when_the_agent_timed_its_calls() {
+        let timed = [
+            AgentEvent::ModelCall { duration_ms: 400 },
+            call(),
+            result(5),
+            AgentEvent::ModelCall { duration_ms: 350 },
+        ];
+        assert_eq!(model_seconds(&timed), Some(0.75));
+        assert_eq!(model_seconds(&[call(), result(5)]), None);
+    }
 }
