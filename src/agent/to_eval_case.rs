@@ -119,6 +119,11 @@ pub fn generated_invocation(recorded: &RecordedTurn, agent_name: &str) -> Invoca
     for event in &recorded.turn.events {
         match event {
             AgentEvent::TextDelta { text } => {
+                // Usage already in: the agent reports it after a reply (as the ADK agent does),
+                // so this text starts the next one.
+                if events.reply_usage.is_some() {
+                    events.end_reply();
+                }
                 events.end_tool_responses();
                 events.reply_text.push_str(text);
             }
@@ -514,8 +519,52 @@ mod tests {
     }
 
     #[test]
-    fn usage_reported_once_per_turn_counts_as_one_model_call() {
-        // The demo agent's order: calls and results first, one usage report at the end.
+    fn usage_reported_after_each_reply_keeps_replies_apart() {
+        // The ADK agent's order: each model event's parts, then its usage.
+        let invocation = generated(vec![
+            AgentEvent::TextDelta {
+                text: "Checking.".into(),
+            },
+            usage(10, 2),
+            AgentEvent::TextDelta {
+                text: "It has shipped.".into(),
+            },
+            usage(20, 4),
+            AgentEvent::FinalResponse {
+                text: "It has shipped.".into(),
+            },
+        ]);
+        let data = invocation.intermediate_data.as_ref().unwrap();
+        assert_eq!(data.events().len(), 2);
+        let texts = data.intermediate_texts();
+        assert_eq!(texts.len(), 1, "the final text is not repeated: {texts:?}");
+        assert_eq!(texts[0].1[0].text.as_deref(), Some("Checking."));
+        use crate::eval::Efficiency;
+        assert_eq!(efficiency(Efficiency::InferenceCallCount, &invocation), Some(2.0));
+        assert_eq!(efficiency(Efficiency::TokenUsage, &invocation), Some(36.0));
+    }
+
+    #[test]
+    fn demo_agent_calls_one_at_a_time_and_reports_usage_once() {
+        // The demo agent's order: each call followed by its result, one usage report at the end.
+        let mut events = vec![
+            call("c1", "get_weather", json!({"city": "Paris"})),
+            result("c1", "get_weather", json!({"temperature_c": 18})),
+            call("c2", "convert_currency", json!({"amount": 20})),
+            result("c2", "convert_currency", json!({"converted": 21.6})),
+        ];
+        events.extend(final_text("18 °C; 21.60 USD."));
+        let invocation = generated(events);
+        let events = invocation.intermediate_data.as_ref().unwrap().events();
+        assert_eq!(events.len(), 5, "call, result, call, result, final: {events:#?}");
+        use crate::eval::Efficiency;
+        assert_eq!(efficiency(Efficiency::InferenceCallCount, &invocation), Some(1.0));
+        assert_eq!(efficiency(Efficiency::ToolCallCount, &invocation), Some(2.0));
+    }
+
+    #[test]
+    fn parallel_results_are_one_event() {
+        // The OpenAI agent's order for parallel calls: every call, then every result.
         let mut events = vec![
             call("c1", "get_weather", json!({"city": "Paris"})),
             call("c2", "convert_currency", json!({"amount": 20})),

@@ -356,7 +356,10 @@ impl EvalConfig {
                     },
                 };
                 criterion.insert("threshold".into(), threshold.into());
-                parse_metric(name, &Value::Object(criterion))
+                // Name the options field the user edits rather than a config file's path.
+                parse_metric(name, &Value::Object(criterion)).map_err(|ConfigError(message)| {
+                    ConfigError(message.replacen(&format!("criteria.{name}"), &format!("{name} options"), 1))
+                })
             })
             .collect::<Result<_, _>>()?;
         Ok(EvalConfig::with_informational(metrics))
@@ -429,6 +432,14 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             )))
         }
     };
+    // ADK's criteria may carry extra keys, so a prompt on a built-in metric would be ignored.
+    if let Some((key, _)) = field(&criterion, "judge_prompt", "judgePrompt") {
+        if SUPPORTED.contains(&name) || JUDGE_METRICS.contains(&name) {
+            return Err(ConfigError(format!(
+                "{path}.{key}: `{name}` is a built-in metric that scores its own way; give a custom judge a metric name of its own"
+            )));
+        }
+    }
     let kind = match name {
         TOOL_TRAJECTORY_AVG_SCORE => MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?),
         RESPONSE_MATCH_SCORE => MetricKind::ResponseMatch,

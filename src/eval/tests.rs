@@ -1067,10 +1067,20 @@ fn metrics_picked_in_the_browser_take_their_criterion_options() {
         "tool_single_use options: expected a JSON object of criterion keys, found a list"
     );
     assert!(
-        error("{}").starts_with("criteria.tool_single_use"),
+        error("{}").starts_with("tool_single_use options.tool_name: missing"),
         "{}",
         error("{}")
     );
+    // A prompt on a built-in metric would be ignored, so it is refused.
+    let built_in = EvalConfig::from_picked([("response_match_score", 0.8, Some(CUSTOM_JUDGE_EXAMPLE))]);
+    assert!(built_in.unwrap_err().to_string().starts_with(
+        "response_match_score options.judge_prompt: `response_match_score` is a built-in metric"
+    ),);
+    let in_a_file = r#"{"criteria": {"final_response_match_v2": {"threshold": 1, "judge_prompt": "{response}", "reply": "yes_no"}}}"#;
+    assert!(EvalConfig::parse(in_a_file)
+        .unwrap_err()
+        .to_string()
+        .starts_with("criteria.final_response_match_v2.judge_prompt:"));
 
     // A custom judge is any other name with a prompt; one name cannot be picked twice.
     let custom = EvalConfig::from_picked([("polite", 1.0, Some(CUSTOM_JUDGE_EXAMPLE))]).unwrap();

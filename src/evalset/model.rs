@@ -497,6 +497,7 @@ impl IntermediateData {
                     .parts
                     .iter()
                     .flatten()
+                    .filter(|part| part.thought != Some(true))
                     .filter(|part| part.text.as_deref().is_some_and(|t| !t.trim().is_empty()))
                     .cloned()
                     .collect();
@@ -532,7 +533,8 @@ impl Invocation {
 impl EvalCase {
     /// Gives back the spare room deserialising leaves in the case's lists: serde grows a list
     /// to at least four elements, so a one-turn conversation would hold 2.6 KB for one 656-byte
-    /// invocation. For cases kept in memory whole, such as a run's expected set.
+    /// invocation. Parsing an `EvalSet` does this for every case (a few reallocations), since
+    /// whole sets are what stays in memory, e.g. a run's expected set.
     pub fn shrink_to_fit(&mut self) {
         if let Some(conversation) = &mut self.conversation {
             conversation.shrink_to_fit();
