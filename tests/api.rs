@@ -1121,12 +1121,12 @@ async fn start_three(app: &TestApp) -> String {
         .to_string()
 }
 
-/// Polls the stored run until its status is no longer `from`, for up to `tries` × 50 ms.
-async fn status_after(app: &TestApp, id: &str, from: &str, tries: usize) -> Value {
+/// Polls the stored run until its status is `status`, for up to `tries` × 50 ms.
+async fn wait_for_status(app: &TestApp, id: &str, status: &str, tries: usize) -> Value {
     let path = format!("/apps/slow/eval_results/{id}");
     let mut result = app.json(&path).await;
     for _ in 0..tries {
-        if result["status"] != from {
+        if result["status"] == status {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -1150,7 +1150,7 @@ async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writa
     .await
     .unwrap();
     let id = start_three(&app).await;
-    let result = status_after(&app, &id, "running", 100).await;
+    let result = wait_for_status(&app, &id, "interrupted", 100).await;
     assert_eq!(result["status"], "interrupted", "{result}");
     assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 0);
 
@@ -1164,7 +1164,11 @@ async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writa
             .status(),
         StatusCode::ACCEPTED
     );
-    let result = status_after(&app, &id, "running", 100).await;
+    assert_eq!(
+        app.json(&format!("/apps/slow/eval_results/{id}")).await["status"],
+        "running"
+    );
+    let result = wait_for_status(&app, &id, "finished", 100).await;
     assert_eq!(result["status"], "finished", "{result}");
     assert_eq!(common::case_statuses(&result), [1, 1, 1]);
 }
@@ -1189,7 +1193,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
             .status(),
         StatusCode::ACCEPTED
     );
-    let result = status_after(&app, &id, "running", 20).await;
+    let result = wait_for_status(&app, &id, "cancelled", 20).await;
     assert_eq!(result["status"], "cancelled");
     assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
 
@@ -1199,7 +1203,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
             .status(),
         StatusCode::ACCEPTED
     );
-    let result = status_after(&app, &id, "running", 100).await;
+    let result = wait_for_status(&app, &id, "finished", 100).await;
     assert_eq!(result["status"], "finished");
     assert_eq!(common::case_statuses(&result), [1, 1, 1]);
 }

@@ -5,8 +5,8 @@
 use super::{now_seconds, ApiError, AppState};
 use crate::agent::Agent;
 use crate::eval::{
-    metric_infos, run_and_score, summarize_case, CaseRunScores, CaseSummary, EvalConfig, EvalStatus,
-    FinishedCase, RunOptions, ScoringServices,
+    metric_infos, run_and_score, summarize_case, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig,
+    EvalStatus, FinishedCase, RunOptions, ScoringServices,
 };
 use crate::evalset::{to_adk_json, EvalSet};
 use crate::store::{EvalRunCase, EvalRunRecord, NewEvalRun, RunStatus, Store, StoreError};
@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, watch, Semaphore};
 
 /// Most finished case runs stored in one transaction.
 const WRITE_BATCH: usize = 256;
@@ -102,14 +102,26 @@ pub async fn execute_eval_run(
     let config = &config;
     // The writer runs beside the case runs rather than between them: while one write is under
     // way the agent calls go on, and the cases that finish meanwhile go in the next write, as
-    // one transaction. The queue is unbounded so that handing over a case never pauses the
-    // cases under way (their turn clocks and timeouts keep running); it holds only what
-    // finished during one write.
+    // one transaction. Handing a case over never waits (that would pause the cases under way,
+    // whose turn clocks and timeouts keep running); instead a new case starts only while fewer
+    // than `concurrency + WRITE_BATCH` started ones are unstored, so if the disk falls behind,
+    // finished cases wait in bounded numbers.
     let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<FinishedCase>();
+    let admission = Semaphore::new(options.concurrency.max(1) + WRITE_BATCH);
+    let admission = &admission;
     let run_cases = async move {
         // The case runs still under way are dropped (cancelled) when this block ends.
         let mut cases = std::pin::pin!(run_and_score(
-            agent, app_name, &expected, config, services, &options, skip
+            agent,
+            app_name,
+            &expected,
+            config,
+            services,
+            &options,
+            CaseSchedule {
+                skip,
+                admission: Some(admission),
+            },
         ));
         // Once every sender is gone nobody can cancel, so stop listening (changed() would return
         // at once, forever).
@@ -143,6 +155,7 @@ pub async fn execute_eval_run(
                 .save_eval_run_cases(record.row, &rows)
                 .await
                 .map_err(|e| e.to_string())?;
+            admission.add_permits(rows.len());
             batch.drain(..).for_each(|finished| on_case(&finished));
         }
         Ok::<(), String>(())
@@ -352,6 +365,15 @@ pub async fn resume_eval_run(
         ));
     }
     let agent = profile_agent(state, &record.summary.agent)?;
+    // Running from now on, not once the task gets to it: whoever reads the run right after
+    // the resume (the browser's next poll) sees it running. Set before the task starts, which
+    // may finish the run at once; if a second resume wins the race, the run is running anyway.
+    state
+        .store
+        .set_eval_run_status(record.row, RunStatus::Running, now_seconds())
+        .await?;
+    let mut record = record;
+    record.summary.status = RunStatus::Running;
     let handle = spawn_eval_run(state, record.clone(), agent)?;
     Ok((record, handle))
 }

@@ -27,7 +27,7 @@
 
 use super::config::EvalConfig;
 use super::result::{CaseSummary, EvalCaseResult, EvalStatus};
-use super::runner::{run_and_score, RunOptions};
+use super::runner::{run_and_score, CaseSchedule, RunOptions};
 use super::score::{summarize_case, CaseRunScores};
 use super::services::ScoringServices;
 use crate::agent::Agent;
@@ -121,7 +121,7 @@ impl AgentEvaluator {
             config,
             &self.services,
             &self.options,
-            Default::default(),
+            CaseSchedule::default(),
         )
         .collect()
         .await;

@@ -54,7 +54,7 @@ pub use result::{
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 #[cfg(feature = "ssr")]
-pub use runner::{run_and_score, FinishedCase, RunOptions};
+pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
 pub use score::{pass_at_and_hat_k, score_case, score_eval_set, summarize_case, CaseRunScores, ScoreError};
 pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

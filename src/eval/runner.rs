@@ -9,6 +9,7 @@ use std::time::Duration;
 use std::collections::HashSet;
 
 use futures::stream::{self, Stream, StreamExt};
+use tokio::sync::Semaphore;
 
 use super::config::EvalConfig;
 use super::efficiency::python_round3;
@@ -67,9 +68,20 @@ pub struct FinishedCase {
     pub attempts: usize,
 }
 
+/// Which case runs start, and when.
+#[derive(Debug, Default)]
+pub struct CaseSchedule<'a> {
+    /// (run_index, case_index) pairs already done (when resuming): left out.
+    pub skip: HashSet<(usize, usize)>,
+    /// When set, each case run takes a permit (for good) before it starts, and the caller adds
+    /// permits back as it disposes of finished case runs (say, once they are stored). That
+    /// bounds the finished case runs waiting on the caller without pausing the ones running.
+    pub admission: Option<&'a Semaphore>,
+}
+
 /// Runs every case `options.num_runs` times and scores each case run as soon as it finishes.
-/// The stream yields case runs in the order they finish; case runs in `skip` (already done,
-/// when resuming) are left out. Dropping the stream cancels the case runs under way.
+/// The stream yields case runs in the order they finish. Dropping the stream cancels the case
+/// runs under way.
 pub fn run_and_score<'a>(
     agent: Arc<dyn Agent>,
     app_name: &'a str,
@@ -77,8 +89,9 @@ pub fn run_and_score<'a>(
     config: &'a EvalConfig,
     services: &'a ScoringServices,
     options: &'a RunOptions,
-    skip: HashSet<(usize, usize)>,
+    schedule: CaseSchedule<'a>,
 ) -> impl Stream<Item = FinishedCase> + 'a {
+    let CaseSchedule { skip, admission } = schedule;
     let jobs = (0..options.num_runs.max(1)).flat_map(|run| {
         expected
             .eval_cases
@@ -93,6 +106,13 @@ pub fn run_and_score<'a>(
         .map(move |(run_index, case_index, case)| {
             let agent = agent.clone();
             async move {
+                if let Some(admission) = admission {
+                    admission
+                        .acquire()
+                        .await
+                        .expect("the admission semaphore is never closed")
+                        .forget();
+                }
                 let mut attempts = 1;
                 let mut case_run = run_case(agent.as_ref(), app_name, case, options).await;
                 while case_run.error.is_some() && attempts <= options.retries {
