@@ -474,12 +474,17 @@ impl IntermediateData {
         if self.events().is_empty() {
             return self.tool_uses.iter().collect();
         }
+        self.event_parts()
+            .filter_map(|part| part.function_call.as_deref())
+            .collect()
+    }
+
+    /// Every part of every invocation event, in order.
+    fn event_parts(&self) -> impl Iterator<Item = &Part> {
         self.events()
             .iter()
             .filter_map(|event| event.content.as_ref()?.parts.as_ref())
             .flatten()
-            .filter_map(|part| part.function_call.as_deref())
-            .collect()
     }
 
     /// What the agents wrote on the way to the final response, by author: the
@@ -512,10 +517,7 @@ impl IntermediateData {
         if self.events().is_empty() {
             return self.tool_responses.iter().collect();
         }
-        self.events()
-            .iter()
-            .filter_map(|event| event.content.as_ref()?.parts.as_ref())
-            .flatten()
+        self.event_parts()
             .filter_map(|part| part.function_response.as_deref())
             .collect()
     }

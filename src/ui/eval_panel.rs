@@ -177,28 +177,45 @@ fn CustomJudgeRow(custom: CustomJudgePick, remove: impl Fn() + Send + Sync + 'st
                 />
             </td>
             <td>
-                <input
-                    class="threshold"
-                    type="number"
-                    step="0.05"
-                    aria-label=format!("Custom metric {number} threshold")
-                    prop:value=move || threshold.get()
-                    on:input=move |ev| threshold.set(event_target_value(&ev))
-                />
+                <ThresholdInput label=format!("Custom metric {number} threshold") value=threshold />
             </td>
             <td class="muted small-text">
                 "Custom judge: the prompt ({query}, {response}, {context}, {reference}) and the reply it asks for, \"yes_no\" or \"score_json\"."
-                <textarea
-                    class="criterion-options mono"
-                    rows="3"
-                    spellcheck="false"
-                    aria-label=format!("Custom metric {number} options")
-                    prop:value=move || options.get()
-                    on:input=move |ev| options.set(event_target_value(&ev))
-                ></textarea>
+                <CriterionOptions label=format!("Custom metric {number} options") value=options shown=Signal::stored(true) />
                 <button class="small" on:click=move |_| remove()>"Remove"</button>
             </td>
         </tr>
+    }
+}
+
+/// A metric's threshold as the user types it (checked when the run starts).
+#[component]
+fn ThresholdInput(label: String, value: RwSignal<String>) -> impl IntoView {
+    view! {
+        <input
+            class="threshold"
+            type="number"
+            step="0.05"
+            aria-label=label
+            prop:value=move || value.get()
+            on:input=move |ev| value.set(event_target_value(&ev))
+        />
+    }
+}
+
+/// A metric's criterion keys beyond the threshold, as JSON the user edits.
+#[component]
+fn CriterionOptions(label: String, value: RwSignal<String>, shown: Signal<bool>) -> impl IntoView {
+    view! {
+        <textarea
+            class="criterion-options mono"
+            class:hidden=move || !shown.get()
+            rows="3"
+            spellcheck="false"
+            aria-label=label
+            prop:value=move || value.get()
+            on:input=move |ev| value.set(event_target_value(&ev))
+        ></textarea>
     }
 }
 
@@ -267,15 +284,7 @@ fn RunForm(
                                 let MetricPick { name, description, picked, threshold, options } = metric.clone();
                                 let options = options.map(|options| {
                                     view! {
-                                        <textarea
-                                            class="criterion-options mono"
-                                            class:hidden=move || !picked.get()
-                                            rows="2"
-                                            spellcheck="false"
-                                            aria-label=format!("{name} options")
-                                            prop:value=move || options.get()
-                                            on:input=move |ev| options.set(event_target_value(&ev))
-                                        ></textarea>
+                                        <CriterionOptions label=format!("{name} options") value=options shown=picked.into() />
                                     }
                                 });
                                 view! {
@@ -291,16 +300,7 @@ fn RunForm(
                                             </label>
                                         </td>
                                         <td>
-                                            <input
-                                                class="threshold"
-                                                type="number"
-                                                min="0"
-                                                max="1"
-                                                step="0.05"
-                                                aria-label=format!("{name} threshold")
-                                                prop:value=move || threshold.get()
-                                                on:input=move |ev| threshold.set(event_target_value(&ev))
-                                            />
+                                            <ThresholdInput label=format!("{name} threshold") value=threshold />
                                         </td>
                                         <td class="muted small-text">{description}{options}</td>
                                     </tr>
