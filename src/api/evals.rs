@@ -5,7 +5,7 @@
 use super::{now_seconds, ApiError, AppState};
 use crate::agent::Agent;
 use crate::eval::{
-    metric_infos, run_and_score, summarize_case, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig,
+    metric_infos, run_and_score, summarize_cases, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig,
     EvalStatus, FinishedCase, RunOptions, ScoringServices,
 };
 use crate::evalset::{to_adk_json, EvalSet};
@@ -187,23 +187,15 @@ fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
 /// The case summaries of a stored run (pooled over runs, with pass@k), in the eval set's
 /// order; cases with no stored run yet are left out.
 pub fn case_summaries(expected: &EvalSet, config: &EvalConfig, cases: &[EvalRunCase]) -> Vec<CaseSummary> {
-    let mut by_case: HashMap<usize, Vec<CaseRunScores>> = HashMap::new();
-    for case in cases {
-        by_case
-            .entry(case.case_index as usize)
-            .or_default()
-            .push(CaseRunScores {
-                final_eval_status: EvalStatus::from_number(case.status),
-                error: case.error.is_some(),
-                metric_scores: case.metric_scores.clone(),
-            });
-    }
-    expected
-        .eval_cases
-        .iter()
-        .enumerate()
-        .filter_map(|(index, case)| Some(summarize_case(&case.eval_id, by_case.get(&index)?, config)))
-        .collect()
+    let runs = cases.iter().map(|case| {
+        let scores = CaseRunScores {
+            final_eval_status: EvalStatus::from_number(case.status),
+            error: case.error.is_some(),
+            metric_scores: case.metric_scores.clone(),
+        };
+        (case.case_index as usize, scores)
+    });
+    summarize_cases(expected, runs, config)
 }
 
 /// A stored run as ADK's EvalSetResult (its case results run after run), plus Evalstudio's

@@ -28,7 +28,7 @@
 use super::config::EvalConfig;
 use super::result::{CaseSummary, EvalCaseResult, EvalStatus};
 use super::runner::{run_and_score, CaseSchedule, RunOptions};
-use super::score::{summarize_case, CaseRunScores};
+use super::score::{summarize_cases, CaseRunScores};
 use super::services::ScoringServices;
 use crate::agent::Agent;
 use crate::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
@@ -126,19 +126,13 @@ impl AgentEvaluator {
         .collect()
         .await;
         finished.sort_by_key(|f| (f.run_index, f.case_index));
-        let summaries = set
-            .eval_cases
-            .iter()
-            .enumerate()
-            .map(|(index, case)| {
-                let runs: Vec<CaseRunScores> = finished
-                    .iter()
-                    .filter(|f| f.case_index == index)
-                    .map(|f| CaseRunScores::of(&f.result, config))
-                    .collect();
-                summarize_case(&case.eval_id, &runs, config)
-            })
-            .collect();
+        let summaries = summarize_cases(
+            set,
+            finished
+                .iter()
+                .map(|f| (f.case_index, CaseRunScores::of(&f.result, config))),
+            config,
+        );
         EvalReport {
             eval_set_id: set.eval_set_id.clone(),
             summaries,

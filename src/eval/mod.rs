@@ -55,6 +55,8 @@ pub use result::{
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
-pub use score::{pass_at_and_hat_k, score_case, score_eval_set, summarize_case, CaseRunScores, ScoreError};
+pub use score::{
+    pass_at_and_hat_k, score_case, score_eval_set, summarize_case, summarize_cases, CaseRunScores, ScoreError,
+};
 pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

@@ -52,20 +52,14 @@ pub async fn score_eval_set(
         .await;
     // Results come run after run, each run in the expected set's order.
     let cases = expected.eval_cases.len();
-    let summaries = expected
-        .eval_cases
-        .iter()
-        .enumerate()
-        .map(|(index, case)| {
-            let runs: Vec<CaseRunScores> = case_results
-                .iter()
-                .skip(index)
-                .step_by(cases)
-                .map(|result| CaseRunScores::of(result, config))
-                .collect();
-            summarize_case(&case.eval_id, &runs, config)
-        })
-        .collect();
+    let summaries = summarize_cases(
+        expected,
+        case_results
+            .iter()
+            .enumerate()
+            .map(|(index, result)| (index % cases, CaseRunScores::of(result, config))),
+        config,
+    );
     Ok(ScoredEvalSet {
         case_results,
         summaries,
@@ -443,6 +437,29 @@ impl CaseRunScores {
     fn passed(&self) -> bool {
         !self.error && self.final_eval_status == EvalStatus::Passed
     }
+}
+
+/// The summaries of scored case runs, each given with its case's position in `expected`, in
+/// the eval set's order; runs of a case are pooled in the order given, and cases with no run
+/// are left out.
+pub fn summarize_cases(
+    expected: &EvalSet,
+    runs: impl IntoIterator<Item = (usize, CaseRunScores)>,
+    config: &EvalConfig,
+) -> Vec<CaseSummary> {
+    let mut by_case: Vec<Vec<CaseRunScores>> = vec![Vec::new(); expected.eval_cases.len()];
+    for (case_index, scores) in runs {
+        if let Some(case_runs) = by_case.get_mut(case_index) {
+            case_runs.push(scores);
+        }
+    }
+    expected
+        .eval_cases
+        .iter()
+        .zip(by_case)
+        .filter(|(_, case_runs)| !case_runs.is_empty())
+        .map(|(case, case_runs)| summarize_case(&case.eval_id, &case_runs, config))
+        .collect()
 }
 
 /// A case over all runs: per metric, the exact mean of every per-invocation score of every run
