@@ -210,13 +210,10 @@ mod cli {
             None => None,
             Some(result_id) => match store.eval_run(&args.app, result_id).await {
                 Err(err) => return fail(err),
-                Ok(record) if !record.summary.status.resumable() => {
-                    return fail(format!(
-                        "`{result_id}` is {}; only an interrupted or cancelled run can be resumed",
-                        record.summary.status.as_str()
-                    ))
-                }
-                Ok(record) => Some(record),
+                Ok(record) => match record.summary.check_resumable() {
+                    Ok(()) => Some(record),
+                    Err(message) => return fail(message),
+                },
             },
         };
         // A resumed run keeps the agent it started with.
@@ -224,14 +221,10 @@ mod cli {
             Some(record) => record.summary.agent.clone(),
             None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
         };
-        let Some(agent) = profiles.agent(&profile) else {
-            let known: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-            return fail(format!(
-                "no agent profile is named `{profile}` (known: {})",
-                known.join(", ")
-            ));
+        let agent: std::sync::Arc<dyn evalstudio::agent::Agent> = match profiles.agent_or_error(&profile) {
+            Ok(agent) => agent.into(),
+            Err(message) => return fail(message),
         };
-        let agent: std::sync::Arc<dyn evalstudio::agent::Agent> = agent.into();
 
         let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
         for name in &args.sets {

@@ -203,6 +203,17 @@ impl AgentProfiles {
         Some(judge)
     }
 
+    /// A ready agent for the profile named `name`, or an error naming the profiles there are.
+    pub fn agent_or_error(&self, name: &str) -> Result<Box<dyn Agent>, String> {
+        self.agent(name).ok_or_else(|| {
+            let known: Vec<&str> = self.iter().map(|p| p.name.as_str()).collect();
+            format!(
+                "no agent profile is named `{name}` (known: {}); add one to evalstudio.toml",
+                known.join(", ")
+            )
+        })
+    }
+
     /// A ready agent for the profile named `name`.
     pub fn agent(&self, name: &str) -> Option<Box<dyn Agent>> {
         let profile = self.get(name)?;

@@ -257,13 +257,11 @@ impl RunningEvals {
 
 /// The agent of a profile, or a 400 naming the profiles there are.
 fn profile_agent(state: &AppState, name: &str) -> Result<Arc<dyn Agent>, ApiError> {
-    state.profiles.agent(name).map(Arc::from).ok_or_else(|| {
-        let known: Vec<&str> = state.profiles.iter().map(|p| p.name.as_str()).collect();
-        ApiError::bad_request(format!(
-            "no agent profile is named `{name}` (known: {}); add one to evalstudio.toml",
-            known.join(", ")
-        ))
-    })
+    state
+        .profiles
+        .agent_or_error(name)
+        .map(Arc::from)
+        .map_err(ApiError::bad_request)
 }
 
 /// What starting a run needs to know; the agent defaults to the app's profile.
@@ -346,16 +344,10 @@ pub async fn resume_eval_run(
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), ApiError> {
     state.store.mark_interrupted_eval_runs().await?;
     let record = state.store.eval_run(app, result_id).await?;
-    if !record.summary.status.resumable() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            format!(
-                "eval result `{result_id}` is {}; only an interrupted or cancelled run can be resumed",
-                record.summary.status.as_str()
-            ),
-            Value::Null,
-        ));
-    }
+    record
+        .summary
+        .check_resumable()
+        .map_err(|message| ApiError::new(StatusCode::CONFLICT, message, Value::Null))?;
     let agent = profile_agent(state, &record.summary.agent)?;
     // Running from now on, not once the task gets to it: whoever reads the run right after
     // the resume (the browser's next poll) sees it running. Set before the task starts, which

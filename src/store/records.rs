@@ -185,6 +185,21 @@ pub struct EvalRunSummary {
     pub finished_at: Option<f64>,
 }
 
+impl EvalRunSummary {
+    /// Ok when resuming would run the cases still missing; else why not.
+    pub fn check_resumable(&self) -> Result<(), String> {
+        if self.status.resumable() {
+            Ok(())
+        } else {
+            Err(format!(
+                "eval result `{}` is {}; only an interrupted or cancelled run can be resumed",
+                self.result_id,
+                self.status.as_str()
+            ))
+        }
+    }
+}
+
 /// One stored case run: ADK's EvalCaseResult as JSON, plus what lists need without parsing it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalRunCase {
