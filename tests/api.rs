@@ -1026,48 +1026,27 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
     let set = common::recorded_eval_set(&[("hi", &["hello"])]).await;
     app.post("/apps/demo/import", to_adk_json(&set)).await;
     let url = app.url("/apps/demo/eval_sets/regression/run_eval");
-    let run = |body: Value| app.http.post(&url).json(&body).send();
+    // The reason a run request is refused with 400.
+    let refused = |body: Value| {
+        let request = app.http.post(&url).json(&body).send();
+        async move {
+            let error = assert_error(request.await.unwrap(), StatusCode::BAD_REQUEST).await;
+            error["error"].as_str().unwrap().to_string()
+        }
+    };
 
-    let error = assert_error(
-        run(json!({"evalIds": ["nope"]})).await.unwrap(),
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
-    assert_eq!(error["error"], "eval case `nope` is not in eval set `regression`");
-    let error = assert_error(
-        run(json!({"evalMetrics": [{"metricName": "bleu", "threshold": 1}]}))
-            .await
-            .unwrap(),
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
-    assert!(
-        error["error"]
-            .as_str()
-            .unwrap()
-            .contains("criteria.bleu: unknown metric `bleu`"),
-        "{error}"
+    assert_eq!(
+        refused(json!({"evalIds": ["nope"]})).await,
+        "eval case `nope` is not in eval set `regression`"
     );
-    let error = assert_error(
-        run(json!({"evalMetrics": [{"metricName": "response_match_score"}]}))
-            .await
-            .unwrap(),
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
-    assert_eq!(error["error"], "eval_metrics[0].threshold: missing");
-    let error = assert_error(
-        run(json!({"agent": "ghost"})).await.unwrap(),
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
-    assert!(
-        error["error"]
-            .as_str()
-            .unwrap()
-            .contains("no agent profile is named `ghost`"),
-        "{error}"
+    let error = refused(json!({"evalMetrics": [{"metricName": "bleu", "threshold": 1}]})).await;
+    assert!(error.contains("criteria.bleu: unknown metric `bleu`"), "{error}");
+    assert_eq!(
+        refused(json!({"evalMetrics": [{"metricName": "response_match_score"}]})).await,
+        "eval_metrics[0].threshold: missing"
     );
+    let error = refused(json!({"agent": "ghost"})).await;
+    assert!(error.contains("no agent profile is named `ghost`"), "{error}");
     assert_error(
         app.post_json("/apps/demo/eval_sets/missing/run_eval", &json!({}))
             .await,
