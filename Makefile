@@ -74,8 +74,8 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 ## conformance: our export and metrics against google-adk's own file writer and evaluators (in a venv, from PyPI)
 conformance: $(VENV)/.installed
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
-	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" ../shared/fixtures/adk
-	$(VENV)/bin/python conformance/adk_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio" ../shared/fixtures/adk
+	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
+	$(VENV)/bin/python conformance/adk_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)

@@ -3,7 +3,7 @@ const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
 
-const fixtures = path.resolve(__dirname, '../../../shared/fixtures/adk');
+const fixtures = path.resolve(__dirname, '../../tests/fixtures/adk');
 const fixture = (name) => path.join(fixtures, name);
 
 /** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */

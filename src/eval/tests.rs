@@ -552,7 +552,7 @@ fn config_errors_name_the_field() {
 
 #[test]
 fn adk_fixture_configs_parse_or_say_what_is_missing() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/adk");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adk");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let home = EvalConfig::parse(&read("home_automation__test_config.json")).unwrap();
     let thresholds: Vec<f64> = home
@@ -828,7 +828,7 @@ fn mismatched_runs_are_errors_naming_the_case() {
 
 #[test]
 fn adk_fixtures_score_perfectly_against_themselves() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/adk");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adk");
     for name in [
         "simple_test.test.json",
         "simple_multi_turn_conversation.test.json",

@@ -3,13 +3,13 @@ use serde_json::json;
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/adk")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adk")
 }
 
 /// Every evalset fixture (the `__test_config.json` files are eval configs, not evalsets).
 fn fixture_evalsets() -> Vec<(String, String)> {
     let mut files: Vec<_> = std::fs::read_dir(fixtures_dir())
-        .expect("../shared/fixtures/adk is beside the repository")
+        .expect("tests/fixtures/adk holds the ADK fixtures")
         .map(|entry| entry.unwrap().path())
         .filter(|path| !path.to_string_lossy().ends_with("_test_config.json"))
         .map(|path| {
