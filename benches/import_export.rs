@@ -7,11 +7,11 @@
 mod common;
 use common::peak_rss_bytes;
 
-use evalstudio::api::import_file;
 use evalstudio::evalset::{
     to_adk_json, Content, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData, Invocation,
     SessionInput,
 };
+use evalstudio::service::eval_sets::import_file;
 use evalstudio::store::Store;
 use serde_json::{json, Map, Value};
 use std::path::Path;

@@ -16,10 +16,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
-use evalstudio::api::evals::{create_eval_run, execute_eval_run, EvalRunPlan};
 use evalstudio::eval::{EvalConfig, RunOptions, ScoringServices};
 use evalstudio::evalset::{Content, EvalCase, EvalSet, Invocation};
-use evalstudio::store::{RunStatus, Store};
+use evalstudio::records::RunStatus;
+use evalstudio::service::eval_runs::{create_eval_run, execute_eval_run, EvalRunPlan};
+use evalstudio::store::Store;
 
 const MESSAGES: [&str; 4] = [
     "What's the weather in Paris, and 20 EUR in USD?",

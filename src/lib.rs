@@ -4,10 +4,16 @@
 pub mod agent;
 pub mod api;
 pub mod app;
+#[cfg(feature = "ssr")]
+pub mod clock;
 pub mod eval;
 pub mod evalset;
+pub mod records;
 #[cfg(feature = "ssr")]
 pub mod server;
+#[cfg(feature = "ssr")]
+pub mod service;
+#[cfg(feature = "ssr")]
 pub mod store;
 pub mod ui;
 

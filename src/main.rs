@@ -4,18 +4,21 @@
 mod cli {
     use clap::{Parser, Subcommand};
     use evalstudio::agent::AgentProfiles;
-    use evalstudio::api::evals::{
-        case_summaries, create_eval_run, eval_set_result_json, execute_eval_run, stored_plan, EvalRunPlan,
-    };
-    use evalstudio::api::{import_file, now_seconds, DEFAULT_APP};
+    use evalstudio::agent::DEFAULT_APP;
+    use evalstudio::clock::now_seconds;
     use evalstudio::eval::{
         score_eval_set, CaseSummary, EvalConfig, EvalSetResult, EvalStatus, FinishedCase, LazyMiniLm,
         RunOptions, ScoringServices,
     };
     use evalstudio::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
+    use evalstudio::records::{EvalRunCase, RunStatus};
     use evalstudio::server::{serve, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+    use evalstudio::service::eval_runs::{
+        case_summaries, create_eval_run, eval_set_result, execute_eval_run, stored_plan, EvalRunPlan,
+    };
+    use evalstudio::service::eval_sets::import_file;
+    use evalstudio::store::EvalRunRecord;
     use evalstudio::store::Store;
-    use evalstudio::store::{EvalRunCase, EvalRunRecord, RunStatus};
     use std::net::SocketAddr;
     use std::path::{Path, PathBuf};
     use std::process::ExitCode;
@@ -341,9 +344,9 @@ mod cli {
                     Ok(record) => record,
                     Err(err) => return fail(err),
                 };
-                match eval_set_result_json(&store, &record).await {
+                match eval_set_result(&store, &record).await {
                     Ok(result) => results.push(result),
-                    Err(message) => return fail(message),
+                    Err(err) => return fail(err),
                 }
             }
         }
@@ -534,7 +537,7 @@ mod cli {
     }
 
     async fn import(db: &Path, files: &[PathBuf], app: &str, replace: bool) -> ExitCode {
-        if let Err(message) = evalstudio::api::validate_app_name(app) {
+        if let Err(message) = evalstudio::evalset::validate_app_name(app) {
             return fail(message);
         }
         let store = match Store::open(db).await {

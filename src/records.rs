@@ -1,5 +1,6 @@
-//! What the store hands out. Plain data, compiled for the browser too, so pages and server
-//! functions share them.
+//! Plain data the store hands out, the services pass on and the pages show. Compiled for the
+//! browser too, so server functions and pages share the types without the browser ever
+//! reaching the store.
 
 use crate::agent::AgentEvent;
 use crate::evalset::EvalCase;
@@ -19,7 +20,7 @@ pub struct EvalSetSummary {
 
 /// One row of an evalset's case list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CaseSummary {
+pub struct CaseListItem {
     pub eval_id: String,
     pub turn_count: i64,
     pub tool_call_count: i64,
@@ -30,16 +31,16 @@ pub struct CaseSummary {
 
 /// A page of an evalset's cases, in file order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CasePage {
+pub struct CaseListPage {
     pub eval_set: EvalSetSummary,
-    pub cases: Vec<CaseSummary>,
+    pub cases: Vec<CaseListItem>,
     /// 1-based page number actually returned (clamped to the last page).
     pub page: i64,
     pub per_page: i64,
     pub total_cases: i64,
 }
 
-impl CasePage {
+impl CaseListPage {
     pub fn page_count(&self) -> i64 {
         ((self.total_cases + self.per_page - 1) / self.per_page).max(1)
     }

@@ -2,9 +2,10 @@
 //! under `/apps`, and the static site (wasm, css, favicon).
 
 use crate::agent::AgentProfiles;
-use crate::api::{evals, rest, sessions, AppState};
+use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::eval::{LazyMiniLm, ScoringServices};
+use crate::service::Services;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -13,7 +14,6 @@ use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Default request body limit: imports of large evalsets fit, accidents do not.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
@@ -50,22 +50,13 @@ pub fn router(
         embedder: LazyMiniLm::from_environment(),
     };
     let state = AppState {
-        store,
+        services: Services::new(store, profiles, scoring),
         leptos_options: options,
-        profiles: Arc::new(profiles),
-        running: Default::default(),
-        evals: Default::default(),
-        scoring,
     };
     let routes = generate_route_list(App);
     Router::new()
-        .nest(
-            "/apps",
-            rest::router()
-                .merge(sessions::app_routes())
-                .merge(evals::app_routes()),
-        )
-        .merge(sessions::run_routes())
+        .nest("/apps", rest::app_routes())
+        .merge(rest::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();
             move || shell(options.clone())

@@ -179,7 +179,7 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     assert!(stored.done >= 2 && stored.done < 6, "killed mid-way: {stored:?}");
     assert_eq!(
         stored.status,
-        evalstudio::store::RunStatus::Running,
+        evalstudio::records::RunStatus::Running,
         "nobody marked it yet"
     );
 
@@ -188,7 +188,7 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("eval result `missing_id` not found"), "{stderr}");
     let interrupted = store.eval_run("demo", &run.result_id).await.unwrap().summary;
-    assert_eq!(interrupted.status, evalstudio::store::RunStatus::Interrupted);
+    assert_eq!(interrupted.status, evalstudio::records::RunStatus::Interrupted);
 
     let (code, stdout, stderr) = evalstudio(
         dir.path(),

@@ -103,6 +103,9 @@ pub enum AgentEvent {
 /// The `Error` a turn ends with when the user stops it.
 pub const STOPPED_MESSAGE: &str = "stopped by the user";
 
+/// The app every fresh install has: the built-in, offline demo agent's profile.
+pub const DEFAULT_APP: &str = "demo";
+
 /// A finished turn of the session so far: what the user said and what the agent did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Turn {

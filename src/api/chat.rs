@@ -1,43 +1,41 @@
 //! Server functions behind the chat page. The browser is one local user, [`BROWSER_USER`].
 
 use crate::agent::AgentEvent;
-use crate::store::{SessionRecord, SessionSummary, SessionTurn, StoredCase};
+use crate::records::{SessionRecord, SessionSummary, SessionTurn, StoredCase};
 use leptos::prelude::*;
 use leptos::server_fn::codec::{ByteStream, Streaming};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use super::{sessions, AppState};
+use super::services;
+#[cfg(feature = "ssr")]
+use crate::service::{add_session, sessions, turns};
+
+/// Eval ids the chat page accepts (the same rule every face applies).
+pub use crate::evalset::validate_eval_id;
 
 /// The user id the browser's sessions belong to (ADK's web UI uses a fixed one too).
 pub const BROWSER_USER: &str = "user";
 
 #[server]
 pub async fn list_chat_sessions(app: String) -> Result<Vec<SessionSummary>, ServerFnError> {
-    Ok(expect_context::<AppState>()
-        .store
-        .list_sessions(&app, BROWSER_USER)
-        .await?)
+    Ok(sessions::list_sessions(&services().store, &app, BROWSER_USER).await?)
 }
 
 #[server]
 pub async fn new_chat_session(app: String) -> Result<SessionRecord, ServerFnError> {
-    let state = expect_context::<AppState>();
-    if state.profiles.get(&app).is_none() {
+    let services = services();
+    if services.profiles.get(&app).is_none() {
         return Err(ServerFnError::new(format!("no agent profile is named `{app}`")));
     }
-    Ok(state
-        .store
-        .create_session(&app, BROWSER_USER, None, &Default::default())
-        .await?)
+    sessions::create_session(&services.store, &app, BROWSER_USER, None, &Default::default())
+        .await
+        .map_err(ServerFnError::new)
 }
 
 #[server]
 pub async fn get_chat_session(app: String, session_id: String) -> Result<SessionRecord, ServerFnError> {
-    Ok(expect_context::<AppState>()
-        .store
-        .get_session(&app, BROWSER_USER, &session_id)
-        .await?)
+    Ok(sessions::get_session(&services().store, &app, BROWSER_USER, &session_id).await?)
 }
 
 /// One line of [`stream_chat_message`]'s answer (newline-delimited JSON): the agent's events as
@@ -59,13 +57,15 @@ pub async fn stream_chat_message(
     message: String,
 ) -> Result<ByteStream, ServerFnError> {
     use futures::StreamExt;
-    if message.trim().is_empty() {
-        return Err(ServerFnError::new("the message is empty"));
-    }
-    let state = expect_context::<AppState>();
-    let handle = sessions::start_session_turn(&state, app, BROWSER_USER.into(), session_id, message)
+    let turn = turns::NewTurn {
+        app,
+        user: BROWSER_USER.into(),
+        session_id,
+        message,
+    };
+    let handle = turns::start_turn(&services(), turn)
         .await
-        .map_err(|err| ServerFnError::new(err.error))?;
+        .map_err(ServerFnError::new)?;
     let events = futures::stream::unfold(handle.events, |mut events| async move {
         let event = events.recv().await?;
         Some((ChatStreamItem::Event { event }, events))
@@ -74,7 +74,9 @@ pub async fn stream_chat_message(
     let end = futures::stream::once(async move {
         match done.await {
             Ok(Ok(turn)) => ChatStreamItem::Done { turn },
-            Ok(Err(err)) => ChatStreamItem::Failed { message: err.error },
+            Ok(Err(err)) => ChatStreamItem::Failed {
+                message: err.to_string(),
+            },
             Err(_) => ChatStreamItem::Failed {
                 message: "the agent's turn was aborted".into(),
             },
@@ -91,7 +93,7 @@ pub async fn stream_chat_message(
 /// Stops the session's running turn, keeping what the agent did so far. False if none ran.
 #[server]
 pub async fn stop_chat_turn(session_id: String) -> Result<bool, ServerFnError> {
-    Ok(expect_context::<AppState>().running.stop(&session_id))
+    Ok(services().turns.stop(&session_id))
 }
 
 /// Splits a byte stream into lines; a line may arrive in pieces, cut anywhere (even inside a
@@ -120,18 +122,12 @@ pub async fn rename_chat_session(
     session_id: String,
     title: String,
 ) -> Result<(), ServerFnError> {
-    Ok(expect_context::<AppState>()
-        .store
-        .rename_session(&app, BROWSER_USER, &session_id, &title)
-        .await?)
+    Ok(sessions::rename_session(&services().store, &app, BROWSER_USER, &session_id, &title).await?)
 }
 
 #[server]
 pub async fn delete_chat_session(app: String, session_id: String) -> Result<(), ServerFnError> {
-    Ok(expect_context::<AppState>()
-        .store
-        .delete_session(&app, BROWSER_USER, &session_id)
-        .await?)
+    Ok(sessions::delete_session(&services().store, &app, BROWSER_USER, &session_id).await?)
 }
 
 /// What "Add current session" gets back.
@@ -154,35 +150,24 @@ pub async fn add_chat_session_to_eval_set(
     session_id: String,
     overwrite: bool,
 ) -> Result<AddSessionOutcome, ServerFnError> {
-    let store = expect_context::<AppState>().store;
-    let eval_set_id = eval_set_id.trim().to_string();
-    crate::evalset::validate_eval_set_id(&eval_set_id).map_err(ServerFnError::new)?;
-    if create_eval_set {
-        match store
-            .create_eval_set(&app, &eval_set_id, super::now_seconds())
-            .await
-        {
-            // Someone made it meanwhile: adding to it is what the user wants.
-            Ok(()) | Err(crate::store::StoreError::Conflict(_)) => {}
-            Err(other) => return Err(other.into()),
-        }
-    }
-    match sessions::add_session_to_eval_set(
-        &store,
-        &app,
-        &eval_set_id,
-        &eval_id,
-        BROWSER_USER,
-        &session_id,
-        overwrite,
+    use add_session::{add_session_to_eval_set, AddSession, AddSessionError};
+    let added = add_session_to_eval_set(
+        &services().store,
+        AddSession {
+            app: &app,
+            eval_set_id: &eval_set_id,
+            eval_id: &eval_id,
+            user: BROWSER_USER,
+            session_id: &session_id,
+            overwrite,
+            create_eval_set,
+        },
     )
-    .await
-    {
+    .await;
+    match added {
         Ok(stored) => Ok(AddSessionOutcome::Added(Box::new(stored))),
-        Err(err) if err.status == axum::http::StatusCode::CONFLICT => Ok(AddSessionOutcome::Exists {
-            eval_id: eval_id.trim().to_string(),
-        }),
-        Err(err) => Err(ServerFnError::new(err.error)),
+        Err(AddSessionError::EvalIdTaken { eval_id, .. }) => Ok(AddSessionOutcome::Exists { eval_id }),
+        Err(err) => Err(ServerFnError::new(err)),
     }
 }
 
@@ -206,23 +191,6 @@ pub fn suggested_eval_id(first_message: &str) -> String {
     } else {
         id
     }
-}
-
-/// Eval ids the chat page accepts: non-empty, no surrounding spaces, no control characters.
-pub fn validate_eval_id(eval_id: &str) -> Result<(), String> {
-    if eval_id.trim().is_empty() {
-        return Err("Enter an eval id.".into());
-    }
-    if eval_id.trim() != eval_id {
-        return Err("The eval id starts or ends with spaces.".into());
-    }
-    if eval_id.chars().any(char::is_control) {
-        return Err("The eval id contains control characters.".into());
-    }
-    if eval_id.chars().count() > 200 {
-        return Err("The eval id is longer than 200 characters.".into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -251,14 +219,6 @@ mod tests {
             assert_eq!(lines, ["{\"a\":\"天气 🌍\"}", "{\"b\":1}"], "cut at {cut}");
         }
     }
-
-    #[test]
-    fn eval_ids_are_checked() {
-        assert!(validate_eval_id("paris_weather").is_ok());
-        assert!(validate_eval_id("").is_err());
-        assert!(validate_eval_id(" x").is_err());
-        assert!(validate_eval_id("a\nb").is_err());
-    }
 }
 
 /// An agent profile as the browser may see it: never the key, only whether its variable is set.
@@ -279,8 +239,7 @@ pub struct ProfileView {
 
 #[server]
 pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
-    let state = expect_context::<AppState>();
-    Ok(state
+    Ok(services()
         .profiles
         .iter()
         .map(|p| ProfileView {

@@ -1,14 +1,16 @@
 //! Server functions behind the evalset page's Evaluate panel: start, watch, cancel and resume
-//! runs, and read their results case by case. The work itself is `api::evals`, shared with the
-//! REST API and the CLI.
+//! runs, and read their results case by case. The work itself is `service::eval_runs`, shared
+//! with the REST API and the CLI.
 
 use crate::eval::{CaseSummary, MetricInfo};
-use crate::store::{EvalRunCase, EvalRunSummary};
+use crate::records::{EvalRunCase, EvalRunSummary};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use super::{evals, AppState};
+use super::services;
+#[cfg(feature = "ssr")]
+use crate::service::eval_runs;
 
 /// What the panel offers: the metrics to pick from and the agent profiles to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,10 +39,9 @@ pub struct EvalRunView {
 
 #[server]
 pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
-    let state = expect_context::<AppState>();
     Ok(EvalOffer {
         metrics: crate::eval::metric_infos(),
-        agents: state.profiles.iter().map(|p| p.name.clone()).collect(),
+        agents: services().profiles.iter().map(|p| p.name.clone()).collect(),
     })
 }
 
@@ -52,16 +53,15 @@ pub async fn start_eval(
     agent: String,
     num_runs: usize,
 ) -> Result<String, ServerFnError> {
-    let state = expect_context::<AppState>();
     let config = crate::eval::EvalConfig::from_picked(
         metrics
             .iter()
             .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
     )
     .map_err(ServerFnError::new)?;
-    let (record, _) = evals::start_eval_run(
-        &state,
-        evals::StartEvalRun {
+    let (record, _) = eval_runs::start_eval_run(
+        &services(),
+        eval_runs::StartEvalRun {
             app_name: &app,
             eval_set_id: &eval_set_id,
             eval_ids: &[],
@@ -71,16 +71,14 @@ pub async fn start_eval(
         },
     )
     .await
-    .map_err(|e| ServerFnError::new(e.error))?;
+    .map_err(ServerFnError::new)?;
     Ok(record.summary.result_id)
 }
 
 /// The eval set's runs, newest first (runs whose process died show as interrupted).
 #[server]
 pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<EvalRunSummary>, ServerFnError> {
-    let store = &expect_context::<AppState>().store;
-    store.mark_interrupted_eval_runs().await?;
-    Ok(store.list_eval_runs(&app, Some(&eval_set_id)).await?)
+    Ok(eval_runs::list_eval_runs(&services().store, &app, Some(&eval_set_id)).await?)
 }
 
 /// One run with its results; without a result id, the eval set's newest run (None if it has
@@ -91,12 +89,10 @@ pub async fn get_eval_run(
     eval_set_id: String,
     result_id: Option<String>,
 ) -> Result<Option<EvalRunView>, ServerFnError> {
-    let store = &expect_context::<AppState>().store;
-    store.mark_interrupted_eval_runs().await?;
+    let store = &services().store;
     let result_id = match result_id {
         Some(id) => id,
-        None => match store
-            .list_eval_runs(&app, Some(&eval_set_id))
+        None => match eval_runs::list_eval_runs(store, &app, Some(&eval_set_id))
             .await?
             .into_iter()
             .next()
@@ -105,12 +101,12 @@ pub async fn get_eval_run(
             None => return Ok(None),
         },
     };
-    let record = store.eval_run(&app, &result_id).await?;
-    let (expected, config) = evals::stored_plan(&record).map_err(ServerFnError::new)?;
-    let cases = store.eval_run_cases(record.row, true).await?;
+    let record = eval_runs::eval_run(store, &app, &result_id).await?;
+    let (expected, config) = eval_runs::stored_plan(&record).map_err(ServerFnError::new)?;
+    let cases = eval_runs::eval_run_cases(store, &record).await?;
     Ok(Some(EvalRunView {
         metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
-        case_summaries: evals::case_summaries(&expected, &config, &cases),
+        case_summaries: eval_runs::case_summaries(&expected, &config, &cases),
         summary: record.summary,
         cases,
     }))
@@ -118,16 +114,15 @@ pub async fn get_eval_run(
 
 #[server]
 pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
-    let state = expect_context::<AppState>();
-    state.store.eval_run(&app, &result_id).await?;
-    evals::cancel_eval_run(&state, &result_id).map_err(|e| ServerFnError::new(e.error))
+    eval_runs::cancel_eval_run(&services(), &app, &result_id)
+        .await
+        .map_err(ServerFnError::new)
 }
 
 #[server]
 pub async fn resume_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
-    let state = expect_context::<AppState>();
-    evals::resume_eval_run(&state, &app, &result_id)
+    eval_runs::resume_eval_run(&services(), &app, &result_id)
         .await
         .map(|_| ())
-        .map_err(|e| ServerFnError::new(e.error))
+        .map_err(ServerFnError::new)
 }

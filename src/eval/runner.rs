@@ -190,7 +190,7 @@ async fn run_case(agent: &dyn Agent, app_name: &str, case: &EvalCase, options: &
             session_id: &session_id,
             state: &state,
         };
-        let started = crate::api::now_seconds();
+        let started = crate::clock::now_seconds();
         let clock = std::time::Instant::now();
         let events = tokio::time::timeout(
             options.turn_timeout,

@@ -2,6 +2,7 @@
 //!
 //! Every error names the JSON path of the bad value and its line and column in the file.
 
+use super::ids::validate_eval_set_id;
 use super::model::{
     Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
     SessionInput,
@@ -110,54 +111,6 @@ pub fn parse_eval_case(text: &str) -> Result<EvalCase, FormatError> {
     let case: EvalCase = parse_json(text)?;
     validate_case(&case).map_err(|message| error_at(text, &[], message))?;
     Ok(case)
-}
-
-/// Checks an eval set id: ids name files and URL segments, so they are kept to
-/// letters, digits, `_`, `-` and `.` (ADK's own `create_eval_set` allows `[a-zA-Z0-9_]+`).
-pub fn validate_eval_set_id(id: &str) -> Result<(), String> {
-    if id.is_empty() {
-        return Err("eval_set_id is empty".into());
-    }
-    if id.len() > 128 {
-        return Err("eval_set_id is longer than 128 characters".into());
-    }
-    if id == "." || id == ".." {
-        return Err(format!("eval_set_id `{id}` is not allowed"));
-    }
-    match id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-    {
-        Some(bad) => Err(format!(
-            "eval_set_id `{id}` contains `{bad}`; use letters, digits, `_`, `-` and `.`"
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Turns a file name such as `trip inquiry.test.json` into a valid eval set id (`trip_inquiry`).
-pub fn eval_set_id_from_file_name(file_name: &str) -> String {
-    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
-    let stem = [".evalset.json", ".test.json", ".json"]
-        .iter()
-        .find_map(|suffix| base.strip_suffix(suffix))
-        .unwrap_or(base);
-    let id: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(128)
-        .collect();
-    if validate_eval_set_id(&id).is_ok() {
-        id
-    } else {
-        "imported".to_string()
-    }
 }
 
 /// The checks every case in a set passes: those of a single case, and a unique eval_id.

@@ -2,15 +2,17 @@
 //! byte-for-byte as ADK does. Pure: no I/O, no clock; compiled for the server and the browser.
 
 mod export;
+mod ids;
 mod import;
 mod model;
 #[cfg(test)]
 mod tests;
 
 pub use export::{to_adk_json, AdkFileWriter};
+pub use ids::{eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id};
 pub use import::{
-    eval_set_id_from_file_name, parse_eval_case, parse_evalset_file, parse_evalset_file_streaming,
-    validate_eval_set_id, FormatError, LegacyDefaults, SourceFormat,
+    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, FormatError, LegacyDefaults,
+    SourceFormat,
 };
 pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,

@@ -1,8 +1,8 @@
 //! SQLite persistence with sqlx. Every write that touches more than one row runs in one
 //! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
 
-use super::records::{CasePage, CaseSummary, EvalSetSummary, ImportSummary, StoredCase};
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
+use crate::records::{CaseListItem, CaseListPage, EvalSetSummary, ImportSummary, StoredCase};
 use futures::TryStreamExt;
 use serde_json::{Map, Value};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -225,7 +225,7 @@ impl Store {
         eval_set_id: &str,
         page: i64,
         per_page: i64,
-    ) -> StoreResult<CasePage> {
+    ) -> StoreResult<CaseListPage> {
         let eval_set = self.eval_set_summary(app, eval_set_id).await?;
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let per_page = per_page.clamp(1, 500);
@@ -243,7 +243,7 @@ impl Store {
         .await?;
         let cases = rows
             .iter()
-            .map(|row| CaseSummary {
+            .map(|row| CaseListItem {
                 eval_id: row.get("eval_id"),
                 turn_count: row.get("turn_count"),
                 tool_call_count: row.get("tool_call_count"),
@@ -252,7 +252,7 @@ impl Store {
                 updated_at: row.get("updated_at"),
             })
             .collect();
-        Ok(CasePage {
+        Ok(CaseListPage {
             eval_set,
             cases,
             page,

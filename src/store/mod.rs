@@ -1,9 +1,7 @@
-//! Persistence. `records` (plain data, shared with the browser) is what the store hands out;
-//! `db` (server only) is the SQLite implementation.
+//! Persistence in SQLite (server only). What it hands out is plain data from `crate::records`.
 
 #[cfg(feature = "ssr")]
 mod db;
-pub mod records;
 #[cfg(feature = "ssr")]
 mod runs;
 #[cfg(feature = "ssr")]
@@ -13,9 +11,5 @@ mod tests;
 
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
-pub use records::{
-    CasePage, CaseSummary, EvalRunCase, EvalRunSummary, EvalSetSummary, ImportSummary, RunStatus,
-    SessionRecord, SessionSummary, SessionTurn, StoredCase,
-};
 #[cfg(feature = "ssr")]
 pub use runs::{EvalRunRecord, NewEvalRun};

@@ -1,7 +1,7 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
 use super::db::{corrupt, Store, StoreError, StoreResult};
-use super::records::{EvalRunCase, EvalRunSummary, RunStatus};
+use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use serde_json::Value;
 use sqlx::Row;
 

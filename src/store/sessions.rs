@@ -1,7 +1,7 @@
 //! Chat sessions and their turns.
 
 use super::db::{corrupt, ensure_app, Store, StoreError, StoreResult};
-use super::records::{SessionRecord, SessionSummary, SessionTurn};
+use crate::records::{SessionRecord, SessionSummary, SessionTurn};
 use serde_json::{Map, Value};
 use sqlx::Row;
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
+use crate::records::{EvalRunCase, ImportSummary};
 
 async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
     let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();

@@ -4,7 +4,7 @@ use super::json_view::JsonView;
 use super::{count, error_text, eval_set_href, short_time, ErrorNote};
 use crate::api::get_case;
 use crate::evalset::{Content, EvalCase, FunctionCall, FunctionResponse, Invocation};
-use crate::store::StoredCase;
+use crate::records::StoredCase;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use serde_json::Value;

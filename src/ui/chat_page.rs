@@ -12,7 +12,7 @@ use crate::api::chat::{
     validate_eval_id, AddSessionOutcome, ChatStreamItem, LineBuffer,
 };
 use crate::api::{list_eval_sets, DEFAULT_APP};
-use crate::store::{SessionRecord, SessionSummary, SessionTurn};
+use crate::records::{SessionRecord, SessionSummary, SessionTurn};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::{use_navigate, use_query_map};

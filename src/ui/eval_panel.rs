@@ -4,7 +4,7 @@
 
 use super::json_view::JsonView;
 use super::{error_text, ErrorNote};
-use crate::api::eval_runs::{
+use crate::api::evaluate::{
     cancel_eval, eval_panel_options, get_eval_run, list_eval_runs, resume_eval, start_eval, EvalRunView,
     MetricChoice,
 };
@@ -12,7 +12,7 @@ use crate::eval::{
     CaseSummary, Efficiency, EvalConfig, EvalStatus, MetricSummary, CUSTOM_JUDGE_EXAMPLE,
     INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
-use crate::store::{EvalRunCase, EvalRunSummary, RunStatus};
+use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;

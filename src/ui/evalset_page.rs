@@ -3,7 +3,7 @@
 use super::eval_panel::EvalPanel;
 use super::{case_href, count, error_text, export_href, preview, ErrorNote};
 use crate::api::list_cases;
-use crate::store::CasePage;
+use crate::records::CaseListPage;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -43,7 +43,7 @@ pub fn EvalSetPage() -> impl IntoView {
 }
 
 #[component]
-fn CaseList(page: CasePage) -> impl IntoView {
+fn CaseList(page: CaseListPage) -> impl IntoView {
     let set = page.eval_set.clone();
     let (app, id) = (set.app_name.clone(), set.eval_set_id.clone());
     let title = set.name.clone().unwrap_or_else(|| id.clone());

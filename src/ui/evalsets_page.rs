@@ -4,7 +4,7 @@ use super::{count, error_text, eval_set_href, export_href, short_time, ErrorNote
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
 };
-use crate::store::{EvalSetSummary, ImportSummary};
+use crate::records::{EvalSetSummary, ImportSummary};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;

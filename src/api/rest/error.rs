@@ -1,6 +1,13 @@
-//! REST errors: `{"error": "...", "detail": ...}` with the matching status.
+//! REST errors: `{"error": "...", "detail": ...}` with the matching status. Each service error
+//! enum maps here to its status; nothing below the adapters knows HTTP.
 
 use crate::evalset::FormatError;
+use crate::service::add_session::AddSessionError;
+use crate::service::cases::CaseError;
+use crate::service::eval_runs::EvalRunError;
+use crate::service::eval_sets::{EvalSetError, ImportError};
+use crate::service::sessions::SessionError;
+use crate::service::turns::TurnError;
 use crate::store::StoreError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -29,6 +36,10 @@ impl ApiError {
 
     pub fn not_found(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::NOT_FOUND, message, Value::Null)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message, Value::Null)
     }
 
     pub fn too_large() -> Self {
@@ -70,5 +81,91 @@ impl IntoResponse for ApiError {
             Json(json!({"error": self.error, "detail": self.detail})),
         )
             .into_response()
+    }
+}
+
+impl From<EvalSetError> for ApiError {
+    fn from(err: EvalSetError) -> Self {
+        match err {
+            EvalSetError::InvalidId(message) => ApiError::bad_request(message),
+            // ADK answers an existing id with 400 when creating; import (below) uses 409.
+            EvalSetError::Exists(_) => ApiError::bad_request(err.to_string()),
+            EvalSetError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<ImportError> for ApiError {
+    fn from(err: ImportError) -> Self {
+        match err {
+            ImportError::Format(err) => err.into(),
+            ImportError::Exists(_) => ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null),
+            ImportError::InvalidId(message) => ApiError::bad_request(message),
+            ImportError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<CaseError> for ApiError {
+    fn from(err: CaseError) -> Self {
+        match err {
+            CaseError::IdMismatch { .. } => ApiError::bad_request(err.to_string()),
+            CaseError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<SessionError> for ApiError {
+    fn from(err: SessionError) -> Self {
+        match err {
+            SessionError::InvalidApp(_) | SessionError::EmptyUser | SessionError::Exists(_) => {
+                ApiError::bad_request(err.to_string())
+            }
+            SessionError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<TurnError> for ApiError {
+    fn from(err: TurnError) -> Self {
+        match err {
+            TurnError::UnknownApp(_) => ApiError::not_found(err.to_string()),
+            TurnError::EmptyMessage => ApiError::bad_request(err.to_string()),
+            TurnError::Busy(_) => ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null),
+            TurnError::Aborted => ApiError::internal(err.to_string()),
+            TurnError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<AddSessionError> for ApiError {
+    fn from(err: AddSessionError) -> Self {
+        match err {
+            AddSessionError::InvalidId(_) | AddSessionError::EmptySession(_) => {
+                ApiError::bad_request(err.to_string())
+            }
+            AddSessionError::EvalIdTaken { ref eval_id, .. } => {
+                let detail = json!({"evalId": eval_id});
+                ApiError::new(StatusCode::CONFLICT, err.to_string(), detail)
+            }
+            AddSessionError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<EvalRunError> for ApiError {
+    fn from(err: EvalRunError) -> Self {
+        match err {
+            EvalRunError::NoMetrics
+            | EvalRunError::BadNumRuns
+            | EvalRunError::UnknownAgent(_)
+            | EvalRunError::UnknownCase { .. }
+            | EvalRunError::NoCases(_) => ApiError::bad_request(err.to_string()),
+            EvalRunError::NotRunning(_) | EvalRunError::AlreadyRunning(_) | EvalRunError::NotResumable(_) => {
+                ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null)
+            }
+            EvalRunError::Unreadable(message) => ApiError::internal(message),
+            EvalRunError::Store(err) => err.into(),
+        }
     }
 }

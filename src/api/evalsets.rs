@@ -1,0 +1,78 @@
+//! Server functions behind the evalset pages: the list of evalsets, import, one evalset's cases,
+//! one case.
+
+use crate::evalset::FormatError;
+use crate::records::{CaseListPage, EvalSetSummary, ImportSummary, StoredCase};
+use leptos::prelude::*;
+use leptos::server_fn::codec::Json;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::service::{cases, eval_sets};
+
+/// What the browser's import gets back: the new evalset, or why not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ImportOutcome {
+    Imported(ImportSummary),
+    /// The id is taken; the user may choose to replace it.
+    AlreadyExists {
+        eval_set_id: String,
+    },
+    Invalid(FormatError),
+}
+
+#[server]
+pub async fn list_apps() -> Result<Vec<String>, ServerFnError> {
+    Ok(eval_sets::list_apps(&super::services().store).await?)
+}
+
+#[server]
+pub async fn list_eval_sets(app: String) -> Result<Vec<EvalSetSummary>, ServerFnError> {
+    eval_sets::list_eval_sets(&super::services().store, &app)
+        .await
+        .map_err(ServerFnError::new)
+}
+
+#[server]
+pub async fn create_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
+    eval_sets::create_eval_set(&super::services().store, &app, &eval_set_id)
+        .await
+        .map_err(ServerFnError::new)
+}
+
+#[server]
+pub async fn delete_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
+    Ok(eval_sets::delete_eval_set(&super::services().store, &app, &eval_set_id).await?)
+}
+
+/// Imports an uploaded file. JSON-encoded because a file can be large and non-ASCII.
+#[server(input = Json)]
+pub async fn import_eval_set(
+    app: String,
+    file_name: String,
+    content: String,
+    replace: bool,
+) -> Result<ImportOutcome, ServerFnError> {
+    use eval_sets::ImportError;
+    let store = &super::services().store;
+    match eval_sets::import_file(store, &app, &file_name, None, &content, replace).await {
+        Ok(summary) => Ok(ImportOutcome::Imported(summary)),
+        Err(ImportError::Format(err)) => Ok(ImportOutcome::Invalid(err)),
+        Err(ImportError::Exists(eval_set_id)) => Ok(ImportOutcome::AlreadyExists { eval_set_id }),
+        Err(other) => Err(ServerFnError::new(other)),
+    }
+}
+
+#[server]
+pub async fn list_cases(app: String, eval_set_id: String, page: i64) -> Result<CaseListPage, ServerFnError> {
+    Ok(cases::list_cases(&super::services().store, &app, &eval_set_id, page).await?)
+}
+
+#[server]
+pub async fn get_case(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+) -> Result<StoredCase, ServerFnError> {
+    Ok(cases::get_case(&super::services().store, &app, &eval_set_id, &eval_id).await?)
+}

@@ -1,0 +1,96 @@
+//! Eval cases over REST: ids, read, replace at a version, delete.
+
+use super::body::TextBody;
+use super::error::ApiError;
+use crate::api::AppState;
+use crate::evalset::{parse_eval_case, EvalCase};
+use crate::records::StoredCase;
+use crate::service::cases;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Routes under `/apps`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/{app}/eval_sets/{eval_set_id}/evals", get(list_eval_ids))
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
+            get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
+        )
+}
+
+/// An ADK eval case plus the `version` a later PUT must send back.
+#[derive(Serialize)]
+pub struct VersionedCase {
+    #[serde(flatten)]
+    pub case: EvalCase,
+    pub version: i64,
+}
+
+impl From<StoredCase> for VersionedCase {
+    fn from(stored: StoredCase) -> Self {
+        VersionedCase {
+            case: stored.case,
+            version: stored.version,
+        }
+    }
+}
+
+async fn list_eval_ids(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+) -> Result<Json<Vec<String>>, ApiError> {
+    Ok(Json(
+        cases::case_ids(&state.services.store, &app, &eval_set_id).await?,
+    ))
+}
+
+async fn get_eval_case(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+) -> Result<Json<VersionedCase>, ApiError> {
+    let stored = cases::get_case(&state.services.store, &app, &eval_set_id, &eval_id).await?;
+    Ok(Json(stored.into()))
+}
+
+/// Replaces a case. The body is the case (snake_case or camelCase) plus the `version` it was
+/// read at; a stale version is refused with 409 and nothing changes.
+async fn put_eval_case(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+    TextBody(text): TextBody,
+) -> Result<Json<VersionedCase>, ApiError> {
+    let mut case = parse_eval_case(&text)?;
+    // `version` is not part of ADK's case, so the parser kept it as an unknown field.
+    let version = match case.extra.shift_remove("version") {
+        Some(Value::Number(n)) if n.is_i64() => n.as_i64().unwrap_or_default(),
+        Some(_) => return Err(ApiError::bad_request("`version` must be an integer")),
+        None => {
+            return Err(ApiError::bad_request(
+                "`version` is required: send the version you read with GET, so a concurrent edit is not overwritten",
+            ))
+        }
+    };
+    let stored = cases::update_case(
+        &state.services.store,
+        &app,
+        &eval_set_id,
+        &eval_id,
+        &case,
+        version,
+    )
+    .await?;
+    Ok(Json(stored.into()))
+}
+
+async fn delete_eval_case(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+) -> Result<StatusCode, ApiError> {
+    cases::delete_case(&state.services.store, &app, &eval_set_id, &eval_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,23 @@
+//! What every REST handler and server function can reach: the services, and the options the
+//! Leptos pages render with.
+
+use crate::service::Services;
+use axum::extract::FromRef;
+use leptos::config::LeptosOptions;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub services: Services,
+    pub leptos_options: LeptosOptions,
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}
+
+/// The services, inside a server function (Leptos provides the state as context).
+pub fn services() -> Services {
+    leptos::prelude::expect_context::<AppState>().services
+}

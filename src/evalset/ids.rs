@@ -1,0 +1,88 @@
+//! The ids users type and files carry: eval set ids (also app and profile names, which appear
+//! in URLs and file names) and eval case ids.
+
+/// Checks an eval set id: ids name files and URL segments, so they are kept to
+/// letters, digits, `_`, `-` and `.` (ADK's own `create_eval_set` allows `[a-zA-Z0-9_]+`).
+pub fn validate_eval_set_id(id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err("eval_set_id is empty".into());
+    }
+    if id.len() > 128 {
+        return Err("eval_set_id is longer than 128 characters".into());
+    }
+    if id == "." || id == ".." {
+        return Err(format!("eval_set_id `{id}` is not allowed"));
+    }
+    match id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        Some(bad) => Err(format!(
+            "eval_set_id `{id}` contains `{bad}`; use letters, digits, `_`, `-` and `.`"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// App names (agent profile names) appear in URLs and file names, like eval set ids.
+pub fn validate_app_name(app: &str) -> Result<(), String> {
+    validate_eval_set_id(app).map_err(|message| message.replace("eval_set_id", "app name"))
+}
+
+/// Turns a file name such as `trip inquiry.test.json` into a valid eval set id (`trip_inquiry`).
+pub fn eval_set_id_from_file_name(file_name: &str) -> String {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let stem = [".evalset.json", ".test.json", ".json"]
+        .iter()
+        .find_map(|suffix| base.strip_suffix(suffix))
+        .unwrap_or(base);
+    let id: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(128)
+        .collect();
+    if validate_eval_set_id(&id).is_ok() {
+        id
+    } else {
+        "imported".to_string()
+    }
+}
+
+/// Eval case ids: non-empty, no surrounding spaces, no control characters, at most 200
+/// characters. Checked where a case is added (every face: browser, REST, CLI) and in the browser
+/// as the user types.
+pub fn validate_eval_id(eval_id: &str) -> Result<(), String> {
+    if eval_id.trim().is_empty() {
+        return Err("Enter an eval id.".into());
+    }
+    if eval_id.trim() != eval_id {
+        return Err("The eval id starts or ends with spaces.".into());
+    }
+    if eval_id.chars().any(char::is_control) {
+        return Err("The eval id contains control characters.".into());
+    }
+    if eval_id.chars().count() > 200 {
+        return Err("The eval id is longer than 200 characters.".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_ids_are_checked() {
+        assert!(validate_eval_id("paris_weather").is_ok());
+        assert!(validate_eval_id("").is_err());
+        assert!(validate_eval_id(" x").is_err());
+        assert!(validate_eval_id("a\nb").is_err());
+        assert!(validate_eval_id(&"x".repeat(201)).is_err());
+    }
+}

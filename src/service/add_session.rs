@@ -1,0 +1,90 @@
+//! "Add current session": a recorded chat session becomes an eval case whose expected
+//! trajectory is what the agent did.
+
+use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
+use crate::agent::Turn;
+use crate::clock::now_seconds;
+use crate::evalset::{validate_eval_id, validate_eval_set_id};
+use crate::records::StoredCase;
+use crate::store::{Store, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AddSessionError {
+    #[error("{0}")]
+    InvalidId(String),
+    #[error("session `{0}` has no turns yet")]
+    EmptySession(String),
+    /// The evalset has a case of that id and the caller did not ask to overwrite it.
+    #[error("eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it")]
+    EvalIdTaken { eval_set_id: String, eval_id: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Where the new case goes and what it is called.
+pub struct AddSession<'a> {
+    pub app: &'a str,
+    pub eval_set_id: &'a str,
+    /// Surrounding spaces are trimmed; the rest must pass `validate_eval_id`.
+    pub eval_id: &'a str,
+    pub user: &'a str,
+    pub session_id: &'a str,
+    /// Replace a case of the same id instead of refusing.
+    pub overwrite: bool,
+    /// Create the evalset first if it does not exist.
+    pub create_eval_set: bool,
+}
+
+/// Saves the session as an eval case (one invocation per turn).
+pub async fn add_session_to_eval_set(
+    store: &Store,
+    add: AddSession<'_>,
+) -> Result<StoredCase, AddSessionError> {
+    let eval_id = add.eval_id.trim();
+    validate_eval_id(eval_id).map_err(AddSessionError::InvalidId)?;
+    let eval_set_id = add.eval_set_id.trim();
+    if add.create_eval_set {
+        validate_eval_set_id(eval_set_id).map_err(AddSessionError::InvalidId)?;
+        match store.create_eval_set(add.app, eval_set_id, now_seconds()).await {
+            // Someone made it meanwhile: adding to it is what the user wants.
+            Ok(()) | Err(StoreError::Conflict(_)) => {}
+            Err(other) => return Err(other.into()),
+        }
+    }
+    let session = store.get_session(add.app, add.user, add.session_id).await?;
+    if session.turns.is_empty() {
+        return Err(AddSessionError::EmptySession(add.session_id.to_string()));
+    }
+    let origin = SessionOrigin {
+        app_name: add.app.to_string(),
+        user_id: add.user.to_string(),
+        state: session.state.clone(),
+        agent_name: add.app.to_string(),
+    };
+    let turns: Vec<RecordedTurn> = session
+        .turns
+        .iter()
+        .map(|t| RecordedTurn {
+            invocation_id: t.invocation_id.clone(),
+            timestamp: t.started_at,
+            turn: Turn {
+                user: t.user_message.clone(),
+                events: t.events.clone(),
+            },
+        })
+        .collect();
+    let case = session_to_eval_case(eval_id, &origin, &turns, now_seconds());
+    match store.add_case(add.app, eval_set_id, &case).await {
+        Err(StoreError::Conflict(_)) if add.overwrite => {
+            let current = store.get_case(add.app, eval_set_id, eval_id).await?;
+            Ok(store
+                .update_case(add.app, eval_set_id, eval_id, &case, current.version)
+                .await?)
+        }
+        Err(StoreError::Conflict(_)) => Err(AddSessionError::EvalIdTaken {
+            eval_set_id: eval_set_id.to_string(),
+            eval_id: eval_id.to_string(),
+        }),
+        other => Ok(other?),
+    }
+}

@@ -1,0 +1,118 @@
+//! Evalsets as a whole: list, create, delete, import a file in any accepted form, export.
+
+use crate::agent::DEFAULT_APP;
+use crate::clock::now_seconds;
+use crate::evalset::{
+    eval_set_id_from_file_name, parse_evalset_file_streaming, validate_app_name, validate_eval_set_id,
+    FormatError, LegacyDefaults,
+};
+use crate::records::{EvalSetSummary, ImportSummary};
+use crate::store::{CaseRow, Store, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvalSetError {
+    /// An app name or eval set id that cannot name a file or URL segment.
+    #[error("{0}")]
+    InvalidId(String),
+    #[error("eval set `{0}` already exists")]
+    Exists(String),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("eval set `{0}` already exists; import with replace to overwrite it")]
+    Exists(String),
+    #[error("{0}")]
+    InvalidId(String),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for EvalSetError {
+    fn from(err: StoreError) -> Self {
+        EvalSetError::Store(err)
+    }
+}
+
+/// The apps that have evalsets or sessions, with the built-in one always first if absent.
+pub async fn list_apps(store: &Store) -> Result<Vec<String>, StoreError> {
+    let mut apps = store.list_apps().await?;
+    if !apps.iter().any(|app| app == DEFAULT_APP) {
+        apps.insert(0, DEFAULT_APP.to_string());
+    }
+    Ok(apps)
+}
+
+pub async fn list_eval_sets(store: &Store, app: &str) -> Result<Vec<EvalSetSummary>, EvalSetError> {
+    validate_app_name(app).map_err(EvalSetError::InvalidId)?;
+    Ok(store.list_eval_sets(app).await?)
+}
+
+/// Creates an empty evalset; the id is trimmed first.
+pub async fn create_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), EvalSetError> {
+    validate_app_name(app).map_err(EvalSetError::InvalidId)?;
+    let eval_set_id = eval_set_id.trim();
+    validate_eval_set_id(eval_set_id).map_err(EvalSetError::InvalidId)?;
+    store
+        .create_eval_set(app, eval_set_id, now_seconds())
+        .await
+        .map_err(|err| match err {
+            StoreError::Conflict(_) => EvalSetError::Exists(eval_set_id.to_string()),
+            other => EvalSetError::Store(other),
+        })
+}
+
+pub async fn delete_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), StoreError> {
+    store.delete_eval_set(app, eval_set_id).await
+}
+
+/// The evalset as ADK's file writer writes it.
+pub async fn export_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<String, StoreError> {
+    store.export_adk_json(app, eval_set_id).await
+}
+
+/// Parses an evalset file in any accepted form and stores it in one transaction. A legacy
+/// list takes its id from `id_override` or the file name; `id_override` also renames an
+/// evalset.
+pub async fn import_file(
+    store: &Store,
+    app: &str,
+    file_name: &str,
+    id_override: Option<&str>,
+    text: &str,
+    replace: bool,
+) -> Result<ImportSummary, ImportError> {
+    validate_app_name(app).map_err(ImportError::InvalidId)?;
+    let name = match id_override {
+        Some(id) => {
+            validate_eval_set_id(id).map_err(ImportError::InvalidId)?;
+            id.to_string()
+        }
+        None => eval_set_id_from_file_name(file_name),
+    };
+    let mut new_invocation_id = || uuid::Uuid::new_v4().to_string();
+    let legacy = LegacyDefaults {
+        name: &name,
+        file_name,
+        now: now_seconds(),
+        new_invocation_id: &mut new_invocation_id,
+    };
+    // Cases go straight to their stored form, so a big file is never held parsed in full.
+    let mut rows = Vec::new();
+    let (mut eval_set, format) =
+        parse_evalset_file_streaming(text, legacy, &mut |case| rows.push(CaseRow::new(&case)))?;
+    if id_override.is_some() {
+        eval_set.eval_set_id = name;
+    }
+    store
+        .import_eval_set(app, &eval_set, &rows, &format.to_string(), replace)
+        .await
+        .map_err(|err| match err {
+            StoreError::Conflict(_) => ImportError::Exists(eval_set.eval_set_id.clone()),
+            other => ImportError::Store(other),
+        })
+}

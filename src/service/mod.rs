@@ -1,0 +1,46 @@
+//! The product's use cases: importing and exporting evalsets, editing cases, chat sessions and
+//! their turns, "Add current session", and eval runs. REST handlers, server functions and the
+//! CLI call these and only translate: request to arguments, and each module's error enum to a
+//! status, a `ServerFnError` or an exit code. Nothing here knows HTTP, axum or Leptos.
+
+pub mod add_session;
+pub mod cases;
+pub mod eval_runs;
+pub mod eval_sets;
+pub mod sessions;
+pub mod turns;
+
+use crate::agent::AgentProfiles;
+use crate::eval::ScoringServices;
+use crate::store::Store;
+use eval_runs::RunningEvals;
+use std::sync::Arc;
+use turns::RunningTurns;
+
+/// What the use cases work with. Cheap to clone: every part is shared.
+#[derive(Clone)]
+pub struct Services {
+    pub store: Store,
+    pub profiles: Arc<AgentProfiles>,
+    /// The judge and embedding model metrics may use.
+    pub scoring: ScoringServices,
+    /// Chat turns under way, by session.
+    pub turns: RunningTurns,
+    /// Eval runs under way in this process, by result id.
+    pub eval_runs: RunningEvals,
+}
+
+impl Services {
+    pub fn new(store: Store, profiles: AgentProfiles, scoring: ScoringServices) -> Services {
+        Services {
+            store,
+            profiles: Arc::new(profiles),
+            scoring,
+            turns: RunningTurns::default(),
+            eval_runs: RunningEvals::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,72 @@
+//! Chat sessions: create, list, read, rename, delete. Their turns are `turns`.
+
+use crate::evalset::validate_app_name;
+use crate::records::{SessionRecord, SessionSummary};
+use crate::store::{Store, StoreError};
+use serde_json::{Map, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("{0}")]
+    InvalidApp(String),
+    #[error("user id is empty")]
+    EmptyUser,
+    /// The session id is taken.
+    #[error("{0}")]
+    Exists(String),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+/// Creates a session (a fresh id unless `session_id` is given) with its starting state.
+pub async fn create_session(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: Option<&str>,
+    initial_state: &Map<String, Value>,
+) -> Result<SessionRecord, SessionError> {
+    validate_app_name(app).map_err(SessionError::InvalidApp)?;
+    if user.trim().is_empty() {
+        return Err(SessionError::EmptyUser);
+    }
+    store
+        .create_session(app, user, session_id, initial_state)
+        .await
+        .map_err(|err| match err {
+            StoreError::Conflict(message) => SessionError::Exists(message),
+            other => SessionError::Store(other),
+        })
+}
+
+pub async fn list_sessions(store: &Store, app: &str, user: &str) -> Result<Vec<SessionSummary>, StoreError> {
+    store.list_sessions(app, user).await
+}
+
+pub async fn get_session(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+) -> Result<SessionRecord, StoreError> {
+    store.get_session(app, user, session_id).await
+}
+
+pub async fn rename_session(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+    title: &str,
+) -> Result<(), StoreError> {
+    store.rename_session(app, user, session_id, title).await
+}
+
+pub async fn delete_session(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+) -> Result<(), StoreError> {
+    store.delete_session(app, user, session_id).await
+}

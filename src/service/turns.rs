@@ -1,0 +1,190 @@
+//! Chat turns: one turn at a time per session, run through the app's agent in a task of its
+//! own, streamed to whoever listens and recorded when it ends, even if nobody listens any more
+//! (a closed browser tab loses nothing). A running turn can be stopped.
+
+use super::Services;
+use crate::agent::{AgentEvent, SessionContext, Turn, STOPPED_MESSAGE};
+use crate::clock::now_seconds;
+use crate::records::SessionTurn;
+use crate::store::StoreError;
+use futures::StreamExt;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::sync::{mpsc, oneshot};
+
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    #[error("no agent profile is named `{0}`")]
+    UnknownApp(String),
+    #[error("the message is empty")]
+    EmptyMessage,
+    #[error("session `{0}` is already running a turn; wait for it or stop it")]
+    Busy(String),
+    /// The turn's task ended without recording it (it panicked or the runtime shut down).
+    #[error("the agent's turn was aborted")]
+    Aborted,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A turn under way: its events as the agent produces them, then the recorded turn.
+pub struct TurnHandle {
+    pub invocation_id: String,
+    pub events: mpsc::Receiver<AgentEvent>,
+    pub done: oneshot::Receiver<Result<SessionTurn, StoreError>>,
+}
+
+impl TurnHandle {
+    /// Waits for the recorded turn (the events not read are dropped).
+    pub async fn recorded(self) -> Result<SessionTurn, TurnError> {
+        match self.done.await {
+            Ok(recorded) => Ok(recorded?),
+            Err(_) => Err(TurnError::Aborted),
+        }
+    }
+}
+
+/// Turns under way, by session id: how to stop each.
+#[derive(Clone, Default)]
+pub struct RunningTurns(Arc<Mutex<HashMap<String, oneshot::Sender<()>>>>);
+
+impl RunningTurns {
+    /// Claims the session for a turn; the returned receiver fires when someone stops it.
+    fn begin(&self, session_id: &str) -> Result<(oneshot::Receiver<()>, RunningTurnGuard), TurnError> {
+        let mut running = self.0.lock().expect("running-turns lock");
+        if running.contains_key(session_id) {
+            return Err(TurnError::Busy(session_id.to_string()));
+        }
+        let (stop_tx, stop_rx) = oneshot::channel();
+        running.insert(session_id.to_string(), stop_tx);
+        let guard = RunningTurnGuard {
+            turns: self.clone(),
+            session_id: session_id.to_string(),
+        };
+        Ok((stop_rx, guard))
+    }
+
+    /// Stops the session's running turn; false if none was running.
+    pub fn stop(&self, session_id: &str) -> bool {
+        let stop = self.0.lock().expect("running-turns lock").remove(session_id);
+        stop.is_some_and(|stop| stop.send(()).is_ok())
+    }
+}
+
+/// Releases the session when its turn ends, however it ends (a panic included).
+struct RunningTurnGuard {
+    turns: RunningTurns,
+    session_id: String,
+}
+
+impl Drop for RunningTurnGuard {
+    fn drop(&mut self) {
+        self.turns
+            .0
+            .lock()
+            .expect("running-turns lock")
+            .remove(&self.session_id);
+    }
+}
+
+/// What a turn is: who says what in which session.
+pub struct NewTurn {
+    pub app: String,
+    pub user: String,
+    pub session_id: String,
+    pub message: String,
+}
+
+/// Starts one turn of a session through its app's agent. The turn runs to the end and is
+/// recorded even if nobody reads the events; [`RunningTurns::stop`] ends it early, keeping
+/// what the agent did so far.
+pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle, TurnError> {
+    let NewTurn {
+        app,
+        user,
+        session_id,
+        message,
+    } = turn;
+    if message.trim().is_empty() {
+        return Err(TurnError::EmptyMessage);
+    }
+    let agent = services
+        .profiles
+        .agent(&app)
+        .ok_or_else(|| TurnError::UnknownApp(app.clone()))?;
+    let store = services.store.clone();
+    let session = store.get_session(&app, &user, &session_id).await?;
+    let (mut stop, running) = services.turns.begin(&session_id)?;
+    let history: Vec<Turn> = session
+        .turns
+        .iter()
+        .map(|t| Turn {
+            user: t.user_message.clone(),
+            events: t.events.clone(),
+        })
+        .collect();
+    let invocation_id = format!("e-{}", uuid::Uuid::new_v4());
+    let (event_tx, events) = mpsc::channel(64);
+    let (done_tx, done) = oneshot::channel();
+    let handle = TurnHandle {
+        invocation_id: invocation_id.clone(),
+        events,
+        done,
+    };
+    tokio::spawn(async move {
+        let _running = running;
+        let started_at = now_seconds();
+        let clock = Instant::now();
+        let mut recorded = Vec::new();
+        let mut offsets = Vec::new();
+        let context = SessionContext {
+            user_id: &user,
+            session_id: &session_id,
+            state: &session.state,
+        };
+        let mut stream = agent.run_turn(context, &history, &message);
+        loop {
+            let event = tokio::select! {
+                event = stream.next() => match event {
+                    Some(event) => event,
+                    None => break,
+                },
+                _ = &mut stop => {
+                    let event = AgentEvent::Error { message: STOPPED_MESSAGE.into() };
+                    offsets.push(clock.elapsed().as_millis() as u64);
+                    let _ = event_tx.send(event.clone()).await;
+                    recorded.push(event);
+                    break;
+                }
+            };
+            offsets.push(clock.elapsed().as_millis() as u64);
+            // A listener that went away does not stop the turn.
+            let _ = event_tx.send(event.clone()).await;
+            recorded.push(event);
+        }
+        drop(stream);
+        let turn = SessionTurn {
+            invocation_id,
+            author: app.clone(),
+            user_message: message,
+            events: recorded,
+            event_offsets_ms: offsets,
+            started_at,
+            latency_ms: clock.elapsed().as_millis() as i64,
+        };
+        let result = store
+            .append_turn(&app, &user, &session_id, &turn)
+            .await
+            .map(|()| turn);
+        let _ = done_tx.send(result);
+    });
+    Ok(handle)
+}
+
+/// Runs one turn of a session to its end and returns it as recorded.
+pub async fn run_turn(services: &Services, turn: NewTurn) -> Result<SessionTurn, TurnError> {
+    let mut handle = start_turn(services, turn).await?;
+    while handle.events.recv().await.is_some() {}
+    handle.recorded().await
+}

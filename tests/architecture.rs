@@ -1,0 +1,342 @@
+//! The architecture invariants of ARCHITECTURE.md, checked on the source: which top-level
+//! module may name which, and which modules stay free of I/O and of the web framework. A `use`
+//! (or a path) that breaks a rule fails this test with the file, the line and the rule.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A top-level module and the crate modules it may name (besides itself).
+struct Layer {
+    module: &'static str,
+    may_use: &'static [&'static str],
+    /// External paths it must not name (frameworks, I/O).
+    never: &'static [&'static str],
+}
+
+/// What no layer below the adapters may name: the web framework's server types.
+const WEB: &[&str] = &["axum::", "leptos_axum::", "ServerFnError", "tower_http::"];
+/// The use cases answer in domain errors, never in HTTP statuses.
+const WEB_AND_STATUS: &[&str] = &[
+    "axum::",
+    "leptos_axum::",
+    "ServerFnError",
+    "tower_http::",
+    "StatusCode",
+];
+/// I/O a pure layer must not do.
+const IO: &[&str] = &[
+    "std::fs",
+    "tokio::",
+    "reqwest::",
+    "sqlx::",
+    "std::net",
+    "std::process",
+    "SystemTime",
+];
+/// Neither: the web framework nor I/O.
+const PURE: &[&str] = &[
+    "axum::",
+    "leptos_axum::",
+    "ServerFnError",
+    "tower_http::",
+    "StatusCode",
+    "std::fs",
+    "tokio::",
+    "reqwest::",
+    "sqlx::",
+    "std::net",
+    "std::process",
+    "SystemTime",
+];
+
+fn layers() -> Vec<Layer> {
+    vec![
+        // The ADK format: pure, no I/O, no clock; compiled for the browser too.
+        Layer {
+            module: "evalset",
+            may_use: &[],
+            never: PURE,
+        },
+        Layer {
+            module: "clock",
+            may_use: &[],
+            never: WEB,
+        },
+        // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
+        Layer {
+            module: "llm_http",
+            may_use: &[],
+            never: WEB,
+        },
+        Layer {
+            module: "config",
+            may_use: &["evalset", "llm_http"],
+            never: WEB,
+        },
+        // Agents never reach eval, the store, the services or the faces.
+        Layer {
+            module: "agent",
+            may_use: &["evalset", "llm_http", "config", "clock"],
+            never: WEB,
+        },
+        Layer {
+            module: "records",
+            may_use: &["evalset", "agent", "eval"],
+            never: PURE,
+        },
+        Layer {
+            module: "eval",
+            may_use: &["evalset", "agent", "llm_http", "config", "clock"],
+            never: WEB,
+        },
+        Layer {
+            module: "store",
+            may_use: &["evalset", "records", "agent", "eval", "clock"],
+            never: WEB,
+        },
+        // Use cases: everything below, nothing of HTTP or Leptos.
+        Layer {
+            module: "service",
+            may_use: &[
+                "evalset", "records", "agent", "eval", "store", "config", "clock", "llm_http",
+            ],
+            never: WEB_AND_STATUS,
+        },
+        // The faces: adapters over the services. They never reach the store but for its error.
+        Layer {
+            module: "api",
+            may_use: &[
+                "service",
+                "records",
+                "evalset",
+                "eval",
+                "agent",
+                "clock",
+                "store::StoreError",
+            ],
+            never: &[],
+        },
+        Layer {
+            module: "cli",
+            may_use: &[
+                "service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store",
+            ],
+            never: &[],
+        },
+        // Pages call server functions; they never reach the store or the services.
+        Layer {
+            module: "ui",
+            may_use: &["api", "records", "evalset", "eval", "agent", "app"],
+            never: IO,
+        },
+        Layer {
+            module: "app",
+            may_use: &["ui", "api"],
+            never: &[],
+        },
+        Layer {
+            module: "server",
+            may_use: &["api", "app", "service", "store", "agent", "eval", "config"],
+            never: &[],
+        },
+        Layer {
+            module: "lib",
+            may_use: &["app"],
+            never: &[],
+        },
+        // Test support (fake servers), compiled only into tests.
+        Layer {
+            module: "testing",
+            may_use: &["agent", "evalset", "llm_http"],
+            never: &[],
+        },
+    ]
+}
+
+/// A rule broken at one line of one file.
+#[derive(Debug, PartialEq)]
+struct Violation {
+    file: String,
+    line: usize,
+    message: String,
+}
+
+/// The top-level module a file under `src/` belongs to (`lib` for lib.rs).
+fn module_of(relative: &Path) -> String {
+    let first = relative.components().next().expect("a path under src/");
+    let name = first.as_os_str().to_string_lossy();
+    name.strip_suffix(".rs").unwrap_or(&name).to_string()
+}
+
+/// The crate paths a line names: `crate::a::b` and each item of `crate::{a::b, c}`.
+fn crate_paths(line: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        // `evalstudio_crate::` or `some_crate::` are not ours.
+        let before = rest[..at].chars().last();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            paths.extend(
+                group[..end]
+                    .split(',')
+                    .map(|item| item.trim().to_string())
+                    .filter(|item| !item.is_empty()),
+            );
+        } else {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            paths.push(rest[..end].trim_end_matches(':').to_string());
+        }
+    }
+    paths
+}
+
+/// Checks one file's text against the rules of its module.
+fn check_file(module: &str, file: &str, text: &str, layers: &[Layer]) -> Vec<Violation> {
+    let Some(layer) = layers.iter().find(|l| l.module == module) else {
+        return vec![Violation {
+            file: file.into(),
+            line: 0,
+            message: format!(
+                "module `{module}` has no rule in tests/architecture.rs: add one (and to ARCHITECTURE.md)"
+            ),
+        }];
+    };
+    let mut violations = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        for path in crate_paths(code) {
+            let target = path.split("::").next().unwrap_or("");
+            let allowed = target == module
+                || layer
+                    .may_use
+                    .iter()
+                    .any(|rule| path == *rule || path.starts_with(&format!("{rule}::")) || *rule == target);
+            if !allowed {
+                violations.push(Violation {
+                    file: file.into(),
+                    line: index + 1,
+                    message: format!("`{module}` must not use `crate::{path}`"),
+                });
+            }
+        }
+        for name in layer.never {
+            if code.contains(name) {
+                violations.push(Violation {
+                    file: file.into(),
+                    line: index + 1,
+                    message: format!("`{module}` must not name `{name}`"),
+                });
+            }
+        }
+    }
+    violations
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Test modules and test-only files may reach across layers to set up what they test.
+fn is_test_file(relative: &Path) -> bool {
+    let name = relative.file_name().unwrap_or_default().to_string_lossy();
+    name == "tests.rs"
+        || name.ends_with("_tests.rs")
+        || relative.components().any(|c| c.as_os_str() == "tests")
+}
+
+/// The part of a file before its `#[cfg(test)]` module, which may set up across layers.
+fn without_test_module(text: &str) -> &str {
+    match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    }
+}
+
+#[test]
+fn every_use_follows_the_layer_rules() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.retain(|f| !f.ends_with("main.rs"));
+    let layers = layers();
+    let mut by_module: BTreeMap<String, usize> = BTreeMap::new();
+    let mut violations = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).expect("under src/");
+        if is_test_file(relative) {
+            continue;
+        }
+        let module = module_of(relative);
+        *by_module.entry(module.clone()).or_default() += 1;
+        let text = std::fs::read_to_string(path).expect("a readable source file");
+        let file = format!("src/{}", relative.display());
+        violations.extend(check_file(&module, &file, without_test_module(&text), &layers));
+    }
+    assert!(by_module.len() > 5, "found too few modules: {by_module:?}");
+    let report: Vec<String> = violations
+        .iter()
+        .map(|v| format!("{}:{}: {}", v.file, v.line, v.message))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "architecture invariants broken:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn a_forbidden_use_is_caught() {
+    let layers = layers();
+    let store_in_ui = check_file("ui", "src/ui/x.rs", "use crate::store::Store;\n", &layers);
+    assert_eq!(store_in_ui.len(), 1, "{store_in_ui:?}");
+    assert_eq!(store_in_ui[0].line, 1);
+    let grouped = check_file(
+        "agent",
+        "src/agent/x.rs",
+        "use crate::{evalset::EvalCase, eval::Judge};\n",
+        &layers,
+    );
+    assert_eq!(grouped.len(), 1, "{grouped:?}");
+    assert!(grouped[0].message.contains("crate::eval::Judge"));
+    let http_in_service = check_file(
+        "service",
+        "src/service/x.rs",
+        "use axum::http::StatusCode;\n",
+        &layers,
+    );
+    assert!(!http_in_service.is_empty());
+    let io_in_evalset = check_file(
+        "evalset",
+        "src/evalset/x.rs",
+        "let t = std::fs::read(p);\n",
+        &layers,
+    );
+    assert!(!io_in_evalset.is_empty());
+    let comment = check_file(
+        "ui",
+        "src/ui/x.rs",
+        "// reads crate::store::Store through a server fn\n",
+        &layers,
+    );
+    assert!(comment.is_empty(), "{comment:?}");
+    let store_error_in_api = check_file("api", "src/api/x.rs", "use crate::store::StoreError;\n", &layers);
+    assert!(store_error_in_api.is_empty(), "{store_error_in_api:?}");
+    let store_in_api = check_file("api", "src/api/x.rs", "use crate::store::Store;\n", &layers);
+    assert_eq!(store_in_api.len(), 1);
+    let unknown = check_file("newthing", "src/newthing.rs", "", &layers);
+    assert_eq!(unknown.len(), 1);
+}
