@@ -1,0 +1,89 @@
+//! The `--junit` report of `eval`: one `<testsuite>` per evalset, one `<testcase>` per eval
+//! case. Pure: the caller writes the file.
+
+use crate::eval::{CaseSummary, EvalStatus};
+use crate::store::EvalRunCase;
+
+/// The whole report around the suites [`suite`] made.
+pub fn report(suites: &[String]) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"evalstudio\">\n{}</testsuites>\n",
+        suites.concat()
+    )
+}
+
+/// One `<testsuite>`: a test case per eval case, failed when its status is not PASSED, an
+/// error when the agent failed on it (`errors`: the case runs it could not finish).
+pub fn suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[&EvalRunCase]) -> String {
+    let mut cases = String::new();
+    let (mut failures, mut error_count) = (0, 0);
+    for summary in summaries {
+        let metrics: Vec<String> = summary
+            .metrics
+            .iter()
+            .map(|m| {
+                let score = m.score.map_or("-".to_string(), |s| format!("{s:.4}"));
+                format!(
+                    "{}: {score} ({}) {}",
+                    m.metric_name,
+                    m.threshold_label(),
+                    m.eval_status
+                )
+            })
+            .collect();
+        let case_errors: Vec<String> = errors
+            .iter()
+            .filter(|e| e.eval_id == summary.eval_id)
+            .map(|e| {
+                format!(
+                    "run {}: {}",
+                    e.run_index + 1,
+                    e.error.as_deref().unwrap_or_default()
+                )
+            })
+            .collect();
+        let body = if !case_errors.is_empty() {
+            error_count += 1;
+            format!(
+                "<error message=\"{}\">{}</error>",
+                xml_escape(&case_errors[0]),
+                xml_escape(&[case_errors.join("\n"), metrics.join("\n")].join("\n"))
+            )
+        } else if summary.final_eval_status != EvalStatus::Passed {
+            failures += 1;
+            format!(
+                "<failure message=\"{}\">{}</failure>",
+                xml_escape(&summary.final_eval_status.to_string()),
+                xml_escape(&metrics.join("\n"))
+            )
+        } else {
+            String::new()
+        };
+        cases.push_str(&format!(
+            "    <testcase classname=\"{}\" name=\"{}\">{body}</testcase>\n",
+            xml_escape(eval_set_id),
+            xml_escape(&summary.eval_id)
+        ));
+    }
+    format!(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{error_count}\">\n{cases}  </testsuite>\n",
+        xml_escape(eval_set_id),
+        summaries.len()
+    )
+}
+
+/// Text as XML character data or an attribute value; control characters XML 1.0 cannot hold
+/// are dropped.
+fn xml_escape(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\'' => "&apos;".to_string(),
+            other => other.to_string(),
+        })
+        .collect()
+}

@@ -1,0 +1,87 @@
+//! What `eval` and `score` print about scored cases: a table of each case's metrics, the
+//! counts, and the agent errors. Pure: the caller prints the text.
+
+use crate::eval::{CaseSummary, EvalStatus};
+use crate::store::EvalRunCase;
+use std::fmt::Write;
+
+/// One row per case and metric, then the counts; each line ends with a newline.
+pub fn results_table(summaries: &[CaseSummary], runs: usize) -> String {
+    let number = |value: Option<f64>| value.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let mut rows = vec![["case", "metric", "score", "threshold", "status"].map(String::from)];
+    for case in summaries {
+        for metric in &case.metrics {
+            rows.push([
+                case.eval_id.clone(),
+                metric.metric_name.clone(),
+                number(metric.score),
+                number(metric.threshold),
+                metric.eval_status.to_string(),
+            ]);
+        }
+        rows.push([
+            case.eval_id.clone(),
+            "(case)".into(),
+            String::new(),
+            String::new(),
+            case.final_eval_status.to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|column| {
+            rows.iter()
+                .map(|row| row[column].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for [case, metric, score, threshold, status] in &rows {
+        writeln!(
+            text,
+            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}",
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+        )
+        .expect("writing to a String cannot fail");
+    }
+    let count = |status: EvalStatus| {
+        summaries
+            .iter()
+            .filter(|case| case.final_eval_status == status)
+            .count()
+    };
+    let over_runs = if runs > 1 {
+        format!(" (scores are means over {runs} runs)")
+    } else {
+        String::new()
+    };
+    let cases = summaries.len();
+    writeln!(
+        text,
+        "{cases} case{}: {} passed, {} failed, {} not evaluated{over_runs}",
+        if cases == 1 { "" } else { "s" },
+        count(EvalStatus::Passed),
+        count(EvalStatus::Failed),
+        count(EvalStatus::NotEvaluated),
+    )
+    .expect("writing to a String cannot fail");
+    text
+}
+
+/// One `ERROR` line per case run the agent could not finish.
+pub fn error_lines(errors: &[&EvalRunCase]) -> String {
+    errors
+        .iter()
+        .map(|case| {
+            format!(
+                "ERROR {} (run {}): {}\n",
+                case.eval_id,
+                case.run_index + 1,
+                case.error.as_deref().unwrap_or_default()
+            )
+        })
+        .collect()
+}
