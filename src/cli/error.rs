@@ -75,3 +75,53 @@ impl fmt::Display for ImportFailures<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refused_import_is_an_error_line_of_its_own() {
+        let err = CliError::Import(vec![
+            ImportFailure {
+                file: "a.json".into(),
+                message: "cannot read it".into(),
+            },
+            ImportFailure {
+                file: "b.json".into(),
+                message: "expected ident".into(),
+            },
+        ]);
+        assert_eq!(
+            format!("error: {err}"),
+            "error: a.json: cannot read it\nerror: b.json: expected ident"
+        );
+    }
+
+    #[test]
+    fn errors_name_what_they_are_about() {
+        let input = CliError::Input {
+            name: "missing_set".into(),
+            message: "no such file".into(),
+        };
+        assert_eq!(input.to_string(), "missing_set: no such file");
+        let write = CliError::Write {
+            path: "/x/r.json".into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "gone"),
+        };
+        assert_eq!(write.to_string(), "cannot write /x/r.json: gone");
+        let score = CliError::Score {
+            run: "actual.json".into(),
+            source: ScoreError {
+                run: 0,
+                problem: "eval case `x` is missing".into(),
+            },
+        };
+        assert_eq!(score.to_string(), "actual.json: eval case `x` is missing");
+    }
+
+    #[test]
+    fn every_error_exits_with_2() {
+        assert_eq!(CliError::Usage("bad".into()).exit_code(), ExitCode::from(2));
+    }
+}

@@ -246,3 +246,33 @@ fn only_metrics(mut config: EvalConfig, only: &[String]) -> Result<EvalConfig, C
         .retain(|m| m.is_informational() || only.contains(&m.name));
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(config: &EvalConfig) -> Vec<&str> {
+        config.metrics.iter().map(|m| m.name.as_str()).collect()
+    }
+
+    #[test]
+    fn metrics_narrow_the_config_and_keep_the_informational_ones() {
+        let config = only_metrics(EvalConfig::default(), &["response_match_score".into()]).unwrap();
+        let names = names(&config);
+        assert!(names.contains(&"response_match_score"), "{names:?}");
+        assert!(!names.contains(&"tool_trajectory_avg_score"), "{names:?}");
+        assert!(names.contains(&"token_usage_v1"), "{names:?}");
+    }
+
+    #[test]
+    fn a_metric_not_in_the_config_is_a_usage_error_naming_those_that_are() {
+        let err = only_metrics(EvalConfig::default(), &["bleu".into()]).unwrap_err();
+        assert!(matches!(err, CliError::Usage(_)), "{err:?}");
+        assert!(
+            err.to_string().starts_with(
+                "--metrics: `bleu` is not in the eval config (it has: tool_trajectory_avg_score, "
+            ),
+            "{err}"
+        );
+    }
+}

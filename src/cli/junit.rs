@@ -87,3 +87,94 @@ fn xml_escape(text: &str) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::test_summaries::{case, errored_run, metric};
+
+    #[test]
+    fn a_passed_case_is_an_empty_testcase() {
+        let summaries = [case(
+            "weather",
+            EvalStatus::Passed,
+            vec![metric(
+                "response_match_score",
+                Some(0.9),
+                Some(0.8),
+                EvalStatus::Passed,
+            )],
+        )];
+        assert_eq!(
+            suite("regression", &summaries, &[]),
+            "  <testsuite name=\"regression\" tests=\"1\" failures=\"0\" errors=\"0\">\n\
+             \x20   <testcase classname=\"regression\" name=\"weather\"></testcase>\n\
+             \x20 </testsuite>\n"
+        );
+    }
+
+    #[test]
+    fn a_failed_case_lists_its_metrics() {
+        let summaries = [case(
+            "paris",
+            EvalStatus::Failed,
+            vec![
+                metric(
+                    "tool_trajectory_avg_score",
+                    Some(0.5),
+                    Some(1.0),
+                    EvalStatus::Failed,
+                ),
+                metric("token_usage_v1", None, None, EvalStatus::NotEvaluated),
+            ],
+        )];
+        let xml = suite("regression", &summaries, &[]);
+        assert!(xml.contains(r#"failures="1" errors="0""#), "{xml}");
+        assert!(
+            xml.contains(
+                "<failure message=\"FAILED\">tool_trajectory_avg_score: 0.5000 (threshold 1) FAILED\n\
+                 token_usage_v1: - (informational) NOT_EVALUATED</failure>"
+            ),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn an_agent_error_is_an_error_with_every_errored_run() {
+        let summaries = [
+            case("paris", EvalStatus::NotEvaluated, Vec::new()),
+            case("rome", EvalStatus::Passed, Vec::new()),
+        ];
+        let first = errored_run("paris", 0, "timed out");
+        let second = errored_run("paris", 1, "refused");
+        let xml = suite("set", &summaries, &[&first, &second]);
+        assert!(xml.contains(r#"tests="2" failures="0" errors="1""#), "{xml}");
+        assert!(
+            xml.contains("<error message=\"run 1: timed out\">run 1: timed out\nrun 2: refused\n</error>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<testcase classname=\"set\" name=\"rome\"></testcase>"),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn markup_is_escaped_and_control_characters_dropped() {
+        let summaries = [case("a<b> & \"c\" 'd'\u{7}", EvalStatus::Passed, Vec::new())];
+        let xml = suite("s", &summaries, &[]);
+        assert!(
+            xml.contains("name=\"a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;\""),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn the_report_wraps_the_suites() {
+        assert_eq!(
+            report(&["  <testsuite/>\n".to_string()]),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"evalstudio\">\n  \
+             <testsuite/>\n</testsuites>\n"
+        );
+    }
+}

@@ -11,6 +11,8 @@ mod progress;
 mod score;
 mod serve;
 mod table;
+#[cfg(test)]
+mod test_summaries;
 
 pub use error::{CliError, ImportFailure};
 

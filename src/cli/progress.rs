@@ -54,3 +54,37 @@ impl Progress {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(total: usize, done: usize, errors: usize) -> Progress {
+        Progress {
+            total,
+            done,
+            errors,
+            visible: false,
+        }
+    }
+
+    #[test]
+    fn the_bar_fills_with_the_runs_done() {
+        assert_eq!(
+            progress(4, 1, 0).bar(),
+            "[#######                       ] 1/4 case runs"
+        );
+        assert_eq!(
+            progress(4, 4, 2).bar(),
+            "[##############################] 4/4 case runs, 2 errors"
+        );
+    }
+
+    #[test]
+    fn an_empty_run_draws_an_empty_bar() {
+        assert_eq!(
+            progress(0, 0, 0).bar(),
+            "[                              ] 0/0 case runs"
+        );
+    }
+}

@@ -85,3 +85,70 @@ pub fn error_lines(errors: &[&EvalRunCase]) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::test_summaries::{case, errored_run, metric};
+
+    #[test]
+    fn columns_line_up_and_the_counts_follow() {
+        let summaries = [
+            case(
+                "weather",
+                EvalStatus::Passed,
+                vec![
+                    metric(
+                        "tool_trajectory_avg_score",
+                        Some(1.0),
+                        Some(1.0),
+                        EvalStatus::Passed,
+                    ),
+                    metric("token_usage_v1", Some(62.0), None, EvalStatus::Informational),
+                ],
+            ),
+            case(
+                "order",
+                EvalStatus::NotEvaluated,
+                vec![metric(
+                    "response_match_score",
+                    None,
+                    Some(0.8),
+                    EvalStatus::NotEvaluated,
+                )],
+            ),
+        ];
+        assert_eq!(
+            results_table(&summaries, 1),
+            "\
+case     metric                       score  threshold  status
+weather  tool_trajectory_avg_score   1.0000     1.0000  PASSED
+weather  token_usage_v1             62.0000          -  INFORMATIONAL
+weather  (case)                                         PASSED
+order    response_match_score             -     0.8000  NOT_EVALUATED
+order    (case)                                         NOT_EVALUATED
+2 cases: 1 passed, 0 failed, 1 not evaluated
+"
+        );
+    }
+
+    #[test]
+    fn several_runs_say_the_scores_are_means() {
+        let summaries = [case("only", EvalStatus::Failed, Vec::new())];
+        let table = results_table(&summaries, 3);
+        assert!(
+            table.ends_with("1 case: 0 passed, 1 failed, 0 not evaluated (scores are means over 3 runs)\n"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn each_errored_run_is_a_line_numbered_from_1() {
+        let first = errored_run("paris", 0, "model timed out");
+        let second = errored_run("paris", 1, "connection refused");
+        assert_eq!(
+            error_lines(&[&first, &second]),
+            "ERROR paris (run 1): model timed out\nERROR paris (run 2): connection refused\n"
+        );
+    }
+}
