@@ -5,6 +5,8 @@ pub mod agent;
 pub mod api;
 pub mod app;
 #[cfg(feature = "ssr")]
+pub mod cli;
+#[cfg(feature = "ssr")]
 pub mod clock;
 pub mod eval;
 pub mod evalset;

@@ -103,7 +103,7 @@ pub async fn get_eval_run(
     };
     let record = eval_runs::eval_run(store, &app, &result_id).await?;
     let (expected, config) = eval_runs::stored_plan(&record).map_err(ServerFnError::new)?;
-    let cases = eval_runs::eval_run_cases(store, &record).await?;
+    let cases = eval_runs::eval_run_cases(store, &record, true).await?;
     Ok(Some(EvalRunView {
         metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
         case_summaries: eval_runs::case_summaries(&expected, &config, &cases),

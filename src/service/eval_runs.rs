@@ -491,7 +491,11 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     format!("the run panicked: {text}")
 }
 
-/// The case runs stored for a run so far, with their results.
-pub async fn eval_run_cases(store: &Store, record: &EvalRunRecord) -> Result<Vec<EvalRunCase>, StoreError> {
-    store.eval_run_cases(record.row, true).await
+/// The case runs stored for a run so far; their full results only `with_results`.
+pub async fn eval_run_cases(
+    store: &Store,
+    record: &EvalRunRecord,
+    with_results: bool,
+) -> Result<Vec<EvalRunCase>, StoreError> {
+    store.eval_run_cases(record.row, with_results).await
 }

@@ -1,0 +1,278 @@
+//! `evalstudio eval`: evalsets run through an agent and scored, each run stored as it goes so
+//! an interrupted or cancelled one can be resumed.
+
+use super::files::{parse_eval_set, read_eval_config, read_eval_set, write};
+use super::progress::Progress;
+use super::{cases_exit_code, junit, table, CliError};
+use crate::agent::DEFAULT_APP;
+use crate::agent::{Agent, AgentProfiles};
+use crate::eval::{EvalConfig, EvalStatus, LazyMiniLm, RunOptions, ScoringServices};
+use crate::records::{EvalRunCase, RunStatus};
+use crate::service::eval_runs::{
+    case_summaries, create_eval_run, eval_run, eval_run_cases, eval_set_result, execute_eval_run,
+    stored_plan, EvalRunPlan,
+};
+use crate::store::{EvalRunRecord, Store};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Evalset files (any form `import` takes), or ids of evalsets in the database.
+    #[arg(required_unless_present = "resume", value_name = "FILE_OR_ID")]
+    sets: Vec<String>,
+    /// Resume an interrupted or cancelled run (its result id): only the case runs not
+    /// stored yet run, with the eval set, config and agent it started with.
+    #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics"])]
+    resume: Option<String>,
+    /// Eval config (ADK's test_config.json). Default: a test_config.json beside the evalset
+    /// file, as ADK looks for it; else tool_trajectory_avg_score 1.0, response_match_score 0.8.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The agent profile to run; by default the one named like --app.
+    #[arg(long)]
+    agent: Option<String>,
+    /// The app whose evalsets ids name, and the app in result ids.
+    #[arg(long, default_value = DEFAULT_APP)]
+    app: String,
+    /// Agent profiles (TOML); by default ./evalstudio.toml when it exists.
+    #[arg(long, env = "EVALSTUDIO_CONFIG")]
+    profiles: Option<PathBuf>,
+    /// Runs per case; each metric is judged on the mean over all runs.
+    #[arg(long, default_value_t = 1)]
+    num_runs: usize,
+    /// Cases run at the same time.
+    #[arg(long, default_value_t = 8)]
+    concurrency: usize,
+    /// Only these metrics of the config, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    metrics: Option<Vec<String>>,
+    /// Write the results as ADK's EvalSetResult JSON (an array of them for several evalsets).
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Write the results as a JUnit XML report (one test case per eval case).
+    #[arg(long, value_name = "OUT")]
+    junit: Option<PathBuf>,
+}
+
+/// Records a run per evalset (or takes the one to resume), runs them one after the other and
+/// prints each one's table; exits 0 when every case passed, 1 when any did not or the run was
+/// cancelled (Ctrl-C).
+pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
+    if args.num_runs == 0 || args.concurrency == 0 {
+        return Err(CliError::Usage(
+            "--num-runs and --concurrency must be at least 1".into(),
+        ));
+    }
+    let profiles = AgentProfiles::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
+    let store = Store::open(db).await?;
+    let resumed = match &args.resume {
+        None => None,
+        Some(result_id) => {
+            let record = eval_run(&store, &args.app, result_id).await?;
+            record.summary.check_resumable().map_err(CliError::NotResumable)?;
+            Some(record)
+        }
+    };
+    // A resumed run keeps the agent it started with.
+    let profile = match &resumed {
+        Some(record) => record.summary.agent.clone(),
+        None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
+    };
+    let agent: Arc<dyn Agent> = profiles
+        .agent_or_error(&profile)
+        .map_err(CliError::Profiles)?
+        .into();
+
+    let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
+    for name in &args.sets {
+        records.push(record_run(&store, &args, name, &profile).await?);
+    }
+
+    let options = RunOptions {
+        num_runs: args.num_runs,
+        concurrency: args.concurrency,
+        ..RunOptions::default()
+    };
+    let services = ScoringServices {
+        judge: profiles.judge(),
+        embedder: LazyMiniLm::from_environment(),
+    };
+    // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
+    let (cancel, cancelled) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            let _ = cancel.send(true);
+        }
+    });
+    let mut results = Vec::new();
+    let mut junit_suites = Vec::new();
+    let mut all_passed = true;
+    for record in records {
+        let (expected, config) = stored_plan(&record).map_err(CliError::Run)?;
+        let summary = &record.summary;
+        eprintln!(
+            "running {} ({} case{} × {} run{}) on agent `{}`, results as `{}`",
+            expected.eval_set_id,
+            expected.eval_cases.len(),
+            if expected.eval_cases.len() == 1 { "" } else { "s" },
+            summary.num_runs,
+            if summary.num_runs == 1 { "" } else { "s" },
+            summary.agent,
+            summary.result_id,
+        );
+        let mut progress = Progress::new(summary.total as usize, summary.done as usize);
+        let outcome = execute_eval_run(
+            &store,
+            &record,
+            agent.clone(),
+            &services,
+            &options,
+            cancelled.clone(),
+            |case| progress.step(case),
+        )
+        .await;
+        progress.finish();
+        if outcome.map_err(CliError::Run)? == RunStatus::Cancelled {
+            eprintln!(
+                "cancelled; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",
+                summary.result_id, summary.app_name
+            );
+            // Not every case ran, so not every case passed.
+            return Ok(cases_exit_code(false));
+        }
+        let cases = eval_run_cases(&store, &record, false).await?;
+        let summaries = case_summaries(&expected, &config, &cases);
+        let errors: Vec<&EvalRunCase> = cases.iter().filter(|c| c.error.is_some()).collect();
+        println!("{}", expected.eval_set_id);
+        print!("{}", table::results_table(&summaries, summary.num_runs as usize));
+        print!("{}", table::error_lines(&errors));
+        all_passed &= summaries
+            .iter()
+            .all(|case| case.final_eval_status == EvalStatus::Passed);
+        junit_suites.push(junit::suite(&expected.eval_set_id, &summaries, &errors));
+        if args.json.is_some() {
+            // Read back: the record given holds the run as it started, not as it finished.
+            let record = eval_run(&store, &summary.app_name, &summary.result_id).await?;
+            let result = eval_set_result(&store, &record)
+                .await
+                .map_err(|err| CliError::Run(err.to_string()))?;
+            results.push(result);
+        }
+    }
+
+    if let Some(path) = &args.json {
+        let text = if results.len() == 1 {
+            serde_json::to_string_pretty(&results[0])
+        } else {
+            serde_json::to_string_pretty(&results)
+        }
+        .expect("results serialise");
+        write(path, text)?;
+    }
+    if let Some(path) = &args.junit {
+        write(path, junit::report(&junit_suites))?;
+    }
+    Ok(cases_exit_code(all_passed))
+}
+
+/// Records a new run of the evalset `name` (a file, else an evalset id in the database) with
+/// the config, metrics and runs `args` ask for.
+async fn record_run(
+    store: &Store,
+    args: &EvalArgs,
+    name: &str,
+    agent_name: &str,
+) -> Result<EvalRunRecord, CliError> {
+    let path = Path::new(name);
+    let (set, file) = if path.exists() {
+        (read_eval_set(path)?, Some(path))
+    } else {
+        let input_error = |message| CliError::Input {
+            name: name.to_string(),
+            message,
+        };
+        let json = store
+            .export_adk_json(&args.app, name)
+            .await
+            .map_err(|err| input_error(format!("no such file, and {err}")))?;
+        (parse_eval_set(&json, name).map_err(input_error)?, None)
+    };
+    let config = eval_config(args.config.as_deref(), file)?;
+    let config = match &args.metrics {
+        Some(only) => only_metrics(config, only)?,
+        None => config,
+    };
+    let plan = EvalRunPlan {
+        app_name: &args.app,
+        expected: &set,
+        config: &config,
+        agent_name,
+        num_runs: args.num_runs,
+    };
+    Ok(create_eval_run(store, &plan).await?)
+}
+
+/// The config to score with: `--config`, else a test_config.json beside the evalset file,
+/// else ADK's defaults.
+fn eval_config(explicit: Option<&Path>, file: Option<&Path>) -> Result<EvalConfig, CliError> {
+    let beside = file
+        .and_then(Path::parent)
+        .map(|dir| dir.join("test_config.json"))
+        .filter(|path| path.is_file());
+    match explicit.map(Path::to_path_buf).or(beside) {
+        None => Ok(EvalConfig::default()),
+        Some(path) => read_eval_config(&path),
+    }
+}
+
+/// The config narrowed to the `--metrics` named, each of which it must have.
+fn only_metrics(mut config: EvalConfig, only: &[String]) -> Result<EvalConfig, CliError> {
+    if let Some(unknown) = only
+        .iter()
+        .find(|name| !config.metrics.iter().any(|m| &m.name == *name))
+    {
+        let known: Vec<&str> = config.metrics.iter().map(|m| m.name.as_str()).collect();
+        return Err(CliError::Usage(format!(
+            "--metrics: `{unknown}` is not in the eval config (it has: {})",
+            known.join(", ")
+        )));
+    }
+    // The informational metrics stay: every eval reports them, as in ADK.
+    config
+        .metrics
+        .retain(|m| m.is_informational() || only.contains(&m.name));
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(config: &EvalConfig) -> Vec<&str> {
+        config.metrics.iter().map(|m| m.name.as_str()).collect()
+    }
+
+    #[test]
+    fn metrics_narrow_the_config_and_keep_the_informational_ones() {
+        let config = only_metrics(EvalConfig::default(), &["response_match_score".into()]).unwrap();
+        let names = names(&config);
+        assert!(names.contains(&"response_match_score"), "{names:?}");
+        assert!(!names.contains(&"tool_trajectory_avg_score"), "{names:?}");
+        assert!(names.contains(&"token_usage_v1"), "{names:?}");
+    }
+
+    #[test]
+    fn a_metric_not_in_the_config_is_a_usage_error_naming_those_that_are() {
+        let err = only_metrics(EvalConfig::default(), &["bleu".into()]).unwrap_err();
+        assert!(matches!(err, CliError::Usage(_)), "{err:?}");
+        assert!(
+            err.to_string().starts_with(
+                "--metrics: `bleu` is not in the eval config (it has: tool_trajectory_avg_score, "
+            ),
+            "{err}"
+        );
+    }
+}

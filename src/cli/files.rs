@@ -1,0 +1,58 @@
+//! The files commands read (evalsets, eval configs) and write (results, exports).
+
+use super::CliError;
+use crate::clock::now_seconds;
+use crate::eval::EvalConfig;
+use crate::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
+use std::path::Path;
+
+/// Reads an evalset file in any form `import` accepts.
+pub fn read_eval_set(path: &Path) -> Result<EvalSet, CliError> {
+    let input_error = |message| CliError::Input {
+        name: path.display().to_string(),
+        message,
+    };
+    let text = read(path).map_err(input_error)?;
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse_eval_set(&text, &file_name).map_err(input_error)
+}
+
+/// Parses evalset text in any form `import` accepts; a legacy list is named after `file_name`.
+pub fn parse_eval_set(text: &str, file_name: &str) -> Result<EvalSet, String> {
+    let mut new_invocation_id = || uuid::Uuid::new_v4().to_string();
+    let legacy = LegacyDefaults {
+        name: &eval_set_id_from_file_name(file_name),
+        file_name,
+        now: now_seconds(),
+        new_invocation_id: &mut new_invocation_id,
+    };
+    parse_evalset_file(text, legacy)
+        .map(|(set, _)| set)
+        .map_err(|e| e.to_string())
+}
+
+/// Reads an eval config file (ADK's test_config.json).
+pub fn read_eval_config(path: &Path) -> Result<EvalConfig, CliError> {
+    read(path)
+        .and_then(|text| EvalConfig::parse(&text).map_err(|e| e.to_string()))
+        .map_err(|message| CliError::Input {
+            name: path.display().to_string(),
+            message,
+        })
+}
+
+/// The file's text; the error says why not, for the caller to name the file.
+pub fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))
+}
+
+/// Writes an output file.
+pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), CliError> {
+    std::fs::write(path, contents).map_err(|source| CliError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}

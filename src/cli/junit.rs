@@ -1,0 +1,180 @@
+//! The `--junit` report of `eval`: one `<testsuite>` per evalset, one `<testcase>` per eval
+//! case. Pure: the caller writes the file.
+
+use crate::eval::{CaseSummary, EvalStatus};
+use crate::records::EvalRunCase;
+
+/// The whole report around the suites [`suite`] made.
+pub fn report(suites: &[String]) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"evalstudio\">\n{}</testsuites>\n",
+        suites.concat()
+    )
+}
+
+/// One `<testsuite>`: a test case per eval case, failed when its status is not PASSED, an
+/// error when the agent failed on it (`errors`: the case runs it could not finish).
+pub fn suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[&EvalRunCase]) -> String {
+    let mut cases = String::new();
+    let (mut failures, mut error_count) = (0, 0);
+    for summary in summaries {
+        let metrics: Vec<String> = summary
+            .metrics
+            .iter()
+            .map(|m| {
+                let score = m.score.map_or("-".to_string(), |s| format!("{s:.4}"));
+                format!(
+                    "{}: {score} ({}) {}",
+                    m.metric_name,
+                    m.threshold_label(),
+                    m.eval_status
+                )
+            })
+            .collect();
+        let case_errors: Vec<String> = errors
+            .iter()
+            .filter(|e| e.eval_id == summary.eval_id)
+            .map(|e| {
+                format!(
+                    "run {}: {}",
+                    e.run_index + 1,
+                    e.error.as_deref().unwrap_or_default()
+                )
+            })
+            .collect();
+        let body = if !case_errors.is_empty() {
+            error_count += 1;
+            format!(
+                "<error message=\"{}\">{}</error>",
+                xml_escape(&case_errors[0]),
+                xml_escape(&[case_errors.join("\n"), metrics.join("\n")].join("\n"))
+            )
+        } else if summary.final_eval_status != EvalStatus::Passed {
+            failures += 1;
+            format!(
+                "<failure message=\"{}\">{}</failure>",
+                xml_escape(&summary.final_eval_status.to_string()),
+                xml_escape(&metrics.join("\n"))
+            )
+        } else {
+            String::new()
+        };
+        cases.push_str(&format!(
+            "    <testcase classname=\"{}\" name=\"{}\">{body}</testcase>\n",
+            xml_escape(eval_set_id),
+            xml_escape(&summary.eval_id)
+        ));
+    }
+    format!(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{error_count}\">\n{cases}  </testsuite>\n",
+        xml_escape(eval_set_id),
+        summaries.len()
+    )
+}
+
+/// Text as XML character data or an attribute value; control characters XML 1.0 cannot hold
+/// are dropped.
+fn xml_escape(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\'' => "&apos;".to_string(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::test_summaries::{case, errored_run, metric};
+
+    #[test]
+    fn a_passed_case_is_an_empty_testcase() {
+        let summaries = [case(
+            "weather",
+            EvalStatus::Passed,
+            vec![metric(
+                "response_match_score",
+                Some(0.9),
+                Some(0.8),
+                EvalStatus::Passed,
+            )],
+        )];
+        assert_eq!(
+            suite("regression", &summaries, &[]),
+            "  <testsuite name=\"regression\" tests=\"1\" failures=\"0\" errors=\"0\">\n\
+             \x20   <testcase classname=\"regression\" name=\"weather\"></testcase>\n\
+             \x20 </testsuite>\n"
+        );
+    }
+
+    #[test]
+    fn a_failed_case_lists_its_metrics() {
+        let summaries = [case(
+            "paris",
+            EvalStatus::Failed,
+            vec![
+                metric(
+                    "tool_trajectory_avg_score",
+                    Some(0.5),
+                    Some(1.0),
+                    EvalStatus::Failed,
+                ),
+                metric("token_usage_v1", None, None, EvalStatus::NotEvaluated),
+            ],
+        )];
+        let xml = suite("regression", &summaries, &[]);
+        assert!(xml.contains(r#"failures="1" errors="0""#), "{xml}");
+        assert!(
+            xml.contains(
+                "<failure message=\"FAILED\">tool_trajectory_avg_score: 0.5000 (threshold 1) FAILED\n\
+                 token_usage_v1: - (informational) NOT_EVALUATED</failure>"
+            ),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn an_agent_error_is_an_error_with_every_errored_run() {
+        let summaries = [
+            case("paris", EvalStatus::NotEvaluated, Vec::new()),
+            case("rome", EvalStatus::Passed, Vec::new()),
+        ];
+        let first = errored_run("paris", 0, "timed out");
+        let second = errored_run("paris", 1, "refused");
+        let xml = suite("set", &summaries, &[&first, &second]);
+        assert!(xml.contains(r#"tests="2" failures="0" errors="1""#), "{xml}");
+        assert!(
+            xml.contains("<error message=\"run 1: timed out\">run 1: timed out\nrun 2: refused\n</error>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<testcase classname=\"set\" name=\"rome\"></testcase>"),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn markup_is_escaped_and_control_characters_dropped() {
+        let summaries = [case("a<b> & \"c\" 'd'\u{7}", EvalStatus::Passed, Vec::new())];
+        let xml = suite("s", &summaries, &[]);
+        assert!(
+            xml.contains("name=\"a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;\""),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn the_report_wraps_the_suites() {
+        assert_eq!(
+            report(&["  <testsuite/>\n".to_string()]),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"evalstudio\">\n  \
+             <testsuite/>\n</testsuites>\n"
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! The `evalstudio` command line: `serve` (the default), `import`, `export`, `eval` and `score`.
+//! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
+//! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
+
+mod error;
+mod eval;
+mod files;
+mod import_export;
+mod junit;
+mod progress;
+mod score;
+mod serve;
+mod table;
+#[cfg(test)]
+mod test_summaries;
+
+pub use error::{CliError, ImportFailure};
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "evalstudio",
+    version,
+    about = "Build and run ADK evalsets for tool-calling agents"
+)]
+pub struct Cli {
+    /// SQLite database file (created on first use).
+    #[arg(
+        long,
+        global = true,
+        env = "EVALSTUDIO_DB",
+        default_value = "data/evalstudio.db"
+    )]
+    db: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web app and the REST API (the default).
+    Serve(serve::ServeArgs),
+    /// Import evalset files (ADK evalset JSON or the legacy lists).
+    Import(import_export::ImportArgs),
+    /// Write an evalset as ADK's evalset JSON.
+    Export(import_export::ExportArgs),
+    /// Score actual invocations against an evalset's expected ones, without running an agent.
+    /// Exits 0 when every case passed, 1 when any did not, 2 on bad input.
+    Score(score::ScoreArgs),
+    /// Run evalsets through an agent and score what it does.
+    Eval(eval::EvalArgs),
+}
+
+/// Runs the command `cli` names; without one, serves with the serve flags' environment
+/// variables and defaults.
+pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Serve(serve::ServeArgs::parse_from(["serve"])));
+    match command {
+        Command::Serve(args) => serve::serve(cli.db, args).await,
+        Command::Import(args) => import_export::import(&cli.db, args).await,
+        Command::Export(args) => import_export::export(&cli.db, args).await,
+        Command::Score(args) => score::score(args).await,
+        Command::Eval(args) => eval::eval(&cli.db, args).await,
+    }
+}
+
+/// The exit code of a command whose cases all ran: 0 when every one passed, else 1.
+fn cases_exit_code(all_passed: bool) -> ExitCode {
+    if all_passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
