@@ -2,10 +2,15 @@
 //! ADK-shaped JSON and a JUnit report.
 
 mod common;
+#[path = "common/ok_eval_set.rs"]
+mod ok_eval_set;
+#[path = "common/wait.rs"]
+mod wait;
 
 use common::{recorded_eval_set, slow_profile, spawn_slow_model};
 use evalstudio::evalset::to_adk_json;
-use serde_json::{json, Value};
+use ok_eval_set::ok_eval_set;
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
@@ -124,20 +129,15 @@ async fn usage_mistakes_exit_with_2_and_say_what_is_wrong() {
 async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().unwrap();
-    let (base_url, requests) = spawn_slow_model("ok", std::time::Duration::from_millis(300)).await;
+    // One case at a time, each waiting this long on the model: once two are stored, the four
+    // others take seconds, far longer than the kill takes.
+    let (base_url, requests) = spawn_slow_model("ok", std::time::Duration::from_millis(500)).await;
     std::fs::write(dir.path().join("evalstudio.toml"), slow_profile(&base_url)).unwrap();
-    let cases: Vec<Value> = (0..6)
-        .map(|i| {
-            json!({"eval_id": format!("case{i}"), "conversation": [{
-                "invocation_id": format!("i{i}"),
-                "user_content": {"role": "user", "parts": [{"text": format!("question {i}")}]},
-                "final_response": {"role": "model", "parts": [{"text": "ok"}]},
-                "intermediate_data": {"tool_uses": [], "intermediate_responses": []}
-            }]})
-        })
-        .collect();
-    let set = json!({"eval_set_id": "six", "eval_cases": cases});
-    std::fs::write(dir.path().join("six.evalset.json"), set.to_string()).unwrap();
+    std::fs::write(
+        dir.path().join("six.evalset.json"),
+        ok_eval_set("six", 6).to_string(),
+    )
+    .unwrap();
 
     // Created (and migrated) before the child opens it, so the two never migrate at once.
     let store = evalstudio::store::Store::open(&dir.path().join("test.db"))
@@ -160,18 +160,11 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
         .spawn()
         .unwrap();
     // Kill -9 once a few cases are stored.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let run = loop {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the run never stored two cases"
-        );
+    let run = wait::wait_until("the run stored two cases", || async {
         let runs = store.list_eval_runs("demo", None).await.unwrap();
-        if let Some(run) = runs.into_iter().find(|r| r.done >= 2) {
-            break run;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+        runs.into_iter().find(|r| r.done >= 2)
+    })
+    .await;
     child.kill().unwrap();
     child.wait().unwrap();
     let requests_before = requests.load(Ordering::SeqCst);

@@ -7,6 +7,9 @@
 //! does not exist, the tests print that they were skipped (to stderr, uncaptured) and pass, so a
 //! plain `cargo test` works before the first `make model`.
 
+#[path = "common/fixtures.rs"]
+mod fixtures;
+
 use evalstudio::eval::{
     answer_relevance, embedding_model_dir, semantic_similarity, Embedder, MiniLmEmbedder, EMBEDDING_MODEL_ENV,
 };
@@ -32,11 +35,7 @@ struct ReferenceText {
 }
 
 fn reference() -> Reference {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/minilm_reference.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(&fixtures::read_fixture("minilm_reference.json")).unwrap()
 }
 
 /// The model, loaded once for all tests; `None` when it is absent and not required.

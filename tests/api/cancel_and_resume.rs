@@ -1,0 +1,125 @@
+//! Runs started in the background (`"wait": false`) that stop part way, on a failed write or a
+//! cancel, and resume where they stopped (`/apps/{app}/eval_results/{id}/cancel` and `/resume`).
+
+use crate::common;
+use crate::helpers::{assert_error, spawn_app_with_config, TestApp, SLOW_MODEL_LATENCY};
+use crate::ok_eval_set::ok_eval_set;
+use crate::wait::wait_until;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// An app whose `slow` agent answers "ok" after `SLOW_MODEL_LATENCY`, with the three-case eval
+/// set `three` imported (each case expects "ok", which it gets); and the count of requests its
+/// model received.
+async fn app_with_three_slow_cases() -> (TestApp, Arc<AtomicUsize>) {
+    let (base_url, model_requests) = common::spawn_slow_model("ok", SLOW_MODEL_LATENCY).await;
+    let app = spawn_app_with_config(&common::slow_profile(&base_url)).await;
+    app.import("slow", ok_eval_set("three", 3).to_string()).await;
+    (app, model_requests)
+}
+
+/// Starts a run of `three` in the background; returns its result id.
+async fn start_three(app: &TestApp) -> String {
+    let started = app
+        .post_json(
+            "/apps/slow/eval_sets/three/run_eval",
+            &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
+        )
+        .await;
+    assert_eq!(started.status(), StatusCode::ACCEPTED);
+    started.json::<Value>().await.unwrap()["eval_set_result_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Waits until the stored run `id` has `status`; returns the run.
+async fn wait_for_status(app: &TestApp, id: &str, status: &str) -> Value {
+    let path = format!("/apps/slow/eval_results/{id}");
+    wait_until(&format!("run {id} became {status}"), || async {
+        let result = app.get_json(&path).await;
+        (result["status"] == status).then_some(result)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writable() {
+    let (app, _) = app_with_three_slow_cases().await;
+    // Behind the app's back, every case write now fails, as on a full disk.
+    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db_path().display()))
+        .await
+        .unwrap();
+    sqlx::query(
+        "CREATE TRIGGER refuse_case_writes BEFORE INSERT ON eval_run_cases \
+         BEGIN SELECT RAISE(FAIL, 'disk is full'); END",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let id = start_three(&app).await;
+    let result = wait_for_status(&app, &id, "interrupted").await;
+    assert_eq!(result["status"], "interrupted", "{result}");
+    assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 0);
+
+    sqlx::query("DROP TRIGGER refuse_case_writes")
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    // Its cases wait on the slow model, so the resumed run cannot have finished yet.
+    assert_eq!(
+        app.get_json(&format!("/apps/slow/eval_results/{id}")).await["status"],
+        "running"
+    );
+    let result = wait_for_status(&app, &id, "finished").await;
+    assert_eq!(result["status"], "finished", "{result}");
+    assert_eq!(common::case_statuses(&result), [1, 1, 1]);
+}
+
+#[tokio::test]
+async fn a_running_eval_can_be_cancelled_and_resumed() {
+    let (app, model_requests) = app_with_three_slow_cases().await;
+    let id = start_three(&app).await;
+    // Its cases wait on the slow model, so the run cannot have finished yet.
+    let running = app.get_json(&format!("/apps/slow/eval_results/{id}")).await;
+    assert_eq!(running["status"], "running");
+    let error = assert_error(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(error["error"].as_str().unwrap().contains("is running"), "{error}");
+    // Cancelled while the model is still answering every case, so none can be stored.
+    wait_until("the model was asked for all three cases", || async {
+        (model_requests.load(Ordering::SeqCst) >= 3).then_some(())
+    })
+    .await;
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/cancel"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    let result = wait_for_status(&app, &id, "cancelled").await;
+    assert_eq!(result["status"], "cancelled");
+    assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
+
+    assert_eq!(
+        app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    let result = wait_for_status(&app, &id, "finished").await;
+    assert_eq!(result["status"], "finished");
+    assert_eq!(common::case_statuses(&result), [1, 1, 1]);
+}

@@ -1,0 +1,133 @@
+//! The app under test, as it runs in production: the real router served on a random 127.0.0.1
+//! port over a SQLite file in a temporary directory, with the requests and checks every test
+//! module makes.
+
+use evalstudio::agent::AgentProfiles;
+use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::store::Store;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long the slow model (`common::spawn_slow_model`) takes to answer in tests that act while
+/// it answers: they first see the request reach it, then have this long for a local request or
+/// two, which is ample even on a busy machine.
+pub const SLOW_MODEL_LATENCY: Duration = Duration::from_secs(2);
+
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`
+    pub address: String,
+    pub http: reqwest::Client,
+    /// Holds the database; removed when the test ends.
+    dir: tempfile::TempDir,
+}
+
+/// The app with the default body limit and agent profiles (the built-in demo agent).
+pub async fn spawn_app() -> TestApp {
+    spawn(DEFAULT_MAX_BODY_BYTES, AgentProfiles::default()).await
+}
+
+/// The app refusing request bodies over `max_body_bytes`.
+pub async fn spawn_app_with_body_limit(max_body_bytes: usize) -> TestApp {
+    spawn(max_body_bytes, AgentProfiles::default()).await
+}
+
+/// The app with the agent profiles (and judge) of `config`, an evalstudio.toml.
+pub async fn spawn_app_with_config(config: &str) -> TestApp {
+    spawn(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(config).unwrap()).await
+}
+
+async fn spawn(max_body_bytes: usize, profiles: AgentProfiles) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let config = ServeConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db_path: dir.path().join("evalstudio.db"),
+        site_root: dir.path().join("site").to_string_lossy().into_owned(),
+        max_body_bytes,
+        config_path: None,
+    };
+    let store = Store::open(&config.db_path).await.unwrap();
+    let app = router(store, leptos_options(&config), max_body_bytes, profiles);
+    TestApp {
+        address: serve(app).await,
+        http: reqwest::Client::new(),
+        dir,
+    }
+}
+
+/// Serves `router` on a random 127.0.0.1 port until the test ends; returns its `http://` address.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    address
+}
+
+impl TestApp {
+    /// The app's SQLite file, for tests that act on the database behind its back.
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.path().join("evalstudio.db")
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.http.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// GETs `path`, which must answer 200, as JSON.
+    pub async fn get_json(&self, path: &str) -> Value {
+        let response = self.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+        response.json().await.unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: impl Into<reqwest::Body>) -> reqwest::Response {
+        self.http.post(self.url(path)).body(body).send().await.unwrap()
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.http.post(self.url(path)).json(body).send().await.unwrap()
+    }
+
+    pub async fn put_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.http.put(self.url(path)).json(body).send().await.unwrap()
+    }
+
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.http.delete(self.url(path)).send().await.unwrap()
+    }
+
+    /// Imports an evalset file into `app_name` as a new eval set; returns its id.
+    pub async fn import(&self, app_name: &str, file: impl Into<reqwest::Body>) -> String {
+        let response = self.post(&format!("/apps/{app_name}/import"), file).await;
+        assert_eq!(response.status(), StatusCode::CREATED, "import into {app_name}");
+        let summary: Value = response.json().await.unwrap();
+        summary["eval_set_id"].as_str().unwrap().to_string()
+    }
+
+    /// Creates session `session_id` of `user` in `app_name`, with no state.
+    pub async fn create_session(&self, app_name: &str, user: &str, session_id: &str) {
+        let path = format!("/apps/{app_name}/users/{user}/sessions/{session_id}");
+        assert_eq!(self.post(&path, "").await.status(), StatusCode::OK, "POST {path}");
+    }
+}
+
+/// The body of a `/run` request: one user message to a session.
+pub fn run_request(app_name: &str, user: &str, session_id: &str, text: &str) -> Value {
+    json!({"appName": app_name, "userId": user, "sessionId": session_id,
+           "newMessage": {"parts": [{"text": text}]}})
+}
+
+/// Checks that `response` is an error with `status` and the app's error body (a non-empty
+/// `error` and a `detail`); returns the body.
+pub async fn assert_error(response: reqwest::Response, status: StatusCode) -> Value {
+    assert_eq!(response.status(), status);
+    let body: Value = response.json().await.expect("errors are JSON");
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    assert!(body.get("detail").is_some(), "{body}");
+    body
+}

@@ -1,0 +1,28 @@
+//! The REST API and the pages over HTTP, against the real server (see `helpers`), one module
+//! per feature.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/fixtures.rs"]
+mod fixtures;
+#[path = "../common/ok_eval_set.rs"]
+mod ok_eval_set;
+#[path = "../common/wait.rs"]
+mod wait;
+
+mod helpers;
+
+mod add_session;
+mod adk_agent;
+mod cancel_and_resume;
+mod cases;
+mod eval_runs;
+mod eval_sets;
+mod import_export;
+mod judge;
+mod limits;
+mod not_found;
+mod openai_agent;
+mod pages;
+mod run;
+mod sessions;
