@@ -1,6 +1,7 @@
 //! The request body limit: a body over it is refused with 413 before anything is stored.
 
-use crate::helpers::{assert_error, spawn_app_with_body_limit};
+use crate::helpers::{assert_error, spawn_app_with_body_limit, TestApp};
+use crate::ok_eval_set::ok_eval_set;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -22,4 +23,59 @@ async fn a_body_over_the_limit_gets_413() {
         app.post("/apps/demo/import", small).await.status(),
         StatusCode::CREATED
     );
+}
+
+/// Every route that reads a body, with a path that exists (so the body is what is refused).
+const BODY_ROUTES: &[(&str, &str)] = &[
+    ("POST", "/apps/demo/import"),
+    ("PUT", "/apps/demo/eval_sets/limits/evals/case0"),
+    ("POST", "/apps/demo/users/u/sessions"),
+    ("POST", "/apps/demo/users/u/sessions/fresh"),
+    ("POST", "/apps/demo/eval_sets/limits/add_session"),
+    ("POST", "/apps/demo/eval_sets/limits/run_eval"),
+    ("POST", "/run"),
+    ("POST", "/run_sse"),
+];
+
+async fn send(app: &TestApp, method: &str, path: &str, body: impl Into<reqwest::Body>) -> reqwest::Response {
+    let request = match method {
+        "PUT" => reqwest::Client::new().put(app.url(path)),
+        _ => reqwest::Client::new().post(app.url(path)),
+    };
+    request.body(body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn every_route_refuses_an_oversized_body_with_the_json_413() {
+    let app = spawn_app_with_body_limit(1024).await;
+    app.import("demo", ok_eval_set("limits", 1).to_string()).await;
+    for (method, path) in BODY_ROUTES {
+        let big = format!(r#"{{"padding": "{}"}}"#, "x".repeat(4096));
+        let body = assert_error(send(&app, method, path, big).await, StatusCode::PAYLOAD_TOO_LARGE).await;
+        assert_eq!(body["error"], "request body too large", "{method} {path}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn every_route_refuses_malformed_json_with_the_json_400() {
+    let app = spawn_app_with_body_limit(1024).await;
+    app.import("demo", ok_eval_set("limits", 1).to_string()).await;
+    for (method, path) in BODY_ROUTES {
+        let response = send(&app, method, path, "{\"oops\": ".to_string()).await;
+        let body = assert_error(response, StatusCode::BAD_REQUEST).await;
+        // A file upload names the JSON path; a request body names the line and column.
+        let detail = &body["detail"];
+        assert!(
+            detail.get("line").is_some_and(|l| l.as_u64() == Some(1)),
+            "{method} {path}: {body}"
+        );
+        assert!(detail.get("column").is_some(), "{method} {path}: {body}");
+        // Not UTF-8: refused the same way, naming the byte.
+        let response = send(&app, method, path, vec![b'{', 0xff, b'}']).await;
+        let body = assert_error(response, StatusCode::BAD_REQUEST).await;
+        assert!(
+            body["error"].as_str().unwrap().contains("UTF-8"),
+            "{method} {path}: {body}"
+        );
+    }
 }
