@@ -3,7 +3,7 @@
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
 mod case_page;
-mod chat_page;
+mod chat;
 mod eval_panel;
 mod evalset_page;
 mod evalsets_page;
@@ -12,7 +12,7 @@ mod markdown;
 mod settings_page;
 
 pub use case_page::CasePage;
-pub use chat_page::ChatPage;
+pub use chat::ChatPage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
 pub use settings_page::SettingsPage;
