@@ -4,9 +4,9 @@
 
 mod chat;
 mod eval_case_page;
-mod eval_panel;
 mod evalset_page;
 mod evalsets_page;
+mod evaluate;
 mod json_view;
 mod markdown;
 mod settings_page;
