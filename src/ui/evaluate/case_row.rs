@@ -1,15 +1,16 @@
 //! One case's row in the run results, and its details row that "Show" opens.
 
+use super::case_runs::CaseResults;
 use super::labels::{case_status_badge, cost_text, score_text};
 use super::run_detail::RunDetail;
-use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
-use crate::store::EvalRunCase;
+use crate::eval::{EvalStatus, MetricSummary};
 use leptos::prelude::*;
 
 /// One case: its pooled status and metric scores; "Show" opens each run's per-turn scores,
 /// with the reason a metric could not score and the judge's evidence.
 #[component]
-pub(super) fn CaseResultRow(case: CaseSummary, runs: Vec<EvalRunCase>, multi_run: bool) -> impl IntoView {
+pub(super) fn CaseResultRow(case: CaseResults, multi_run: bool) -> impl IntoView {
+    let CaseResults { summary: case, runs } = case;
     let open = RwSignal::new(false);
     let gating: Vec<&MetricSummary> = case.metrics.iter().filter(|m| m.threshold.is_some()).collect();
     let width = gating.len() + 4 + usize::from(multi_run);

@@ -3,6 +3,7 @@
 //! per-turn evidence behind them.
 
 mod case_row;
+mod case_runs;
 mod custom_judge;
 mod labels;
 mod metric_inputs;

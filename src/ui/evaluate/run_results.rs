@@ -1,6 +1,7 @@
 //! The shown run: its progress, Cancel or Resume, and the table of its cases.
 
 use super::case_row::CaseResultRow;
+use super::case_runs::case_results;
 use super::labels::run_status_badge;
 use crate::api::eval_runs::{cancel_eval, resume_eval, EvalRunView};
 use crate::eval::Efficiency;
@@ -39,10 +40,9 @@ pub(super) fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>)
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
-    let rows = view
-        .case_summaries
-        .iter()
-        .map(|case| view! { <CaseResultRow case=case.clone() runs=view.cases.iter().filter(|c| c.eval_id == case.eval_id).cloned().collect() multi_run /> })
+    let rows = case_results(&view.case_summaries, &view.cases)
+        .into_iter()
+        .map(|case| view! { <CaseResultRow case multi_run /> })
         .collect_view();
     view! {
         <div class="run-results" aria-live="polite">
