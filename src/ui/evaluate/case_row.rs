@@ -2,16 +2,29 @@
 
 use super::case_runs::CaseResults;
 use super::labels::{case_status_badge, cost_text, score_text};
+use super::open_cases::OpenCases;
 use super::run_detail::RunDetail;
 use crate::eval::{EvalStatus, MetricSummary};
 use leptos::prelude::*;
 
-/// One case: its pooled status and metric scores; "Show" opens each run's per-turn scores,
-/// with the reason a metric could not score and the judge's evidence.
+/// One case of run `result_id`: its pooled status and metric scores; "Show" opens each run's
+/// per-turn scores, with the reason a metric could not score and the judge's evidence.
 #[component]
-pub(super) fn CaseResultRow(case: CaseResults, multi_run: bool) -> impl IntoView {
+pub(super) fn CaseResultRow(
+    case: CaseResults,
+    multi_run: bool,
+    result_id: String,
+    open_cases: OpenCases,
+) -> impl IntoView {
     let CaseResults { summary: case, runs } = case;
-    let open = RwSignal::new(false);
+    let open = {
+        let (result_id, eval_id) = (result_id.clone(), case.eval_id.clone());
+        Signal::derive(move || open_cases.is_open(&result_id, &eval_id))
+    };
+    let toggle = {
+        let eval_id = case.eval_id.clone();
+        move |_| open_cases.toggle(&result_id, &eval_id)
+    };
     let gating: Vec<&MetricSummary> = case.metrics.iter().filter(|m| m.threshold.is_some()).collect();
     let width = gating.len() + 4 + usize::from(multi_run);
     let cost = cost_text(&case.metrics);
@@ -42,7 +55,7 @@ pub(super) fn CaseResultRow(case: CaseResults, multi_run: bool) -> impl IntoView
             {scores}
             <td class="muted small">{cost}</td>
             <td>
-                <button class="small" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
+                <button class="small" aria-expanded=move || open.get().to_string() on:click=toggle>
                     {move || if open.get() { "Hide" } else { "Show" }}
                 </button>
             </td>

@@ -7,6 +7,7 @@ mod case_runs;
 mod custom_judge;
 mod labels;
 mod metric_inputs;
+mod open_cases;
 mod panel;
 mod run_detail;
 mod run_form;

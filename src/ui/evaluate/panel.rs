@@ -1,6 +1,7 @@
 //! The Evaluate panel itself: it reads the runs list and the shown run, re-reads them while
 //! the run is running, and lays out the run form, the runs and the results.
 
+use super::open_cases::OpenCases;
 use super::run_form::RunForm;
 use super::run_list::RunList;
 use super::run_results::RunResults;
@@ -18,6 +19,8 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
     // Bumped to re-read the runs list and the selected run.
     let refresh = RwSignal::new(0u32);
     let selected = RwSignal::new(None::<String>);
+    // Outlives the run view, which each poll of a running run replaces.
+    let open_cases = OpenCases::new();
     let runs = {
         let (app, id) = (app.clone(), eval_set_id.clone());
         Resource::new(
@@ -87,7 +90,7 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
                         let app = app.clone();
                         Suspend::new(async move {
                             match run_view.await {
-                                Ok(Some(view)) => view! { <RunResults app view refresh /> }.into_any(),
+                                Ok(Some(view)) => view! { <RunResults app view refresh open_cases /> }.into_any(),
                                 Ok(None) => ().into_any(),
                                 Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                             }

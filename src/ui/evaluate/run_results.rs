@@ -3,6 +3,7 @@
 use super::case_row::CaseResultRow;
 use super::case_runs::case_results;
 use super::labels::run_status_badge;
+use super::open_cases::OpenCases;
 use crate::api::eval_runs::{cancel_eval, resume_eval, EvalRunView};
 use crate::eval::Efficiency;
 use crate::store::RunStatus;
@@ -10,9 +11,15 @@ use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// The shown run: progress and controls, then one row per case with its scores.
+/// The shown run: progress and controls, then one row per case with its scores. Each poll of
+/// a running run draws this anew; which rows are open lives in the panel's `open_cases`.
 #[component]
-pub(super) fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>) -> impl IntoView {
+pub(super) fn RunResults(
+    app: String,
+    view: EvalRunView,
+    refresh: RwSignal<u32>,
+    open_cases: OpenCases,
+) -> impl IntoView {
     let summary = view.summary.clone();
     let action_error = RwSignal::new(None::<String>);
     let act = move |resume: bool| {
@@ -40,10 +47,8 @@ pub(super) fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>)
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
-    let rows = case_results(&view.case_summaries, &view.cases)
-        .into_iter()
-        .map(|case| view! { <CaseResultRow case multi_run /> })
-        .collect_view();
+    let cases = case_results(&view.case_summaries, &view.cases);
+    let result_id = view.summary.result_id.clone();
     view! {
         <div class="run-results" aria-live="polite">
             <div class="run-header">
@@ -68,7 +73,15 @@ pub(super) fn RunResults(app: String, view: EvalRunView, refresh: RwSignal<u32>)
                         <th scope="col">"Details"</th>
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>
+                    <For
+                        each=move || cases.clone()
+                        key=|case| case.summary.eval_id.clone()
+                        children=move |case| {
+                            view! { <CaseResultRow case multi_run result_id=result_id.clone() open_cases /> }
+                        }
+                    />
+                </tbody>
             </table>
         </div>
     }
