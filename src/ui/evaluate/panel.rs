@@ -14,6 +14,7 @@ use std::time::Duration;
 /// How often a running run is re-read.
 const POLL: Duration = Duration::from_millis(700);
 
+/// The Evaluate panel of one eval set: the run form, its runs, and the shown run's results.
 #[component]
 pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
     // Bumped to re-read the runs list and the selected run.
