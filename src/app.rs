@@ -1,6 +1,6 @@
 //! The HTML shell and the router.
 
-use crate::ui::{CasePage, ChatPage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage};
+use crate::ui::{ChatPage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage};
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
@@ -52,7 +52,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/chat") view=ChatPage />
                     <Route path=path!("/settings") view=SettingsPage />
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=CasePage />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage />
                 </Routes>
             </main>
         </Router>

@@ -100,3 +100,58 @@ test('create an evalset, then delete it after confirming', async ({ page }) => {
   await page.getByRole('button', { name: 'Delete evalset' }).click();
   await expect(page.getByRole('row', { name: /e2e_created/ })).toHaveCount(0);
 });
+
+test('a case row opened during a run stays open while the run is polled', async ({ page }) => {
+  // Two cases for the fake model: `quick` is answered at once, `slow` streams for a minute, so
+  // the run stays in progress, and the panel keeps re-reading it, with `quick`'s row on screen.
+  const setId = 'poll_e2e';
+  const turn = (id, text, answer) => ({
+    invocation_id: id,
+    user_content: { role: 'user', parts: [{ text }] },
+    final_response: { role: 'model', parts: [{ text: answer }] },
+  });
+  const evalset = {
+    eval_set_id: setId,
+    eval_cases: [
+      { eval_id: 'quick', conversation: [turn('q1', 'hello', 'You said: hello')] },
+      { eval_id: 'slow', conversation: [turn('s1', 'tell me something slow', 'word0')] },
+    ],
+  };
+  await open(page, '/');
+  await page.getByTestId('import-file').setInputFiles({
+    name: `${setId}.evalset.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(evalset)),
+  });
+  await expect(page.getByRole('status')).toContainText('Imported 2 cases into');
+
+  await open(page, `/evalsets/demo/${setId}`);
+  await page.getByLabel('Agent').selectOption('fake');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+
+  const header = page.locator('.run-header');
+  const results = page.locator('.results-table');
+  const row = results.getByRole('row', { name: /quick/ });
+  await expect(row).toBeVisible();
+  await expect(header).toContainText('● running');
+  await row.getByRole('button', { name: 'Show' }).click();
+  const hide = row.getByRole('button', { name: 'Hide' });
+  const detail = results.locator('.detail-row').first();
+  await expect(hide).toHaveAttribute('aria-expanded', 'true');
+  await expect(detail).toContainText('You said: hello');
+
+  // Each poll (every 700 ms while running) redraws the results; the row must not close.
+  for (let poll = 0; poll < 4; poll += 1) {
+    await page.waitForResponse((response) => response.url().includes('get_eval_run'));
+    await expect(hide).toHaveAttribute('aria-expanded', 'true');
+    await expect(detail).toBeVisible();
+  }
+  await expect(header).toContainText('● running');
+
+  // Closing still works, and the slow case is not left streaming.
+  await hide.click();
+  await expect(row.getByRole('button', { name: 'Show' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(detail).toBeHidden();
+  await header.getByRole('button', { name: 'Cancel run' }).click();
+  await expect(header).toContainText('■ cancelled');
+});

@@ -77,7 +77,7 @@ impl<'de> Deserialize<'de> for EvalStatus {
 
 /// One metric's verdict, for a whole case or for one invocation (ADK's `EvalMetricResult`:
 /// the `EvalMetric` fields, then the outcome).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalMetricResult {
     pub metric_name: String,
     pub threshold: Option<f64>,
@@ -90,7 +90,7 @@ pub struct EvalMetricResult {
 
 /// Details behind a score: ADK's fields, then Evalstudio's (written only when present, so
 /// results of ADK-exact metrics keep ADK's shape; ADK's reader ignores the extra keys).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EvalMetricResultDetails {
     pub rubric_scores: Option<Value>,
     pub token_usage_details: Option<Value>,
@@ -114,7 +114,7 @@ impl EvalMetricResultDetails {
 }
 
 /// Every metric's verdict on one invocation, with the invocations compared.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalMetricResultPerInvocation {
     pub actual_invocation: Invocation,
     pub expected_invocation: Option<Invocation>,
@@ -122,7 +122,7 @@ pub struct EvalMetricResultPerInvocation {
 }
 
 /// One eval case scored once (one run).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalCaseResult {
     /// Deprecated in ADK; it writes the eval set id here too.
     pub eval_set_file: Option<String>,

@@ -1,6 +1,6 @@
 //! One evalset: its cases, a page at a time.
 
-use super::eval_panel::EvalPanel;
+use super::evaluate::EvaluatePanel;
 use super::{case_href, count, error_text, export_href, preview, ErrorNote};
 use crate::api::list_cases;
 use crate::records::CaseListPage;
@@ -128,6 +128,6 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
             }
                 .into_any()
         }}
-        {(page.total_cases > 0).then(|| view! { <EvalPanel app=app.clone() eval_set_id=id.clone() /> })}
+        {(page.total_cases > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
     }
 }

@@ -2,17 +2,17 @@
 //! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes, except agent
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
-mod case_page;
-mod chat_page;
-mod eval_panel;
+mod chat;
+mod eval_case_page;
 mod evalset_page;
 mod evalsets_page;
+mod evaluate;
 mod json_view;
 mod markdown;
 mod settings_page;
 
-pub use case_page::CasePage;
-pub use chat_page::ChatPage;
+pub use chat::ChatPage;
+pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
 pub use settings_page::SettingsPage;

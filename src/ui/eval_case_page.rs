@@ -10,7 +10,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use serde_json::Value;
 
 #[component]
-pub fn CasePage() -> impl IntoView {
+pub fn EvalCasePage() -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
     let app = move || params.read().get("app").unwrap_or_default();

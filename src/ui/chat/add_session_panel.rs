@@ -1,0 +1,178 @@
+//! The chat page's Eval panel, "Add current session": saves the session as an eval case whose
+//! expected trajectory is what the agent did, into an existing evalset or a new one.
+
+use crate::api::chat::{
+    add_chat_session_to_eval_set, suggested_eval_id, validate_eval_id, AddSessionOutcome,
+};
+use crate::api::list_eval_sets;
+use crate::records::{SessionRecord, SessionTurn};
+use crate::ui::{case_href, error_text, ErrorNote};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// "Add current session": pick or create an evalset, name the case, save.
+#[component]
+pub(super) fn AddSessionPanel(
+    app: String,
+    record: Option<SessionRecord>,
+    new_turns: RwSignal<Vec<SessionTurn>>,
+) -> impl IntoView {
+    const NEW: &str = "__new__";
+    let session_id = record.as_ref().map(|r| r.summary.id.clone());
+    let first_message = record
+        .as_ref()
+        .and_then(|r| r.turns.first())
+        .map(|t| t.user_message.clone());
+    let has_turns = {
+        let loaded = record.as_ref().is_some_and(|r| !r.turns.is_empty());
+        move || loaded || !new_turns.read().is_empty()
+    };
+    let eval_sets = {
+        let app = app.clone();
+        Resource::new(|| (), move |_| list_eval_sets(app.clone()))
+    };
+    let chosen = RwSignal::new(String::new());
+    let new_set_id = RwSignal::new(String::from("my_evalset"));
+    let eval_id = RwSignal::new(
+        first_message
+            .as_deref()
+            .map(suggested_eval_id)
+            .unwrap_or_default(),
+    );
+    // A session's first answer arrives after the panel is drawn: suggest an id from it then.
+    Effect::new(move |_| {
+        if eval_id.get_untracked().is_empty() {
+            if let Some(turn) = new_turns.read().first() {
+                eval_id.set(suggested_eval_id(&turn.user_message));
+            }
+        }
+    });
+    let outcome = RwSignal::new(None::<Result<AddSessionOutcome, String>>);
+    let saving = RwSignal::new(false);
+    let id_problem = move || validate_eval_id(&eval_id.get()).err();
+
+    let save = {
+        let app = app.clone();
+        move |overwrite: bool| {
+            let Some(session_id) = session_id.clone() else {
+                return;
+            };
+            let app = app.clone();
+            let creating = chosen.get_untracked() == NEW || chosen.get_untracked().is_empty();
+            let set_id = if creating {
+                new_set_id.get_untracked()
+            } else {
+                chosen.get_untracked()
+            };
+            saving.set(true);
+            spawn_local(async move {
+                let result = add_chat_session_to_eval_set(
+                    app,
+                    set_id.clone(),
+                    creating,
+                    eval_id.get_untracked(),
+                    session_id,
+                    overwrite,
+                )
+                .await
+                .map_err(|err| error_text(&err));
+                if matches!(result, Ok(AddSessionOutcome::Added(_))) && creating {
+                    eval_sets.refetch();
+                    chosen.set(set_id);
+                }
+                outcome.set(Some(result));
+                saving.set(false);
+            });
+        }
+    };
+    let save_new = save.clone();
+
+    view! {
+        <aside class="eval-panel card" aria-label="Eval">
+            <h2>"Eval"</h2>
+            <p class="muted small">"Save this session as an eval case: its tool calls become the expected trajectory."</p>
+            <label for="eval-set-select">"Evalset"</label>
+            <Transition fallback=|| view! { <p class="muted small">"Loading evalsets…"</p> }>
+                {move || Suspend::new(async move {
+                    let sets = eval_sets.await.unwrap_or_default();
+                    if chosen.get_untracked().is_empty() {
+                        chosen.set(sets.first().map(|s| s.eval_set_id.clone()).unwrap_or_else(|| NEW.to_string()));
+                    }
+                    view! {
+                        <select
+                            id="eval-set-select"
+                            on:change=move |ev| chosen.set(event_target_value(&ev))
+                            prop:value=move || chosen.get()
+                        >
+                            {sets
+                                .into_iter()
+                                .map(|s| {
+                                    let id = s.eval_set_id.clone();
+                                    view! { <option value=id.clone() selected=move || chosen.get() == id>{s.eval_set_id.clone()}</option> }
+                                })
+                                .collect_view()}
+                            <option value=NEW selected=move || chosen.get() == NEW>
+                                "+ New evalset…"
+                            </option>
+                        </select>
+                        // Inside the Suspend, like the choice it depends on, so server and browser draw the same.
+                        {move || {
+                            (chosen.get() == NEW)
+                                .then(|| {
+                                    view! {
+                                        <label for="new-eval-set">"New evalset id"</label>
+                                        <input
+                                            id="new-eval-set"
+                                            prop:value=move || new_set_id.get()
+                                            on:input=move |ev| new_set_id.set(event_target_value(&ev))
+                                        />
+                                    }
+                                })
+                        }}
+                    }
+                })}
+            </Transition>
+            <label for="eval-id">"Eval id"</label>
+            <input id="eval-id" prop:value=move || eval_id.get() on:input=move |ev| eval_id.set(event_target_value(&ev)) />
+            {move || id_problem().map(|problem| view! { <p class="field-error small">{problem}</p> })}
+            <button
+                type="button"
+                class="primary"
+                disabled=move || !has_turns() || saving.get() || id_problem().is_some()
+                on:click=move |_| save_new(false)
+            >
+                {move || if saving.get() { "Saving…" } else { "Add current session" }}
+            </button>
+            {move || (!has_turns()).then(|| view! { <p class="muted small">"Chat first: an empty session has nothing to save."</p> })}
+            {move || {
+                let save = save.clone();
+                outcome
+                    .get()
+                    .map(|result| match result {
+                        Ok(AddSessionOutcome::Added(stored)) => {
+                            let stored = *stored;
+                            let href = case_href(&stored.app_name, &stored.eval_set_id, &stored.case.eval_id);
+                            view! {
+                                <p class="note note-passed" role="status">
+                                    <span class="status-icon" aria-hidden="true">"✓"</span>
+                                    "Saved as " <a href=href>{stored.case.eval_id.clone()}</a> " in "
+                                    <code>{stored.eval_set_id.clone()}</code> "."
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Ok(AddSessionOutcome::Exists { eval_id: taken }) => view! {
+                            <div class="note note-warning" role="alert">
+                                <span class="status-icon" aria-hidden="true">"!"</span>
+                                "A case " <code>{taken}</code> " already exists in this evalset."
+                                <button class="danger small" on:click=move |_| save(true)>"Overwrite it"</button>
+                                <button class="small" on:click=move |_| outcome.set(None)>"Cancel"</button>
+                            </div>
+                        }
+                        .into_any(),
+                        Err(message) => view! { <ErrorNote message /> }.into_any(),
+                    })
+            }}
+        </aside>
+    }
+}

@@ -1,0 +1,67 @@
+//! One case's row in the run results, and its details row that "Show" opens.
+
+use super::case_runs::CaseResults;
+use super::labels::{case_status_badge, cost_text, score_text};
+use super::open_cases::OpenCases;
+use super::run_detail::RunDetail;
+use crate::eval::{EvalStatus, MetricSummary};
+use leptos::prelude::*;
+
+/// One case of run `result_id`: its pooled status and metric scores; "Show" opens each run's
+/// per-turn scores, with the reason a metric could not score and the judge's evidence.
+#[component]
+pub(super) fn CaseResultRow(
+    case: CaseResults,
+    multi_run: bool,
+    result_id: String,
+    open_cases: OpenCases,
+) -> impl IntoView {
+    let CaseResults { summary: case, runs } = case;
+    let open = {
+        let (result_id, eval_id) = (result_id.clone(), case.eval_id.clone());
+        Signal::derive(move || open_cases.is_open(&result_id, &eval_id))
+    };
+    let toggle = {
+        let eval_id = case.eval_id.clone();
+        move |_| open_cases.toggle(&result_id, &eval_id)
+    };
+    let gating: Vec<&MetricSummary> = case.metrics.iter().filter(|m| m.threshold.is_some()).collect();
+    let width = gating.len() + 4 + usize::from(multi_run);
+    let cost = cost_text(&case.metrics);
+    let scores = gating
+        .into_iter()
+        .map(|m| {
+            let class = match m.eval_status {
+                EvalStatus::Passed => "num score passed-text",
+                EvalStatus::Failed => "num score failed-text",
+                _ => "num score muted",
+            };
+            view! { <td class=class title=m.threshold_label()>{score_text(m.score)}</td> }
+        })
+        .collect_view();
+    let pass_at = (multi_run).then(|| {
+        let k = case.num_runs;
+        view! { <td class="num" title=format!("pass@{k} {:.2} · pass^{k} {:.2}", case.pass_at_k.last().copied().unwrap_or(0.0), case.pass_hat_k.last().copied().unwrap_or(0.0))>{format!("{}/{}", case.passed_runs, case.num_runs)}</td> }
+    });
+    let details = runs
+        .into_iter()
+        .map(|run| view! { <RunDetail run /> })
+        .collect_view();
+    view! {
+        <tr>
+            <td class="mono">{case.eval_id.clone()}</td>
+            <td>{case_status_badge(case.final_eval_status, case.errors)}</td>
+            {pass_at}
+            {scores}
+            <td class="muted small">{cost}</td>
+            <td>
+                <button class="small" aria-expanded=move || open.get().to_string() on:click=toggle>
+                    {move || if open.get() { "Hide" } else { "Show" }}
+                </button>
+            </td>
+        </tr>
+        <tr class="detail-row" class:hidden=move || !open.get()>
+            <td colspan=width.to_string()>{details}</td>
+        </tr>
+    }
+}

@@ -1,0 +1,153 @@
+//! What the results table shows, read once from a run view: each case's summary with its
+//! stored runs, every run's ADK result deserialised into the typed `EvalCaseResult`.
+
+use crate::eval::{CaseSummary, EvalCaseResult};
+use crate::records::EvalRunCase;
+use serde::Deserialize;
+
+/// One case with its summary over runs and each of its runs, in run order.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct CaseResults {
+    pub summary: CaseSummary,
+    pub runs: Vec<CaseRun>,
+}
+
+/// One stored run of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct CaseRun {
+    pub run_index: i64,
+    /// Why the agent could not finish the case, if it could not.
+    pub error: Option<String>,
+    /// The scored result, or why the stored one could not be read.
+    pub result: Result<EvalCaseResult, String>,
+}
+
+impl From<&EvalRunCase> for CaseRun {
+    fn from(stored: &EvalRunCase) -> Self {
+        CaseRun {
+            run_index: stored.run_index,
+            error: stored.error.clone(),
+            result: EvalCaseResult::deserialize(&stored.result)
+                .map_err(|err| format!("The stored result of this run could not be read: {err}")),
+        }
+    }
+}
+
+/// A run's cases in the order of their summaries, each with its stored runs.
+pub(super) fn case_results(summaries: &[CaseSummary], stored: &[EvalRunCase]) -> Vec<CaseResults> {
+    summaries
+        .iter()
+        .map(|summary| CaseResults {
+            summary: summary.clone(),
+            runs: stored
+                .iter()
+                .filter(|run| run.eval_id == summary.eval_id)
+                .map(CaseRun::from)
+                .collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus};
+    use crate::evalset::{Content, Invocation};
+    use serde_json::{json, Value};
+
+    fn scored(eval_id: &str) -> EvalCaseResult {
+        EvalCaseResult {
+            eval_set_file: Some("set".into()),
+            eval_set_id: "set".into(),
+            eval_id: eval_id.into(),
+            final_eval_status: EvalStatus::Passed,
+            eval_metric_results: None,
+            overall_eval_metric_results: Vec::new(),
+            eval_metric_result_per_invocation: vec![EvalMetricResultPerInvocation {
+                actual_invocation: Invocation {
+                    user_content: Content::text("user", "Where is my order?"),
+                    final_response: Some(Content::text("model", "It has shipped.")),
+                    ..Invocation::default()
+                },
+                expected_invocation: None,
+                eval_metric_results: vec![EvalMetricResult {
+                    metric_name: "polite".into(),
+                    threshold: Some(1.0),
+                    criterion: None,
+                    custom_function_path: None,
+                    score: Some(1.0),
+                    eval_status: EvalStatus::Passed,
+                    details: EvalMetricResultDetails::with_evidence(None, Some(json!({"reply": "YES"}))),
+                }],
+            }],
+            session_id: "s1".into(),
+            session_details: None,
+            user_id: None,
+            error: None,
+        }
+    }
+
+    fn stored(run_index: i64, eval_id: &str, result: Value) -> EvalRunCase {
+        EvalRunCase {
+            run_index,
+            case_index: 0,
+            eval_id: eval_id.into(),
+            status: 1,
+            error: None,
+            metric_scores: Vec::new(),
+            result,
+        }
+    }
+
+    fn summary(eval_id: &str) -> CaseSummary {
+        CaseSummary {
+            eval_id: eval_id.into(),
+            final_eval_status: EvalStatus::Passed,
+            num_runs: 1,
+            metrics: Vec::new(),
+            passed_runs: 1,
+            errors: 0,
+            pass_at_k: Vec::new(),
+            pass_hat_k: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_stored_result_reads_back_as_the_typed_result() {
+        let result = scored("order");
+        let run = CaseRun::from(&stored(0, "order", serde_json::to_value(&result).unwrap()));
+        assert_eq!(run.result, Ok(result));
+    }
+
+    #[test]
+    fn an_unreadable_result_is_a_message_not_a_panic() {
+        for bad in [Value::Null, json!({"eval_id": 3}), json!([])] {
+            let message = CaseRun::from(&stored(0, "order", bad)).result.unwrap_err();
+            assert!(
+                message.starts_with("The stored result of this run could not be read"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn runs_are_grouped_under_their_case_in_summary_order() {
+        let summaries = [summary("b"), summary("a")];
+        let runs = [
+            stored(0, "a", serde_json::to_value(scored("a")).unwrap()),
+            stored(0, "b", serde_json::to_value(scored("b")).unwrap()),
+            stored(1, "a", serde_json::to_value(scored("a")).unwrap()),
+        ];
+        let cases = case_results(&summaries, &runs);
+        let shape: Vec<(&str, Vec<i64>)> = cases
+            .iter()
+            .map(|case| {
+                (
+                    case.summary.eval_id.as_str(),
+                    case.runs.iter().map(|r| r.run_index).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(shape, [("b", vec![0]), ("a", vec![0, 1])]);
+    }
+}

@@ -1,0 +1,62 @@
+//! How run and case results read: status badges, scores, and the cost line of the
+//! informational metrics.
+
+use crate::eval::{
+    EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1,
+    TOOL_CALL_COUNT_V1,
+};
+use crate::records::RunStatus;
+use leptos::prelude::*;
+
+pub(super) fn run_status_badge(status: RunStatus) -> impl IntoView {
+    let (class, label) = match status {
+        RunStatus::Running => ("badge running", "● running"),
+        RunStatus::Finished => ("badge passed", "✓ finished"),
+        RunStatus::Interrupted => ("badge error", "! interrupted"),
+        RunStatus::Cancelled => ("badge not-evaluated", "■ cancelled"),
+    };
+    view! { <span class=class>{label}</span> }
+}
+
+pub(super) fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoView {
+    let (class, label) = if errors > 0 {
+        ("badge error", "! ERROR")
+    } else {
+        match status {
+            EvalStatus::Passed => ("badge passed", "✓ PASSED"),
+            EvalStatus::Failed => ("badge failed", "✗ FAILED"),
+            EvalStatus::NotEvaluated => ("badge not-evaluated", "– NOT EVALUATED"),
+            EvalStatus::Informational => ("badge info", "i INFO"),
+        }
+    };
+    view! { <span class=class>{label}</span> }
+}
+
+pub(super) fn score_text(score: Option<f64>) -> String {
+    score.map_or("–".into(), |s| format!("{s:.3}"))
+}
+
+/// The informational metrics of a case as one line, e.g. "1.5 tool calls · 340 tokens ·
+/// 0.88 s"; values not available are left out.
+pub(super) fn cost_text(metrics: &[MetricSummary]) -> String {
+    let value = |name: &str| {
+        metrics
+            .iter()
+            .find(|m| m.metric_name == name)
+            .and_then(|m| m.score)
+    };
+    let parts: Vec<String> = [
+        value(TOOL_CALL_COUNT_V1).map(|v| format!("{v:.1} tool calls")),
+        value(INFERENCE_CALL_COUNT_V1).map(|v| format!("{v:.1} model calls")),
+        value(TOKEN_USAGE_V1).map(|v| format!("{v:.0} tokens")),
+        value(INVOCATION_DURATION_V1).map(|v| format!("{v:.2} s")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        "–".into()
+    } else {
+        parts.join(" · ")
+    }
+}

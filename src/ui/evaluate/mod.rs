@@ -1,0 +1,17 @@
+//! The evalset page's Evaluate panel: pick metrics, an agent and a run count, start a run,
+//! watch it fill in case by case, cancel or resume it, and read each case's scores with the
+//! per-turn evidence behind them.
+
+mod case_row;
+mod case_runs;
+mod custom_judge;
+mod labels;
+mod metric_inputs;
+mod open_cases;
+mod panel;
+mod run_detail;
+mod run_form;
+mod run_list;
+mod run_results;
+
+pub use panel::EvaluatePanel;

@@ -1,0 +1,104 @@
+//! The Evaluate panel itself: it reads the runs list and the shown run, re-reads them while
+//! the run is running, and lays out the run form, the runs and the results.
+
+use super::open_cases::OpenCases;
+use super::run_form::RunForm;
+use super::run_list::RunList;
+use super::run_results::RunResults;
+use crate::api::evaluate::{get_eval_run, list_eval_runs};
+use crate::records::RunStatus;
+use crate::ui::{error_text, ErrorNote};
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// How often a running run is re-read.
+const POLL: Duration = Duration::from_millis(700);
+
+/// The Evaluate panel of one eval set: the run form, its runs, and the shown run's results.
+#[component]
+pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
+    // Bumped to re-read the runs list and the selected run.
+    let refresh = RwSignal::new(0u32);
+    let selected = RwSignal::new(None::<String>);
+    // Outlives the run view, which each poll of a running run replaces.
+    let open_cases = OpenCases::new();
+    let runs = {
+        let (app, id) = (app.clone(), eval_set_id.clone());
+        Resource::new(
+            move || refresh.get(),
+            move |_| list_eval_runs(app.clone(), id.clone()),
+        )
+    };
+    // The run shown: the one picked, else the newest (the server picks it, so this resource
+    // does not wait on the runs list).
+    let run_view = {
+        let (app, id) = (app.clone(), eval_set_id.clone());
+        Resource::new(
+            move || (selected.get(), refresh.get()),
+            move |(result_id, _)| get_eval_run(app.clone(), id.clone(), result_id),
+        )
+    };
+    let shown = move || {
+        selected.get().or_else(|| {
+            run_view
+                .get()
+                .and_then(Result::ok)
+                .flatten()
+                .map(|view| view.summary.result_id)
+        })
+    };
+    // While the shown run is running, keep re-reading it.
+    Effect::new(move |_| {
+        let running = run_view
+            .get()
+            .and_then(Result::ok)
+            .flatten()
+            .is_some_and(|view| view.summary.status == RunStatus::Running);
+        if running {
+            set_timeout(move || refresh.update(|n| *n += 1), POLL);
+        }
+    });
+
+    let on_started = move |result_id: String| {
+        selected.set(Some(result_id));
+        refresh.update(|n| *n += 1);
+    };
+
+    view! {
+        <section class="eval-panel" aria-labelledby="evaluate-heading">
+            <h2 id="evaluate-heading">"Evaluate"</h2>
+            <RunForm app=app.clone() eval_set_id=eval_set_id.clone() on_started />
+            <Transition fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match runs.await {
+                        Ok(list) if list.is_empty() => {
+                            view! {
+                                <p class="muted">
+                                    "No runs yet. Pick metrics and an agent, then Run evaluation: each case is replayed through the agent and scored."
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Ok(list) => view! { <RunList runs=list selected shown=Signal::derive(shown) /> }.into_any(),
+                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                    }
+                })}
+            </Transition>
+            <Transition fallback=|| ()>
+                {
+                    let app = app.clone();
+                    move || {
+                        let app = app.clone();
+                        Suspend::new(async move {
+                            match run_view.await {
+                                Ok(Some(view)) => view! { <RunResults app view refresh open_cases /> }.into_any(),
+                                Ok(None) => ().into_any(),
+                                Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                            }
+                        })
+                    }
+                }
+            </Transition>
+        </section>
+    }
+}

@@ -1,0 +1,221 @@
+//! The run form: metrics to pick with their thresholds and options, custom judge metrics, the
+//! agent and the runs per case. The picks are checked (eval::EvalConfig::from_picked) before
+//! the run is requested.
+
+use super::custom_judge::{CustomJudgePick, CustomJudgeRow};
+use super::metric_inputs::{threshold_of, CriterionOptions, ThresholdInput};
+use crate::api::evaluate::{eval_panel_options, start_eval, MetricChoice};
+use crate::eval::EvalConfig;
+use crate::ui::{error_text, ErrorNote};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// A metric in the run form, as the user set it.
+#[derive(Clone)]
+struct MetricPick {
+    name: String,
+    description: String,
+    picked: RwSignal<bool>,
+    threshold: RwSignal<String>,
+    /// The criterion's other keys as JSON text, for metrics that take them.
+    options: Option<RwSignal<String>>,
+}
+
+/// Metric checkboxes with thresholds (and criterion options where a metric takes them), the
+/// agent, the number of runs, and the start button.
+#[component]
+pub(super) fn RunForm(
+    app: String,
+    eval_set_id: String,
+    on_started: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let options = Resource::new(|| (), |_| eval_panel_options());
+    let error = RwSignal::new(None::<String>);
+    let pending = RwSignal::new(false);
+    view! {
+        <Transition fallback=|| view! { <p class="muted">"Loading metrics…"</p> }>
+            {
+                let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
+                move || {
+                    let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
+                    Suspend::new(async move {
+                        let offer = match options.await {
+                            Ok(offer) => offer,
+                            Err(err) => return view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                        };
+                        let metrics: Vec<MetricPick> = offer
+                            .metrics
+                            .iter()
+                            .map(|m| MetricPick {
+                                name: m.metric_name.clone(),
+                                description: m.description.clone(),
+                                picked: RwSignal::new(
+                                    m.metric_name == "tool_trajectory_avg_score"
+                                        || m.metric_name == "response_match_score",
+                                ),
+                                threshold: RwSignal::new(m.default_threshold.to_string()),
+                                options: m.criterion_options.clone().map(RwSignal::new),
+                            })
+                            .collect();
+                        let default_agent = if offer.agents.contains(&app) {
+                            app.clone()
+                        } else {
+                            offer.agents.first().cloned().unwrap_or_default()
+                        };
+                        let customs = RwSignal::new(Vec::<CustomJudgePick>::new());
+                        let added = RwSignal::new(0usize);
+                        let add_custom = move |_| {
+                            added.update(|n| *n += 1);
+                            customs.update(|c| c.push(CustomJudgePick::new(added.get_untracked())));
+                        };
+                        let custom_rows = move || {
+                            customs
+                                .get()
+                                .into_iter()
+                                .map(|custom| {
+                                    let remove = move || customs.update(|c| c.retain(|k| k.number != custom.number));
+                                    view! { <CustomJudgeRow custom remove /> }
+                                })
+                                .collect_view()
+                        };
+                        let agent = RwSignal::new(default_agent);
+                        let num_runs = RwSignal::new("1".to_string());
+                        let rows = metrics
+                            .iter()
+                            .map(|metric| {
+                                let MetricPick { name, description, picked, threshold, options } = metric.clone();
+                                let options = options.map(|options| {
+                                    view! {
+                                        <CriterionOptions label=format!("{name} options") value=options shown=picked.into() />
+                                    }
+                                });
+                                view! {
+                                    <tr>
+                                        <td>
+                                            <label class="metric-pick" title=description.clone()>
+                                                <input
+                                                    type="checkbox"
+                                                    prop:checked=move || picked.get()
+                                                    on:change=move |ev| picked.set(event_target_checked(&ev))
+                                                />
+                                                <span class="mono">{name.clone()}</span>
+                                            </label>
+                                        </td>
+                                        <td>
+                                            <ThresholdInput label=format!("{name} threshold") value=threshold />
+                                        </td>
+                                        <td class="muted small-text">{description}{options}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view();
+                        let agents = offer
+                            .agents
+                            .iter()
+                            .map(|a| view! { <option value=a.clone()>{a.clone()}</option> })
+                            .collect_view();
+                        let start = move |_| {
+                            let mut chosen = Vec::new();
+                            for metric in metrics.iter().filter(|m| m.picked.get_untracked()) {
+                                match threshold_of(&metric.name, metric.threshold) {
+                                    Ok(threshold) => chosen.push(MetricChoice {
+                                        metric_name: metric.name.clone(),
+                                        threshold,
+                                        options: metric.options.map(|o| o.get_untracked()),
+                                    }),
+                                    Err(message) => {
+                                        error.set(Some(message));
+                                        return;
+                                    }
+                                }
+                            }
+                            for custom in customs.get_untracked() {
+                                match custom.choice() {
+                                    Ok(choice) => chosen.push(choice),
+                                    Err(message) => {
+                                        error.set(Some(message));
+                                        return;
+                                    }
+                                }
+                            }
+                            if chosen.is_empty() {
+                                error.set(Some("Pick at least one metric.".into()));
+                                return;
+                            }
+                            // The server checks the same; checking here first answers at once.
+                            let config = EvalConfig::from_picked(
+                                chosen
+                                    .iter()
+                                    .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
+                            );
+                            if let Err(config_error) = config {
+                                error.set(Some(config_error.to_string()));
+                                return;
+                            }
+                            let runs = match num_runs.get_untracked().trim().parse::<usize>() {
+                                Ok(n) if (1..=100).contains(&n) => n,
+                                _ => {
+                                    error.set(Some("Runs: a whole number from 1 to 100.".into()));
+                                    return;
+                                }
+                            };
+                            let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
+                            let agent = agent.get_untracked();
+                            error.set(None);
+                            pending.set(true);
+                            spawn_local(async move {
+                                match start_eval(app, eval_set_id, chosen, agent, runs).await {
+                                    Ok(result_id) => on_started(result_id),
+                                    Err(err) => error.set(Some(error_text(&err))),
+                                }
+                                pending.set(false);
+                            });
+                        };
+                        view! {
+                            <div class="run-form">
+                                <table class="metric-table">
+                                    <thead>
+                                        <tr>
+                                            <th scope="col">"Metric"</th>
+                                            <th scope="col">"Threshold"</th>
+                                            <th scope="col">"What it measures"</th>
+                                        </tr>
+                                    </thead>
+                                    <tbody>{rows} {custom_rows}</tbody>
+                                </table>
+                                <button class="small add-custom" on:click=add_custom>"+ Custom judge metric"</button>
+                                <div class="run-controls">
+                                    <label>
+                                        "Agent "
+                                        <select
+                                            prop:value=move || agent.get()
+                                            on:change=move |ev| agent.set(event_target_value(&ev))
+                                        >
+                                            {agents}
+                                        </select>
+                                    </label>
+                                    <label>
+                                        "Runs per case "
+                                        <input
+                                            class="runs"
+                                            type="number"
+                                            min="1"
+                                            max="100"
+                                            prop:value=move || num_runs.get()
+                                            on:input=move |ev| num_runs.set(event_target_value(&ev))
+                                        />
+                                    </label>
+                                    <button class="primary" on:click=start disabled=move || pending.get()>
+                                        {move || if pending.get() { "Starting…" } else { "Run evaluation" }}
+                                    </button>
+                                </div>
+                                {move || error.get().map(|message| view! { <ErrorNote message /> })}
+                            </div>
+                        }
+                            .into_any()
+                    })
+                }
+            }
+        </Transition>
+    }
+}

@@ -1,0 +1,88 @@
+//! The shown run: its progress, Cancel or Resume, and the table of its cases.
+
+use super::case_row::CaseResultRow;
+use super::case_runs::case_results;
+use super::labels::run_status_badge;
+use super::open_cases::OpenCases;
+use crate::api::evaluate::{cancel_eval, resume_eval, EvalRunView};
+use crate::eval::Efficiency;
+use crate::records::RunStatus;
+use crate::ui::{error_text, ErrorNote};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The shown run: progress and controls, then one row per case with its scores. Each poll of
+/// a running run draws this anew; which rows are open lives in the panel's `open_cases`.
+#[component]
+pub(super) fn RunResults(
+    app: String,
+    view: EvalRunView,
+    refresh: RwSignal<u32>,
+    open_cases: OpenCases,
+) -> impl IntoView {
+    let summary = view.summary.clone();
+    let action_error = RwSignal::new(None::<String>);
+    let act = move |resume: bool| {
+        let (app, id) = (app.clone(), summary.result_id.clone());
+        spawn_local(async move {
+            let outcome = if resume {
+                resume_eval(app, id).await
+            } else {
+                cancel_eval(app, id).await
+            };
+            match outcome {
+                Ok(()) => action_error.set(None),
+                Err(err) => action_error.set(Some(error_text(&err))),
+            }
+            refresh.update(|n| *n += 1);
+        });
+    };
+    let act_resume = act.clone();
+    let status = view.summary.status;
+    let progress = format!("{} of {} case runs", view.summary.done, view.summary.total);
+    let header_cells = view
+        .metric_names
+        .iter()
+        .filter(|name| Efficiency::from_name(name).is_none())
+        .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
+        .collect_view();
+    let multi_run = view.summary.num_runs > 1;
+    let cases = case_results(&view.case_summaries, &view.cases);
+    let result_id = view.summary.result_id.clone();
+    view! {
+        <div class="run-results" aria-live="polite">
+            <div class="run-header">
+                <h3 class="mono">{view.summary.result_id.clone()}</h3>
+                {run_status_badge(status)}
+                <span class="muted">{progress}</span>
+                {(status == RunStatus::Running)
+                    .then(|| view! { <button class="small" on:click=move |_| act(false)>"Cancel run"</button> })}
+                {status
+                    .resumable()
+                    .then(|| view! { <button class="small primary" on:click=move |_| act_resume(true)>"Resume run"</button> })}
+            </div>
+            {move || action_error.get().map(|message| view! { <ErrorNote message /> })}
+            <table class="data-table results-table">
+                <thead>
+                    <tr>
+                        <th scope="col">"Case"</th>
+                        <th scope="col">"Result"</th>
+                        {multi_run.then(|| view! { <th scope="col" class="num">"Runs passed"</th> })}
+                        {header_cells}
+                        <th scope="col" title="Averages per turn, as ADK's informational metrics report them; they never fail a case">"Cost per turn"</th>
+                        <th scope="col">"Details"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || cases.clone()
+                        key=|case| case.summary.eval_id.clone()
+                        children=move |case| {
+                            view! { <CaseResultRow case multi_run result_id=result_id.clone() open_cases /> }
+                        }
+                    />
+                </tbody>
+            </table>
+        </div>
+    }
+}
