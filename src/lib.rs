@@ -9,6 +9,12 @@ pub mod evalset;
 #[cfg(feature = "ssr")]
 pub mod server;
 pub mod store;
+#[cfg(all(test, feature = "ssr"))]
+mod testing {
+    // Shared with the integration tests and benches, which use other parts of it.
+    #[allow(dead_code)]
+    pub mod fake_openai;
+}
 pub mod ui;
 
 #[cfg(feature = "hydrate")]

@@ -29,7 +29,7 @@ mod openai_judge_tests;
 #[cfg(all(test, feature = "ssr"))]
 mod openai_tests;
 #[cfg(all(test, feature = "ssr"))]
-mod scripted_server;
+mod test_support;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
