@@ -7,6 +7,8 @@ pub mod app;
 pub mod eval;
 pub mod evalset;
 #[cfg(feature = "ssr")]
+mod llm_http;
+#[cfg(feature = "ssr")]
 pub mod server;
 pub mod store;
 #[cfg(all(test, feature = "ssr"))]

@@ -30,9 +30,8 @@
 
 use super::adk::{AdkAgent, AdkConfig};
 use super::openai::{OpenAiAgent, OpenAiConfig};
-use super::openai_judge::{JudgeConfig, OpenAiJudge};
 use super::{Agent, DemoAgent, ToolRegistry};
-use crate::eval::Judge;
+use crate::eval::{Judge, JudgeConfig, OpenAiJudge};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;

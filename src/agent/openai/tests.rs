@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::openai::{backoff, sse_data, SseLines};
-use super::test_support::{calls_with_ids, final_text, run};
-use super::{AgentEvent, OpenAiAgent, OpenAiConfig, ToolRegistry, Turn};
+use super::{OpenAiAgent, OpenAiConfig};
+use crate::agent::test_support::{calls_with_ids, final_text, run};
+use crate::agent::{tools, AgentEvent, ToolRegistry, Turn};
 use crate::testing::fake_openai::{unreachable_base_url, Reply, Server};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_OPENAI_KEY";
@@ -231,30 +231,6 @@ async fn tolerates_keep_alives_crlf_and_lines_split_across_network_chunks() {
     assert_eq!(kinds(&events), ["text", "text", "text", "final"]);
 }
 
-#[test]
-fn sse_lines_survive_any_split() {
-    let stream = ": ping\r\ndata: {\"a\":\"é\"}\r\n\r\ndata: [DONE]\n";
-    for cut in 0..=stream.len() {
-        let mut lines = SseLines::default();
-        let mut all = lines.push(&stream.as_bytes()[..cut]);
-        all.extend(lines.push(&stream.as_bytes()[cut..]));
-        assert_eq!(lines.finish(), None);
-        assert_eq!(
-            all,
-            [": ping", "data: {\"a\":\"é\"}", "", "data: [DONE]"],
-            "cut at {cut}"
-        );
-    }
-    // Byte by byte, including inside the two-byte "é".
-    let mut lines = SseLines::default();
-    let all: Vec<String> = stream.bytes().flat_map(|b| lines.push(&[b])).collect();
-    assert_eq!(all.len(), 4);
-    assert_eq!(sse_data(&all[1]), Some("{\"a\":\"é\"}"));
-    assert_eq!(sse_data("data:x"), Some("x"));
-    assert_eq!(sse_data(": keep-alive"), None);
-    assert_eq!(sse_data(""), None);
-}
-
 #[tokio::test]
 async fn usage_chunk_becomes_a_usage_event() {
     let mut reply = text_reply(&["Hi"]);
@@ -299,7 +275,7 @@ async fn tool_call_with_split_arguments_runs_the_tool_then_answers() {
     );
     let (id, name, response) = &results(&events)[0];
     assert_eq!((id.as_str(), name.as_str()), ("call_w1", "get_weather"));
-    let expected = Value::Object(super::tools::get_weather("Paris").unwrap());
+    let expected = Value::Object(tools::get_weather("Paris").unwrap());
     assert_eq!(response, &expected);
     assert_eq!(final_text(&events), "It is sunny in Paris.");
 
@@ -677,32 +653,6 @@ async fn gives_up_after_max_retries() {
     assert!(error.contains("503"), "{error}");
     assert!(error.contains("overloaded"), "{error}");
     assert!(error.contains("gave up after 3 attempts"), "{error}");
-}
-
-#[test]
-fn backoff_doubles_caps_and_jitters() {
-    let base = Duration::from_millis(500);
-    for salt in 0..200 {
-        for (attempt, nominal) in [
-            (0, 500.0),
-            (1, 1000.0),
-            (2, 2000.0),
-            (3, 4000.0),
-            (4, 8000.0),
-            (9, 8000.0),
-        ] {
-            let ms = backoff(base, attempt, salt).as_secs_f64() * 1000.0;
-            assert!(
-                ms >= nominal * 0.8 - 1e-6 && ms <= nominal * 1.2 + 1e-6,
-                "{attempt}: {ms}"
-            );
-        }
-    }
-    // The jitter actually varies.
-    let distinct: std::collections::BTreeSet<u128> =
-        (0..50).map(|salt| backoff(base, 1, salt).as_micros()).collect();
-    assert!(distinct.len() > 40);
-    assert!(backoff(base, 40, 1) <= Duration::from_millis(9600));
 }
 
 // ---------------------------------------------------------------------------------------------

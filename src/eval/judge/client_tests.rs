@@ -1,13 +1,13 @@
 //! The judge client against a real HTTP server on 127.0.0.1 that speaks the chat-completions
 //! protocol from a script (`crate::testing::fake_openai`): answers, malformed answers, retries,
 //! a rejected key and timeouts, directly and through a judge metric. Keys come from a table, not
-//! the process environment (see `openai_tests`).
+//! the process environment (see the `openai` agent's tests).
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use super::openai_judge::{JudgeConfig, OpenAiJudge};
+use super::client::{JudgeConfig, OpenAiJudge};
 use crate::eval::{evaluate_judge_metric, parse_judge_metric, Judge, JudgeInput, JudgeRequest};
 use crate::testing::fake_openai::{unreachable_base_url, Reply, Server};
 

@@ -1,8 +1,8 @@
 //! The judge of the LLM-as-judge metrics: an OpenAI-compatible `/chat/completions` endpoint
-//! asked one prompt at a time, without streaming, at temperature 0 unless configured. It shares
-//! the `openai` agent's wire code (key lookup, timeouts, error messages, retries with backoff
-//! on 429, 5xx and connection failures); the API key stays on the server and is never put into
-//! errors or logs.
+//! asked one prompt at a time, without streaming, at temperature 0 unless configured. It talks
+//! through `crate::llm_http` as the `openai` agent does (key lookup, timeouts, error messages,
+//! retries with backoff on 429, 5xx and connection failures); the API key stays on the server
+//! and is never put into errors or logs.
 
 use std::fmt;
 use std::time::Duration;
@@ -12,10 +12,10 @@ use futures::FutureExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::openai::{
+use crate::eval::{Judge, JudgeRequest};
+use crate::llm_http::{
     api_key, causes, env_lookup, error_text, fmt_duration, snippet, Endpoint, Failure, KeyLookup,
 };
-use crate::eval::{Judge, JudgeRequest};
 
 /// The `[judge]` table of evalstudio.toml. Holds the *name* of the key's variable, never the key.
 ///
