@@ -11,7 +11,7 @@
 mod fake_openai;
 
 use axum::serve::ListenerExt;
-use evalstudio::agent::AgentProfiles;
+use evalstudio::config::Config;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
 use serde_json::json;
@@ -32,7 +32,7 @@ fn main() {
         let config = format!(
             "[[profiles]]\nname = \"instant\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{model_url}\"\n"
         );
-        let profiles = AgentProfiles::parse(&config).unwrap();
+        let profiles = Config::parse(&config).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let serve = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),

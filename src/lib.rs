@@ -4,6 +4,8 @@
 pub mod agent;
 pub mod api;
 pub mod app;
+#[cfg(feature = "ssr")]
+pub mod config;
 pub mod eval;
 pub mod evalset;
 #[cfg(feature = "ssr")]

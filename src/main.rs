@@ -3,11 +3,11 @@
 #[cfg(feature = "ssr")]
 mod cli {
     use clap::{Parser, Subcommand};
-    use evalstudio::agent::AgentProfiles;
     use evalstudio::api::evals::{
         case_summaries, create_eval_run, eval_set_result_json, execute_eval_run, stored_plan, EvalRunPlan,
     };
     use evalstudio::api::{import_file, now_seconds, DEFAULT_APP};
+    use evalstudio::config::Config;
     use evalstudio::eval::{
         score_eval_set, CaseSummary, EvalConfig, EvalSetResult, EvalStatus, FinishedCase, LazyMiniLm,
         RunOptions, ScoringServices,
@@ -195,8 +195,8 @@ mod cli {
         if args.num_runs == 0 || args.concurrency == 0 {
             return fail("--num-runs and --concurrency must be at least 1");
         }
-        let profiles = match AgentProfiles::load(args.profiles.as_deref()) {
-            Ok(profiles) => profiles,
+        let app_config = match Config::load(args.profiles.as_deref()) {
+            Ok(app_config) => app_config,
             Err(message) => return fail(message),
         };
         let store = match Store::open(db).await {
@@ -221,10 +221,11 @@ mod cli {
             Some(record) => record.summary.agent.clone(),
             None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
         };
-        let agent: std::sync::Arc<dyn evalstudio::agent::Agent> = match profiles.agent_or_error(&profile) {
-            Ok(agent) => agent.into(),
-            Err(message) => return fail(message),
-        };
+        let agent: std::sync::Arc<dyn evalstudio::agent::Agent> =
+            match app_config.profiles.agent_or_error(&profile) {
+                Ok(agent) => agent,
+                Err(message) => return fail(message),
+            };
 
         let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
         for name in &args.sets {
@@ -264,7 +265,7 @@ mod cli {
             ..RunOptions::default()
         };
         let services = ScoringServices {
-            judge: profiles.judge(),
+            judge: app_config.build_judge(),
             embedder: LazyMiniLm::from_environment(),
         };
         // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
@@ -610,9 +611,9 @@ mod cli {
         app: &str,
         profiles: Option<&Path>,
     ) -> ExitCode {
-        let services = match AgentProfiles::load(profiles) {
-            Ok(profiles) => ScoringServices {
-                judge: profiles.judge(),
+        let services = match Config::load(profiles) {
+            Ok(app_config) => ScoringServices {
+                judge: app_config.build_judge(),
                 embedder: LazyMiniLm::from_environment(),
             },
             Err(message) => return fail(message),

@@ -2,7 +2,7 @@
 
 mod common;
 
-use evalstudio::agent::AgentProfiles;
+use evalstudio::config::Config;
 use evalstudio::evalset::{parse_evalset_file, to_adk_json, LegacyDefaults};
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
@@ -22,10 +22,10 @@ impl TestApp {
     }
 
     async fn spawn_with_limit(max_body_bytes: usize) -> TestApp {
-        TestApp::spawn_with(max_body_bytes, AgentProfiles::default()).await
+        TestApp::spawn_with(max_body_bytes, Config::default()).await
     }
 
-    async fn spawn_with(max_body_bytes: usize, profiles: AgentProfiles) -> TestApp {
+    async fn spawn_with(max_body_bytes: usize, profiles: Config) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let config = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
@@ -729,7 +729,7 @@ async fn an_openai_profile_from_the_config_file_drives_a_session() {
         "[[profiles]]\nname = \"scripted\"\nkind = \"openai\"\nmodel = \"test-model\"\nbase_url = \"{base_url}\"\n\
          system_prompt = \"Be brief.\"\ntools = [\"get_weather\"]\n"
     );
-    let profiles = AgentProfiles::parse(&config).unwrap();
+    let profiles = Config::parse(&config).unwrap();
     let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, profiles).await;
     assert_eq!(
         app.post("/apps/scripted/users/u/sessions/s1", "").await.status(),
@@ -824,7 +824,7 @@ async fn spawn_adk_replay(recording: &str) -> String {
 async fn an_adk_profile_records_sub_agents_and_event_times() {
     let base_url = spawn_adk_replay("sub_agent-1").await;
     let config = format!("[[profiles]]\nname = \"support\"\nkind = \"adk\"\nbase_url = \"{base_url}\"\nadk_app = \"sub_agent\"\n");
-    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, Config::parse(&config).unwrap()).await;
     app.post("/apps/support/users/u/sessions/s1", "").await;
     let run = json!({"appName": "support", "userId": "u", "sessionId": "s1",
                      "newMessage": {"parts": [{"text": "Where is order A1001?"}]}});
@@ -873,7 +873,7 @@ async fn a_session_runs_one_turn_at_a_time() {
     // A model that takes a while to answer.
     let (base_url, _) = common::spawn_slow_model("done", std::time::Duration::from_millis(600)).await;
     let config = common::slow_profile(&base_url);
-    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, Config::parse(&config).unwrap()).await;
     app.post("/apps/slow/users/u/sessions/s1", "").await;
     let run = json!({"appName": "slow", "userId": "u", "sessionId": "s1",
                      "newMessage": {"parts": [{"text": "hi"}]}});
@@ -1067,7 +1067,7 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
 async fn app_with_three_slow_cases(latency: std::time::Duration) -> TestApp {
     let (base_url, _) = common::spawn_slow_model("ok", latency).await;
     let config = common::slow_profile(&base_url);
-    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, Config::parse(&config).unwrap()).await;
     let cases: Vec<Value> = (0..3)
         .map(|i| {
             json!({"eval_id": format!("c{i}"), "conversation": [{
@@ -1213,7 +1213,7 @@ async fn judged_metrics_use_the_configured_judge_and_keep_its_evidence() {
     let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, judge).await.unwrap() });
     let config = format!("[judge]\nbase_url = \"{base_url}\"\nmodel = \"judge-model\"\n");
-    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(&config).unwrap()).await;
+    let app = TestApp::spawn_with(DEFAULT_MAX_BODY_BYTES, Config::parse(&config).unwrap()).await;
     let set = common::recorded_eval_set(&[("paris", &["weather in Paris"][..])]).await;
     app.post("/apps/demo/import", to_adk_json(&set)).await;
 

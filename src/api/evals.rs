@@ -257,11 +257,7 @@ impl RunningEvals {
 
 /// The agent of a profile, or a 400 naming the profiles there are.
 fn profile_agent(state: &AppState, name: &str) -> Result<Arc<dyn Agent>, ApiError> {
-    state
-        .profiles
-        .agent_or_error(name)
-        .map(Arc::from)
-        .map_err(ApiError::bad_request)
+    state.profiles.agent_or_error(name).map_err(ApiError::bad_request)
 }
 
 /// What starting a run needs to know; the agent defaults to the app's profile.
