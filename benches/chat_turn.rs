@@ -5,8 +5,13 @@
 //!
 //! Run with `make bench` or `cargo bench --features ssr --bench chat_turn`.
 
+// The fake model server of the tests; this bench uses a part of it.
+#[allow(dead_code)]
+#[path = "../src/testing/fake_openai.rs"]
+mod fake_openai;
+
 use axum::serve::ListenerExt;
-use evalstudio::agent::AgentProfiles;
+use evalstudio::config::Config;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
 use serde_json::json;
@@ -22,11 +27,12 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let model_url = spawn_instant_model().await;
+        let model = spawn_instant_model().await;
+        let model_url = &model.base_url;
         let config = format!(
             "[[profiles]]\nname = \"instant\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{model_url}\"\n"
         );
-        let profiles = AgentProfiles::parse(&config).unwrap();
+        let profiles = Config::parse(&config).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let serve = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
@@ -103,9 +109,8 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// An OpenAI-protocol model server that streams a two-chunk answer immediately.
-async fn spawn_instant_model() -> String {
-    use axum::routing::post;
+/// An OpenAI-protocol model server that streams a two-chunk answer immediately, in one write.
+async fn spawn_instant_model() -> fake_openai::Server {
     let answer = [
         json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi, "}}]}),
         json!({"choices": [{"index": 0, "delta": {"content": "how can I help?"}, "finish_reason": "stop"}]}),
@@ -114,15 +119,5 @@ async fn spawn_instant_model() -> String {
     .map(|chunk| format!("data: {chunk}\n\n"))
     .collect::<String>()
         + "data: [DONE]\n\n";
-    let app = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(move || {
-            let answer = answer.clone();
-            async move { ([(axum::http::header::CONTENT_TYPE, "text/event-stream")], answer) }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    fake_openai::Server::always(fake_openai::Reply::raw(vec![answer])).await
 }

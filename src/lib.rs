@@ -8,8 +8,12 @@ pub mod app;
 pub mod cli;
 #[cfg(feature = "ssr")]
 pub mod clock;
+#[cfg(feature = "ssr")]
+pub mod config;
 pub mod eval;
 pub mod evalset;
+#[cfg(feature = "ssr")]
+mod llm_http;
 pub mod records;
 #[cfg(feature = "ssr")]
 pub mod server;
@@ -17,6 +21,12 @@ pub mod server;
 pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(all(test, feature = "ssr"))]
+mod testing {
+    // Shared with the integration tests and benches, which use other parts of it.
+    #[allow(dead_code)]
+    pub mod fake_openai;
+}
 pub mod ui;
 
 #[cfg(feature = "hydrate")]

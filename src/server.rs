@@ -1,9 +1,9 @@
 //! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
 //! under `/apps`, and the static site (wasm, css, favicon).
 
-use crate::agent::AgentProfiles;
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
+use crate::config::Config;
 use crate::eval::{LazyMiniLm, ScoringServices};
 use crate::service::Services;
 use crate::store::Store;
@@ -39,18 +39,13 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 }
 
 /// The whole application as one router.
-pub fn router(
-    store: Store,
-    options: LeptosOptions,
-    max_body_bytes: usize,
-    profiles: AgentProfiles,
-) -> Router {
+pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, config: Config) -> Router {
     let scoring = ScoringServices {
-        judge: profiles.judge(),
+        judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
     };
     let state = AppState {
-        services: Services::new(store, profiles, scoring),
+        services: Services::new(store, config.profiles, scoring),
         leptos_options: options,
     };
     let routes = generate_route_list(App);
@@ -68,7 +63,7 @@ pub fn router(
 
 /// Opens the database, binds and serves until Ctrl-C.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
-    let profiles = AgentProfiles::load(config.config_path.as_deref())?;
+    let app_config = Config::load(config.config_path.as_deref())?;
     let store = Store::open(&config.db_path).await?;
     let interrupted = store.mark_interrupted_eval_runs().await?;
     if interrupted > 0 {
@@ -81,9 +76,9 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         )
     })?;
     let addr = listener.local_addr()?;
-    let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = app_config.profiles.iter().map(|p| p.name.as_str()).collect();
     tracing::info!("agent profiles: {}", names.join(", "));
-    let app = router(store, leptos_options(&config), config.max_body_bytes, profiles);
+    let app = router(store, leptos_options(&config), config.max_body_bytes, app_config);
     tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{addr}");
     if !PathBuf::from(&config.site_root).join("pkg").is_dir() {
         tracing::warn!(

@@ -49,108 +49,44 @@ const PURE: &[&str] = &[
     "SystemTime",
 ];
 
+/// The layers from the bottom up: (module, crate modules it may name, what it must never name).
+#[rustfmt::skip]
+const LAYERS: &[(&str, &[&str], &[&str])] = &[
+    // The ADK format: pure, no I/O, no clock; compiled for the browser too.
+    ("evalset",  &[], PURE),
+    ("clock",    &[], WEB),
+    // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
+    ("llm_http", &[], WEB),
+    // Agents never reach eval, the store, the services or the faces.
+    ("agent",    &["evalset", "llm_http", "clock"], WEB),
+    ("eval",     &["evalset", "agent", "llm_http", "clock"], WEB),
+    // evalstudio.toml: builds the agent profiles and the judge; nothing below reads it.
+    ("config",   &["evalset", "agent", "eval", "llm_http"], WEB),
+    ("records",  &["evalset", "agent", "eval"], PURE),
+    ("store",    &["evalset", "records", "agent", "eval", "clock"], WEB),
+    // Use cases: everything below, nothing of HTTP or Leptos.
+    ("service",  &["evalset", "records", "agent", "eval", "store", "clock"], WEB_AND_STATUS),
+    // The faces: adapters over the services. `api` never reaches the store but for its error.
+    ("api",      &["service", "records", "evalset", "eval", "agent", "clock", "store::StoreError"], &[]),
+    ("cli",      &["service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store"], &[]),
+    ("server",   &["api", "app", "service", "store", "agent", "eval", "config"], &[]),
+    // Pages call server functions; they never reach the store or the services.
+    ("ui",       &["api", "records", "evalset", "eval", "agent", "app"], IO),
+    ("app",      &["ui", "api"], &[]),
+    ("lib",      &["app"], &[]),
+    // Test support (fake servers), compiled only into tests.
+    ("testing",  &[], &[]),
+];
+
 fn layers() -> Vec<Layer> {
-    vec![
-        // The ADK format: pure, no I/O, no clock; compiled for the browser too.
-        Layer {
-            module: "evalset",
-            may_use: &[],
-            never: PURE,
-        },
-        Layer {
-            module: "clock",
-            may_use: &[],
-            never: WEB,
-        },
-        // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
-        Layer {
-            module: "llm_http",
-            may_use: &[],
-            never: WEB,
-        },
-        Layer {
-            module: "config",
-            may_use: &["evalset", "llm_http"],
-            never: WEB,
-        },
-        // Agents never reach eval, the store, the services or the faces.
-        Layer {
-            module: "agent",
-            may_use: &["evalset", "llm_http", "config", "clock"],
-            never: WEB,
-        },
-        Layer {
-            module: "records",
-            may_use: &["evalset", "agent", "eval"],
-            never: PURE,
-        },
-        Layer {
-            module: "eval",
-            may_use: &["evalset", "agent", "llm_http", "config", "clock"],
-            never: WEB,
-        },
-        Layer {
-            module: "store",
-            may_use: &["evalset", "records", "agent", "eval", "clock"],
-            never: WEB,
-        },
-        // Use cases: everything below, nothing of HTTP or Leptos.
-        Layer {
-            module: "service",
-            may_use: &[
-                "evalset", "records", "agent", "eval", "store", "config", "clock", "llm_http",
-            ],
-            never: WEB_AND_STATUS,
-        },
-        // The faces: adapters over the services. They never reach the store but for its error.
-        Layer {
-            module: "api",
-            may_use: &[
-                "service",
-                "records",
-                "evalset",
-                "eval",
-                "agent",
-                "clock",
-                "store::StoreError",
-            ],
-            never: &[],
-        },
-        Layer {
-            module: "cli",
-            may_use: &[
-                "service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store",
-            ],
-            never: &[],
-        },
-        // Pages call server functions; they never reach the store or the services.
-        Layer {
-            module: "ui",
-            may_use: &["api", "records", "evalset", "eval", "agent", "app"],
-            never: IO,
-        },
-        Layer {
-            module: "app",
-            may_use: &["ui", "api"],
-            never: &[],
-        },
-        Layer {
-            module: "server",
-            may_use: &["api", "app", "service", "store", "agent", "eval", "config"],
-            never: &[],
-        },
-        Layer {
-            module: "lib",
-            may_use: &["app"],
-            never: &[],
-        },
-        // Test support (fake servers), compiled only into tests.
-        Layer {
-            module: "testing",
-            may_use: &["agent", "evalset", "llm_http"],
-            never: &[],
-        },
-    ]
+    LAYERS
+        .iter()
+        .map(|&(module, may_use, never)| Layer {
+            module,
+            may_use,
+            never,
+        })
+        .collect()
 }
 
 /// A rule broken at one line of one file.

@@ -127,7 +127,6 @@ async fn usage_mistakes_exit_with_2_and_say_what_is_wrong() {
 // Multi-threaded: the model server must answer while the test waits on a child process.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
-    use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().unwrap();
     // One case at a time, each waiting this long on the model: once two are stored, the four
     // others take seconds, far longer than the kill takes.
@@ -167,7 +166,7 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     .await;
     child.kill().unwrap();
     child.wait().unwrap();
-    let requests_before = requests.load(Ordering::SeqCst);
+    let requests_before = requests.request_count();
     let stored = store.eval_run("demo", &run.result_id).await.unwrap().summary;
     assert!(stored.done >= 2 && stored.done < 6, "killed mid-way: {stored:?}");
     assert_eq!(
@@ -191,7 +190,7 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     assert!(stdout.contains("6 cases: 6 passed"), "{stdout}");
     // Only the cases not stored ran again.
     assert_eq!(
-        requests.load(Ordering::SeqCst) - requests_before,
+        requests.request_count() - requests_before,
         6 - stored.done as usize,
         "resumed cases"
     );

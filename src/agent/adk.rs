@@ -12,8 +12,8 @@ use std::time::Duration;
 use futures::stream::{BoxStream, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::openai::{causes, server_message, sse_data, SseLines};
 use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, Turn};
+use crate::llm_http::{causes, server_message, sse_data, SseLines};
 
 /// How to reach the api_server.
 #[derive(Debug, Clone, PartialEq)]

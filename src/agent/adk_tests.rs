@@ -13,6 +13,7 @@ use futures::StreamExt;
 use serde_json::{json, Map, Value};
 
 use super::adk::{AdkAgent, AdkConfig};
+use super::test_support::calls_with_ids;
 use super::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use super::{Agent, AgentEvent, SessionContext, Turn};
 
@@ -106,18 +107,6 @@ fn agent(base_url: &str, app: &str) -> AdkAgent {
     AdkAgent::new(AdkConfig::new(base_url, app))
 }
 
-fn tool_calls(events: &[AgentEvent]) -> Vec<(String, String, Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCall { id, name, args } => {
-                Some((id.clone(), name.clone(), Value::Object(args.clone())))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 fn text_deltas(events: &[AgentEvent]) -> String {
     events
         .iter()
@@ -155,7 +144,7 @@ async fn parallel_calls_and_a_streamed_answer() {
         })
     );
     assert_eq!(
-        tool_calls(events),
+        calls_with_ids(events),
         [
             ("call-1".into(), "get_weather".into(), json!({"city": "Paris"})),
             (
@@ -274,7 +263,7 @@ async fn a_failing_tool_is_one_error_and_no_answer() {
     let (url, _replay) = start(ok(&["tool_error-1"])).await;
     let turns = chat(&agent(&url, "tool_error"), &["Weather in Atlantis?"]).await;
     let events = &turns[0].events;
-    assert_eq!(tool_calls(events).len(), 1);
+    assert_eq!(calls_with_ids(events).len(), 1);
     assert_eq!(
         errors(events),
         ["the ADK agent failed (ValueError): unknown city Atlantis"]
@@ -295,7 +284,10 @@ async fn a_sub_agent_is_named_as_the_author_of_what_it_does() {
         })
         .collect();
     assert_eq!(authors, ["assistant", "orders"]);
-    let names: Vec<String> = tool_calls(events).into_iter().map(|(_, name, _)| name).collect();
+    let names: Vec<String> = calls_with_ids(events)
+        .into_iter()
+        .map(|(_, name, _)| name)
+        .collect();
     assert_eq!(names, ["transfer_to_agent", "get_order_status"]);
     assert_eq!(turns[0].final_response(), Some("Order A1001 has shipped."));
 }

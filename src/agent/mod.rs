@@ -15,8 +15,6 @@ mod knowledge;
 #[cfg(feature = "ssr")]
 pub mod openai;
 #[cfg(feature = "ssr")]
-pub mod openai_judge;
-#[cfg(feature = "ssr")]
 pub mod profiles;
 pub mod to_eval_case;
 #[cfg(feature = "ssr")]
@@ -25,11 +23,7 @@ pub mod tools;
 #[cfg(all(test, feature = "ssr"))]
 mod adk_tests;
 #[cfg(all(test, feature = "ssr"))]
-mod openai_judge_tests;
-#[cfg(all(test, feature = "ssr"))]
-mod openai_tests;
-#[cfg(all(test, feature = "ssr"))]
-mod scripted_server;
+mod test_support;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
@@ -50,8 +44,6 @@ pub use demo::{DemoAgent, DemoFaults};
 pub use knowledge::{Doc, DOCS};
 #[cfg(feature = "ssr")]
 pub use openai::{OpenAiAgent, OpenAiConfig};
-#[cfg(feature = "ssr")]
-pub use openai_judge::{JudgeConfig, OpenAiJudge};
 #[cfg(feature = "ssr")]
 pub use profiles::{AgentKind, AgentProfile, AgentProfiles};
 

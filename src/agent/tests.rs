@@ -1,6 +1,6 @@
-use futures::StreamExt;
 use serde_json::{json, Map, Value};
 
+use super::test_support::{calls, conversation, final_text, run};
 use super::tools::{self, evaluate};
 use super::*;
 
@@ -16,49 +16,6 @@ async fn call(name: &str, value: Value) -> Result<Map<String, Value>, String> {
     let tool = registry.get(name).unwrap_or_else(|| panic!("no tool {name}"));
     let args = args(value);
     tool.call(&args).await
-}
-
-async fn run(agent: &DemoAgent, history: &[Turn], message: &str) -> Vec<AgentEvent> {
-    let state = Map::new();
-    let session = SessionContext {
-        user_id: "tester",
-        session_id: "s1",
-        state: &state,
-    };
-    agent.run_turn(session, history, message).collect().await
-}
-
-/// Runs a conversation, returning every turn.
-async fn conversation(agent: &DemoAgent, messages: &[&str]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for message in messages {
-        let events = run(agent, &turns, message).await;
-        turns.push(Turn {
-            user: message.to_string(),
-            events,
-        });
-    }
-    turns
-}
-
-fn calls(events: &[AgentEvent]) -> Vec<(String, Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCall { name, args, .. } => Some((name.clone(), Value::Object(args.clone()))),
-            _ => None,
-        })
-        .collect()
-}
-
-fn final_text(events: &[AgentEvent]) -> String {
-    events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::FinalResponse { text } => Some(text.clone()),
-            _ => None,
-        })
-        .expect("a final response")
 }
 
 /// Events with durations zeroed, for comparing runs.

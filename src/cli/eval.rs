@@ -4,8 +4,8 @@
 use super::files::{parse_eval_set, read_eval_config, read_eval_set, write};
 use super::progress::Progress;
 use super::{cases_exit_code, junit, table, CliError};
-use crate::agent::DEFAULT_APP;
-use crate::agent::{Agent, AgentProfiles};
+use crate::agent::{Agent, DEFAULT_APP};
+use crate::config::Config;
 use crate::eval::{EvalConfig, EvalStatus, LazyMiniLm, RunOptions, ScoringServices};
 use crate::records::{EvalRunCase, RunStatus};
 use crate::service::eval_runs::{
@@ -66,7 +66,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
             "--num-runs and --concurrency must be at least 1".into(),
         ));
     }
-    let profiles = AgentProfiles::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
+    let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
     let store = Store::open(db).await?;
     let resumed = match &args.resume {
         None => None,
@@ -81,10 +81,10 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         Some(record) => record.summary.agent.clone(),
         None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
     };
-    let agent: Arc<dyn Agent> = profiles
+    let agent: Arc<dyn Agent> = config
+        .profiles
         .agent_or_error(&profile)
-        .map_err(CliError::Profiles)?
-        .into();
+        .map_err(CliError::Profiles)?;
 
     let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
     for name in &args.sets {
@@ -97,7 +97,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         ..RunOptions::default()
     };
     let services = ScoringServices {
-        judge: profiles.judge(),
+        judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
     };
     // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.

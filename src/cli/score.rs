@@ -3,9 +3,9 @@
 
 use super::files::{read_eval_config, read_eval_set, write};
 use super::{cases_exit_code, table, CliError};
-use crate::agent::AgentProfiles;
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
+use crate::config::Config;
 use crate::eval::{score_eval_set, EvalConfig, EvalSetResult, EvalStatus, LazyMiniLm, ScoringServices};
 use clap::Args;
 use std::path::PathBuf;
@@ -37,9 +37,9 @@ pub struct ScoreArgs {
 
 /// Prints the results table (and writes `--json`); exits 0 when every case passed, else 1.
 pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
-    let profiles = AgentProfiles::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
+    let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
     let services = ScoringServices {
-        judge: profiles.judge(),
+        judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
     };
     let config = match &args.config {

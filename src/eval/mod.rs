@@ -1,8 +1,9 @@
 //! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
 //! scoring actual invocations against an expected eval set into ADK's result shapes.
-//! Pure: no I/O, no clock; compiled for the server and the browser. The exception is
-//! `runner.rs` (server only), which drives an agent through the cases to get actual invocations,
-//! and `embedding.rs` (server only), the sentence-embedding model.
+//! Pure: no I/O, no clock; compiled for the server and the browser. The exceptions, server only:
+//! `runner.rs`, which drives an agent through the cases to get actual invocations,
+//! `embedding.rs`, the sentence-embedding model, and `judge/client.rs`, the judge model's HTTP
+//! client.
 
 mod config;
 mod efficiency;
@@ -46,6 +47,8 @@ pub use judge::{
     evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
     JudgeModelOptions, ReplyKind, CUSTOM_JUDGE_EXAMPLE, JUDGE_METRICS,
 };
+#[cfg(feature = "ssr")]
+pub use judge::{JudgeConfig, OpenAiJudge};
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{

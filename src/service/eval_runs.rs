@@ -348,7 +348,6 @@ fn profile_agent(services: &Services, name: &str) -> Result<Arc<dyn Agent>, Eval
     services
         .profiles
         .agent_or_error(name)
-        .map(Arc::from)
         .map_err(EvalRunError::UnknownAgent)
 }
 

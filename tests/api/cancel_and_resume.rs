@@ -7,13 +7,11 @@ use crate::ok_eval_set::ok_eval_set;
 use crate::wait::wait_until;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 /// An app whose `slow` agent answers "ok" after `SLOW_MODEL_LATENCY`, with the three-case eval
 /// set `three` imported (each case expects "ok", which it gets); and the count of requests its
 /// model received.
-async fn app_with_three_slow_cases() -> (TestApp, Arc<AtomicUsize>) {
+async fn app_with_three_slow_cases() -> (TestApp, common::fake_openai::Server) {
     let (base_url, model_requests) = common::spawn_slow_model("ok", SLOW_MODEL_LATENCY).await;
     let app = spawn_app_with_config(&common::slow_profile(&base_url)).await;
     app.import("slow", ok_eval_set("three", 3).to_string()).await;
@@ -100,7 +98,7 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
     assert!(error["error"].as_str().unwrap().contains("is running"), "{error}");
     // Cancelled while the model is still answering every case, so none can be stored.
     wait_until("the model was asked for all three cases", || async {
-        (model_requests.load(Ordering::SeqCst) >= 3).then_some(())
+        (model_requests.request_count() >= 3).then_some(())
     })
     .await;
     assert_eq!(

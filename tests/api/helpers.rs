@@ -2,7 +2,7 @@
 //! port over a SQLite file in a temporary directory, with the requests and checks every test
 //! module makes.
 
-use evalstudio::agent::AgentProfiles;
+use evalstudio::config::Config;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Store;
 use reqwest::StatusCode;
@@ -25,20 +25,20 @@ pub struct TestApp {
 
 /// The app with the default body limit and agent profiles (the built-in demo agent).
 pub async fn spawn_app() -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, AgentProfiles::default()).await
+    spawn(DEFAULT_MAX_BODY_BYTES, Config::default()).await
 }
 
 /// The app refusing request bodies over `max_body_bytes`.
 pub async fn spawn_app_with_body_limit(max_body_bytes: usize) -> TestApp {
-    spawn(max_body_bytes, AgentProfiles::default()).await
+    spawn(max_body_bytes, Config::default()).await
 }
 
 /// The app with the agent profiles (and judge) of `config`, an evalstudio.toml.
 pub async fn spawn_app_with_config(config: &str) -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, AgentProfiles::parse(config).unwrap()).await
+    spawn(DEFAULT_MAX_BODY_BYTES, Config::parse(config).unwrap()).await
 }
 
-async fn spawn(max_body_bytes: usize, profiles: AgentProfiles) -> TestApp {
+async fn spawn(max_body_bytes: usize, app_config: Config) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let config = ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -48,7 +48,7 @@ async fn spawn(max_body_bytes: usize, profiles: AgentProfiles) -> TestApp {
         config_path: None,
     };
     let store = Store::open(&config.db_path).await.unwrap();
-    let app = router(store, leptos_options(&config), max_body_bytes, profiles);
+    let app = router(store, leptos_options(&config), max_body_bytes, app_config);
     TestApp {
         address: serve(app).await,
         http: reqwest::Client::new(),

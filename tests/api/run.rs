@@ -5,7 +5,6 @@ use crate::helpers::{assert_error, run_request, spawn_app, spawn_app_with_config
 use crate::wait::wait_until;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use std::sync::atomic::Ordering;
 
 #[tokio::test]
 async fn run_sse_streams_adk_events_and_records_the_turn() {
@@ -76,7 +75,7 @@ async fn a_session_runs_one_turn_at_a_time() {
     let second = async {
         // A turn holds its session from before it asks the model until the answer is recorded.
         wait_until("the first turn asked the model", || async {
-            (model_requests.load(Ordering::SeqCst) == 1).then_some(())
+            (model_requests.request_count() == 1).then_some(())
         })
         .await;
         app.post_json("/run", &run).await

@@ -1,5 +1,10 @@
 //! Helpers the integration test crates share.
 
+// Each test crate uses a part of the fake model server.
+#[allow(dead_code)]
+#[path = "../../src/testing/fake_openai.rs"]
+pub mod fake_openai;
+
 use evalstudio::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use evalstudio::agent::{Agent, DemoAgent, SessionContext, Turn};
 use evalstudio::evalset::EvalSet;
@@ -46,35 +51,16 @@ pub async fn recorded_eval_set(conversations: &[(&str, &[&str])]) -> EvalSet {
 }
 
 /// A model speaking the OpenAI streaming protocol that answers every request with `reply` after
-/// `delay`, counting the requests. Returns its base URL (ending in /v1) and the count.
-pub async fn spawn_slow_model(
-    reply: &'static str,
-    delay: std::time::Duration,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use axum::routing::post;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let requests = std::sync::Arc::new(AtomicUsize::new(0));
-    let counted = requests.clone();
-    let model = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(move || {
-            let counted = counted.clone();
-            async move {
-                counted.fetch_add(1, Ordering::SeqCst);
-                tokio::time::sleep(delay).await;
-                let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": reply},
-                    "finish_reason": "stop"}]});
-                (
-                    [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
-                    format!("data: {chunk}\n\ndata: [DONE]\n\n"),
-                )
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, model).await.unwrap() });
-    (base_url, requests)
+/// `delay`. Returns its base URL (ending in /v1) and the server, which counts the requests.
+pub async fn spawn_slow_model(reply: &str, delay: std::time::Duration) -> (String, fake_openai::Server) {
+    let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": reply},
+        "finish_reason": "stop"}]});
+    let server = fake_openai::Server::always(fake_openai::Reply {
+        delay,
+        ..fake_openai::Reply::sse(vec![chunk])
+    })
+    .await;
+    (server.base_url.clone(), server)
 }
 
 /// evalstudio.toml with one `openai` profile, `slow`, at `base_url`.

@@ -5,8 +5,13 @@
 //!
 //! Pure: prompts are built and replies read here, the model is behind [`Judge`]. Each score
 //! keeps its evidence (the judge's replies, claims and verdicts); a reply that cannot be read or
-//! a judge error makes the invocation NOT_EVALUATED with the reason, never a silent 0.
+//! a judge error makes the invocation NOT_EVALUATED with the reason, never a silent 0. The
+//! exception is `client.rs` (server only), the [`Judge`] that asks an OpenAI-compatible model.
 
+#[cfg(feature = "ssr")]
+mod client;
+#[cfg(all(test, feature = "ssr"))]
+mod client_tests;
 mod config;
 mod input;
 mod parse;
@@ -15,6 +20,8 @@ mod template;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "ssr")]
+pub use client::{JudgeConfig, OpenAiJudge};
 pub use config::parse_judge_metric;
 pub use input::{AgentWork, JudgeInput};
 

@@ -1,5 +1,5 @@
 //! The OpenAI-compatible agent against a real HTTP server on 127.0.0.1 that speaks the
-//! chat-completions wire protocol from a script (`scripted_server`).
+//! chat-completions wire protocol from a script (`crate::testing::fake_openai`).
 //!
 //! API keys: the agent reads `api_key_env` through a lookup function. Production uses the process
 //! environment; these tests swap in a fixed table (`test_keys`) instead of calling
@@ -10,12 +10,12 @@
 
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::openai::{backoff, sse_data, SseLines};
-use super::scripted_server::{Reply, Server};
-use super::{Agent, AgentEvent, OpenAiAgent, OpenAiConfig, SessionContext, ToolRegistry, Turn};
+use super::{OpenAiAgent, OpenAiConfig};
+use crate::agent::test_support::{calls_with_ids, final_text, run};
+use crate::agent::{tools, AgentEvent, ToolRegistry, Turn};
+use crate::testing::fake_openai::{unreachable_base_url, Reply, Server};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_OPENAI_KEY";
 const SECRET: &str = "sk-test-7f3a9c1e5b-very-secret";
@@ -120,16 +120,6 @@ fn split3(s: &str) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-async fn run(agent: &OpenAiAgent, history: &[Turn], message: &str) -> Vec<AgentEvent> {
-    let state = Map::new();
-    let session = SessionContext {
-        user_id: "tester",
-        session_id: "s1",
-        state: &state,
-    };
-    agent.run_turn(session, history, message).collect().await
-}
-
 /// The kinds of the turn's events, leaving out the model-call timings (which
 /// `each_model_call_is_timed` checks).
 fn kinds(events: &[AgentEvent]) -> Vec<&'static str> {
@@ -164,28 +154,6 @@ fn the_error(events: &[AgentEvent]) -> String {
     );
     assert!(!kinds(events).contains(&"final"), "{events:?}");
     errors[0].clone()
-}
-
-fn final_text(events: &[AgentEvent]) -> String {
-    events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::FinalResponse { text } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no final response in {events:?}"))
-}
-
-fn calls(events: &[AgentEvent]) -> Vec<(String, String, Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCall { id, name, args } => {
-                Some((id.clone(), name.clone(), Value::Object(args.clone())))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn results(events: &[AgentEvent]) -> Vec<(String, String, Value)> {
@@ -225,7 +193,7 @@ async fn streams_text_only() {
     );
     assert_eq!(final_text(&events), "Hello, world");
 
-    let requests = server.script.requests.lock().unwrap();
+    let requests = server.requests();
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].path, "/v1/chat/completions");
     assert_eq!(requests[0].authorization, None);
@@ -261,30 +229,6 @@ async fn tolerates_keep_alives_crlf_and_lines_split_across_network_chunks() {
     let events = run(&server.agent(), &[], "hi").await;
     assert_eq!(final_text(&events), "Bonjour à tous!");
     assert_eq!(kinds(&events), ["text", "text", "text", "final"]);
-}
-
-#[test]
-fn sse_lines_survive_any_split() {
-    let stream = ": ping\r\ndata: {\"a\":\"é\"}\r\n\r\ndata: [DONE]\n";
-    for cut in 0..=stream.len() {
-        let mut lines = SseLines::default();
-        let mut all = lines.push(&stream.as_bytes()[..cut]);
-        all.extend(lines.push(&stream.as_bytes()[cut..]));
-        assert_eq!(lines.finish(), None);
-        assert_eq!(
-            all,
-            [": ping", "data: {\"a\":\"é\"}", "", "data: [DONE]"],
-            "cut at {cut}"
-        );
-    }
-    // Byte by byte, including inside the two-byte "é".
-    let mut lines = SseLines::default();
-    let all: Vec<String> = stream.bytes().flat_map(|b| lines.push(&[b])).collect();
-    assert_eq!(all.len(), 4);
-    assert_eq!(sse_data(&all[1]), Some("{\"a\":\"é\"}"));
-    assert_eq!(sse_data("data:x"), Some("x"));
-    assert_eq!(sse_data(": keep-alive"), None);
-    assert_eq!(sse_data(""), None);
 }
 
 #[tokio::test]
@@ -326,12 +270,12 @@ async fn tool_call_with_split_arguments_runs_the_tool_then_answers() {
     let events = run(&server.agent(), &[], "Weather in Paris?").await;
     assert_eq!(kinds(&events), ["call", "result", "text", "text", "final"]);
     assert_eq!(
-        calls(&events),
+        calls_with_ids(&events),
         [("call_w1".into(), "get_weather".into(), json!({"city": "Paris"}))]
     );
     let (id, name, response) = &results(&events)[0];
     assert_eq!((id.as_str(), name.as_str()), ("call_w1", "get_weather"));
-    let expected = Value::Object(super::tools::get_weather("Paris").unwrap());
+    let expected = Value::Object(tools::get_weather("Paris").unwrap());
     assert_eq!(response, &expected);
     assert_eq!(final_text(&events), "It is sunny in Paris.");
 
@@ -385,7 +329,7 @@ async fn parallel_tool_calls_with_interleaved_chunks() {
         ["call", "call", "result", "result", "text", "final"]
     );
     assert_eq!(
-        calls(&events),
+        calls_with_ids(&events),
         [
             ("call_a".into(), "get_weather".into(), json!({"city": "Tokyo"})),
             (
@@ -426,7 +370,7 @@ async fn multi_step_loop_tool_tool_text() {
         kinds(&events),
         ["call", "result", "call", "result", "text", "text", "final"]
     );
-    let names: Vec<String> = calls(&events).into_iter().map(|c| c.1).collect();
+    let names: Vec<String> = calls_with_ids(&events).into_iter().map(|c| c.1).collect();
     assert_eq!(names, ["get_order_status", "calculate"]);
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 3);
@@ -485,7 +429,7 @@ async fn llama_cpp_style_whole_call_in_one_chunk_without_index() {
     .await;
     let events = run(&server.agent(), &[], "Paris?").await;
     assert_eq!(kinds(&events), ["call", "result", "text", "final"]);
-    assert_eq!(calls(&events)[0].0, "call_abc");
+    assert_eq!(calls_with_ids(&events)[0].0, "call_abc");
     assert_eq!(server.bodies()[1]["messages"][2]["tool_call_id"], "call_abc");
 }
 
@@ -531,7 +475,7 @@ async fn bad_arguments_and_unknown_tools_are_reported_to_the_model() {
 #[tokio::test]
 async fn a_model_that_never_stops_calling_tools_hits_max_steps() {
     let forever = tool_reply(&[("again", "get_weather", json!({"city": "Paris"}))]);
-    let server = Server::start_with(vec![], Some(forever)).await;
+    let server = Server::always(forever).await;
     let agent = server.agent_with(|c| c.max_tool_steps = 2);
     let events = run(&agent, &[], "loop").await;
     let error = the_error(&events);
@@ -702,43 +646,13 @@ async fn retries_500_twice_then_succeeds() {
 
 #[tokio::test]
 async fn gives_up_after_max_retries() {
-    let server = Server::start_with(
-        vec![],
-        Some(Reply::status(503, json!({"error": {"message": "overloaded"}}))),
-    )
-    .await;
+    let server = Server::always(Reply::status(503, json!({"error": {"message": "overloaded"}}))).await;
     let agent = server.agent_with(|c| c.max_retries = 2);
     let error = the_error(&run(&agent, &[], "hi").await);
     assert_eq!(server.request_count(), 3);
     assert!(error.contains("503"), "{error}");
     assert!(error.contains("overloaded"), "{error}");
     assert!(error.contains("gave up after 3 attempts"), "{error}");
-}
-
-#[test]
-fn backoff_doubles_caps_and_jitters() {
-    let base = Duration::from_millis(500);
-    for salt in 0..200 {
-        for (attempt, nominal) in [
-            (0, 500.0),
-            (1, 1000.0),
-            (2, 2000.0),
-            (3, 4000.0),
-            (4, 8000.0),
-            (9, 8000.0),
-        ] {
-            let ms = backoff(base, attempt, salt).as_secs_f64() * 1000.0;
-            assert!(
-                ms >= nominal * 0.8 - 1e-6 && ms <= nominal * 1.2 + 1e-6,
-                "{attempt}: {ms}"
-            );
-        }
-    }
-    // The jitter actually varies.
-    let distinct: std::collections::BTreeSet<u128> =
-        (0..50).map(|salt| backoff(base, 1, salt).as_micros()).collect();
-    assert!(distinct.len() > 40);
-    assert!(backoff(base, 40, 1) <= Duration::from_millis(9600));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -749,7 +663,7 @@ async fn sends_the_key_as_a_bearer_token_and_never_shows_it() {
     let server = Server::start(vec![text_reply(&["ok"])]).await;
     let agent = server.agent_with(|c| c.api_key_env = Some(KEY_VAR.into()));
     run(&agent, &[], "hi").await;
-    let auth = server.script.requests.lock().unwrap()[0].authorization.clone();
+    let auth = server.requests()[0].authorization.clone();
     assert_eq!(auth, Some(format!("Bearer {SECRET}")));
     let debug = format!("{agent:?}");
     assert!(debug.contains(KEY_VAR), "{debug}");
@@ -810,10 +724,7 @@ async fn not_found_names_the_model_and_the_url() {
 
 #[tokio::test]
 async fn connection_failure_names_the_url_and_the_cause() {
-    // A port that was just free: nothing listens there.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    drop(listener);
+    let base_url = unreachable_base_url();
     let config = OpenAiConfig {
         max_retries: 1,
         retry_base_delay: Duration::from_millis(1),

@@ -1,15 +1,15 @@
 //! The judge client against a real HTTP server on 127.0.0.1 that speaks the chat-completions
-//! protocol from a script (`scripted_server`): answers, malformed answers, retries, a rejected
-//! key and timeouts, directly and through a judge metric. Keys come from a table, not the
-//! process environment (see `openai_tests`).
+//! protocol from a script (`crate::testing::fake_openai`): answers, malformed answers, retries,
+//! a rejected key and timeouts, directly and through a judge metric. Keys come from a table, not
+//! the process environment (see the `openai` agent's tests).
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use super::openai_judge::{JudgeConfig, OpenAiJudge};
-use super::scripted_server::{Reply, Server};
+use super::client::{JudgeConfig, OpenAiJudge};
 use crate::eval::{evaluate_judge_metric, parse_judge_metric, Judge, JudgeInput, JudgeRequest};
+use crate::testing::fake_openai::{unreachable_base_url, Reply, Server};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_JUDGE_KEY";
 const SECRET: &str = "sk-judge-test-2b7e1516-secret";
@@ -76,7 +76,7 @@ async fn asks_one_prompt_at_temperature_0_and_returns_the_text() {
         json!({"model": "judge-model", "messages": [{"role": "user", "content": "Is it relevant?"}], "temperature": 0.0})
     );
     assert_eq!(bodies[1]["model"], "bigger-judge");
-    let requests = server.script.requests.lock().unwrap();
+    let requests = server.requests();
     assert_eq!(requests[0].path, "/v1/chat/completions");
     assert_eq!(requests[0].authorization, Some(format!("Bearer {SECRET}")));
     let debug = format!("{judge:?}");
@@ -182,7 +182,7 @@ async fn retries_a_500_then_succeeds() {
     let bodies = server.bodies();
     assert_eq!(bodies[0], bodies[2], "a retry sends the same request");
 
-    let failing = Server::start_with(vec![], Some(Reply::status(502, json!({"error": "bad gateway"})))).await;
+    let failing = Server::always(Reply::status(502, json!({"error": "bad gateway"}))).await;
     let error = ask(&judge_with(&failing, |c| c.max_retries = Some(1)), "p")
         .await
         .unwrap_err();
@@ -240,9 +240,7 @@ async fn a_silent_server_times_out_naming_the_setting() {
 
 #[tokio::test]
 async fn connection_failures_are_retried_then_reported() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    drop(listener);
+    let base_url = unreachable_base_url();
     let config = JudgeConfig {
         max_retries: Some(1),
         ..JudgeConfig::new(&base_url, "m")

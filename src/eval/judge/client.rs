@@ -1,8 +1,8 @@
 //! The judge of the LLM-as-judge metrics: an OpenAI-compatible `/chat/completions` endpoint
-//! asked one prompt at a time, without streaming, at temperature 0 unless configured. It shares
-//! the `openai` agent's wire code (key lookup, timeouts, error messages, retries with backoff
-//! on 429, 5xx and connection failures); the API key stays on the server and is never put into
-//! errors or logs.
+//! asked one prompt at a time, without streaming, at temperature 0 unless configured. It talks
+//! through `crate::llm_http` as the `openai` agent does (key lookup, timeouts, error messages,
+//! retries with backoff on 429, 5xx and connection failures); the API key stays on the server
+//! and is never put into errors or logs.
 
 use std::fmt;
 use std::time::Duration;
@@ -12,22 +12,13 @@ use futures::FutureExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::openai::{
+use crate::eval::{Judge, JudgeRequest};
+use crate::llm_http::{
     api_key, causes, env_lookup, error_text, fmt_duration, snippet, Endpoint, Failure, KeyLookup,
 };
-use crate::eval::{Judge, JudgeRequest};
 
-/// The `[judge]` table of evalstudio.toml. Holds the *name* of the key's variable, never the key.
-///
-/// ```toml
-/// [judge]
-/// base_url = "https://api.openai.com/v1"
-/// model = "gpt-4o-mini"
-/// api_key_env = "OPENAI_API_KEY"   # optional; local servers usually need none
-/// temperature = 0.0                # optional, default 0
-/// timeout_secs = 60                # optional: limit on each wait for the server
-/// max_retries = 3                  # optional: retries after 429, 5xx and connection failures
-/// ```
+/// How to reach the judge model: the `[judge]` table of evalstudio.toml (`crate::config` reads
+/// and checks it). Holds the *name* of the key's variable, never the key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JudgeConfig {
@@ -37,10 +28,13 @@ pub struct JudgeConfig {
     pub model: String,
     #[serde(default)]
     pub api_key_env: Option<String>,
+    /// Default 0.
     #[serde(default)]
     pub temperature: Option<f64>,
+    /// Limit on each wait for the server; default 60.
     #[serde(default)]
     pub timeout_secs: Option<f64>,
+    /// Retries after 429, 5xx and connection failures; default 3.
     #[serde(default)]
     pub max_retries: Option<u32>,
 }
@@ -60,33 +54,6 @@ impl JudgeConfig {
             timeout_secs: None,
             max_retries: None,
         }
-    }
-
-    /// Checks the values a TOML file may get wrong; the message names the field.
-    pub fn validate(&self) -> Result<(), String> {
-        for (field, value) in [("base_url", &self.base_url), ("model", &self.model)] {
-            if value.trim().is_empty() {
-                return Err(format!("judge.{field}: missing; the judge needs a `{field}`"));
-            }
-        }
-        if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
-            return Err(format!(
-                "judge.base_url: `{}` is not an http:// or https:// URL",
-                self.base_url
-            ));
-        }
-        if let Some(t) = self.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
-            return Err(format!("judge.temperature: {t} is outside 0 to 2"));
-        }
-        if let Some(secs) = self
-            .timeout_secs
-            .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
-        {
-            return Err(format!(
-                "judge.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
-            ));
-        }
-        Ok(())
     }
 
     fn temperature(&self) -> f64 {

@@ -1,10 +1,14 @@
-//! A real HTTP server on 127.0.0.1 (random port) that speaks the OpenAI chat-completions
-//! protocol from a script: one canned reply per request, every request recorded so tests can
-//! check what was sent. Used by the tests of the `openai` agent and of the judge client.
+//! A fake OpenAI-compatible model server for tests: a real HTTP server on 127.0.0.1 (random
+//! port) that answers chat-completions requests from a script, one canned reply per request (or
+//! the same reply to every request), and records every request so tests can check what was sent.
+//!
+//! The one fake model of the Rust tests: the unit tests reach it as `crate::testing::fake_openai`,
+//! the integration tests and benches include this file with `#[path]`. So it uses only external
+//! crates, never `crate::`.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -14,23 +18,27 @@ use axum::response::Response;
 use axum::Router;
 use serde_json::{json, Value};
 
+/// One answer: status, headers, the body as separate chunks, and how long to wait first.
 #[derive(Clone)]
-pub(super) struct Reply {
+pub struct Reply {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     /// Written as separate body chunks.
     pub chunks: Vec<String>,
+    /// Waited before anything (headers included) is sent.
     pub delay: Duration,
 }
 
 impl Reply {
-    pub(super) fn sse(events: Vec<Value>) -> Self {
+    /// A streamed answer: one `data:` event per value, then `data: [DONE]`.
+    pub fn sse(events: Vec<Value>) -> Self {
         let mut chunks: Vec<String> = events.iter().map(|e| format!("data: {e}\n\n")).collect();
         chunks.push("data: [DONE]\n\n".into());
         Self::raw(chunks)
     }
 
-    pub(super) fn raw(chunks: Vec<String>) -> Self {
+    /// An event stream written exactly as given.
+    pub fn raw(chunks: Vec<String>) -> Self {
         Reply {
             status: 200,
             headers: vec![("content-type", "text/event-stream".into())],
@@ -39,7 +47,8 @@ impl Reply {
         }
     }
 
-    pub(super) fn status(status: u16, body: Value) -> Self {
+    /// A JSON body with this status (an error, or a non-streamed completion).
+    pub fn status(status: u16, body: Value) -> Self {
         Reply {
             status,
             headers: vec![("content-type", "application/json".into())],
@@ -48,36 +57,47 @@ impl Reply {
         }
     }
 
-    pub(super) fn header(mut self, name: &'static str, value: &str) -> Self {
+    pub fn header(mut self, name: &'static str, value: &str) -> Self {
         self.headers.push((name, value.into()));
         self
     }
 }
 
-pub(super) struct Recorded {
+/// A request as the server received it.
+pub struct Recorded {
     pub path: String,
     pub authorization: Option<String>,
+    /// The JSON body, or the text if it was not JSON.
     pub body: Value,
 }
 
-pub(super) struct Script {
+struct Script {
     replies: Mutex<VecDeque<Reply>>,
     /// Served once the script runs out; without one the server answers 500.
     fallback: Option<Reply>,
-    pub requests: Mutex<Vec<Recorded>>,
+    requests: Mutex<Vec<Recorded>>,
 }
 
-pub(super) struct Server {
+/// A running fake model server. It serves until the test's runtime ends.
+pub struct Server {
+    /// Ends in `/v1`, as a profile's or the judge's `base_url` does.
     pub base_url: String,
-    pub script: Arc<Script>,
+    script: Arc<Script>,
 }
 
 impl Server {
-    pub(super) async fn start(replies: Vec<Reply>) -> Self {
+    /// Answers the requests with `replies` in order, then with 500s.
+    pub async fn start(replies: Vec<Reply>) -> Self {
         Self::start_with(replies, None).await
     }
 
-    pub(super) async fn start_with(replies: Vec<Reply>, fallback: Option<Reply>) -> Self {
+    /// Answers every request with `reply`.
+    pub async fn always(reply: Reply) -> Self {
+        Self::start_with(Vec::new(), Some(reply)).await
+    }
+
+    /// Answers with `replies` in order, then with `fallback` (500s without one).
+    pub async fn start_with(replies: Vec<Reply>, fallback: Option<Reply>) -> Self {
         let script = Arc::new(Script {
             replies: Mutex::new(replies.into()),
             fallback,
@@ -93,19 +113,25 @@ impl Server {
         }
     }
 
-    pub(super) fn bodies(&self) -> Vec<Value> {
-        self.script
-            .requests
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|r| r.body.clone())
-            .collect()
+    /// Every request so far, in arrival order.
+    pub fn requests(&self) -> MutexGuard<'_, Vec<Recorded>> {
+        self.script.requests.lock().unwrap()
     }
 
-    pub(super) fn request_count(&self) -> usize {
-        self.script.requests.lock().unwrap().len()
+    pub fn bodies(&self) -> Vec<Value> {
+        self.requests().iter().map(|r| r.body.clone()).collect()
     }
+
+    /// Requests so far, counted when they arrive (before any reply delay).
+    pub fn request_count(&self) -> usize {
+        self.requests().len()
+    }
+}
+
+/// A `base_url` nothing listens on: a port that was free a moment ago.
+pub fn unreachable_base_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}/v1", listener.local_addr().unwrap())
 }
 
 async fn handle(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap, body: String) -> Response {

@@ -1,0 +1,280 @@
+//! The `openai` agent: any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI, Ollama,
+//! vLLM, llama.cpp's server, LiteLLM, …) with streaming and function calling. The tool loop runs
+//! here, on the server: the model asks for tools, we run them from the agent's `ToolRegistry`,
+//! send the results back and call the model again until it answers with text.
+//!
+//! The API key is read from the environment variable named in the config each time a request is
+//! made, sent only in the `Authorization` header, and never put into events, errors, logs or
+//! `Debug` output.
+//!
+//! Here is the loop; `messages` builds what the model is sent, `stream` reads what it answers,
+//! and `crate::llm_http` does the HTTP (timeouts, retries, error messages).
+
+mod config;
+mod messages;
+mod stream;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::time::Instant;
+
+use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
+use serde_json::{json, Map, Value};
+
+use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Turn};
+use crate::llm_http::{api_key, env_lookup, snippet, Endpoint, KeyLookup};
+pub use config::OpenAiConfig;
+use stream::{ModelReply, PartialCall};
+
+pub struct OpenAiAgent {
+    config: OpenAiConfig,
+    tools: ToolRegistry,
+    /// One connection pool for every turn of this agent.
+    client: reqwest::Client,
+    key_lookup: KeyLookup,
+}
+
+impl fmt::Debug for OpenAiAgent {
+    // By hand, so that nothing added to the agent later can leak a key through `{:?}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenAiAgent")
+            .field("config", &self.config)
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenAiAgent {
+    pub fn new(config: OpenAiConfig, tools: ToolRegistry) -> Self {
+        let client = reqwest::Client::builder()
+            .connect_timeout(config.request_timeout)
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
+        Self {
+            config,
+            tools,
+            client,
+            key_lookup: env_lookup,
+        }
+    }
+
+    pub fn config(&self) -> &OpenAiConfig {
+        &self.config
+    }
+
+    /// The tools offered to the model.
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.tools
+    }
+
+    /// Tests read keys from a table instead of the process environment.
+    #[cfg(test)]
+    fn with_key_lookup(mut self, lookup: KeyLookup) -> Self {
+        self.key_lookup = lookup;
+        self
+    }
+
+    /// Where and how the model is called.
+    fn endpoint(&self) -> Endpoint<'_> {
+        Endpoint {
+            client: &self.client,
+            url: self.config.endpoint(),
+            model: &self.config.model,
+            api_key_env: self.config.api_key_env.as_deref(),
+            request_timeout: self.config.request_timeout,
+            timeout_setting: "request_timeout",
+            max_retries: self.config.max_retries,
+            retry_base_delay: self.config.retry_base_delay,
+        }
+    }
+
+    /// One turn: model calls and tool runs until the model answers with text.
+    async fn run(&self, history: &[Turn], message: &str, out: &Emitter) -> Result<(), String> {
+        let mut messages = messages::initial(self.config.system_prompt.as_deref(), history, message);
+        // Model replies so far that asked for tools.
+        let mut step = 0;
+        loop {
+            let started = Instant::now();
+            let reply = self.call_model(&messages, out).await?;
+            out.emit(AgentEvent::ModelCall {
+                duration_ms: started.elapsed().as_millis() as u64,
+            });
+            let usage = reply
+                .usage
+                .map(|(prompt_tokens, completion_tokens)| AgentEvent::Usage {
+                    prompt_tokens,
+                    completion_tokens,
+                });
+            if reply.calls.is_empty() {
+                out.emit(AgentEvent::FinalResponse { text: reply.text });
+                if let Some(usage) = usage {
+                    out.emit(usage);
+                }
+                return Ok(());
+            }
+            if let Some(usage) = usage {
+                out.emit(usage);
+            }
+            if step >= self.config.max_tool_steps {
+                return Err(format!(
+                    "the model kept calling tools after {} steps; raise max_tool_steps or check the \
+                     system prompt",
+                    self.config.max_tool_steps
+                ));
+            }
+            let calls = prepare_calls(reply.calls, history.len(), step);
+            let tool_calls: Vec<Value> = calls
+                .iter()
+                .map(|c| messages::tool_call(&c.id, &c.name, &c.raw_args))
+                .collect();
+            messages.push(messages::assistant_with_calls(&reply.text, tool_calls));
+            for call in &calls {
+                out.emit(AgentEvent::ToolCall {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    args: call.args.clone().unwrap_or_default(),
+                });
+            }
+            // Run the calls concurrently; report results in call order as soon as each is known.
+            let mut results: FuturesOrdered<_> = calls
+                .iter()
+                .map(|call| async move { (call, self.run_tool(call).await) })
+                .collect();
+            while let Some((call, (response, duration_ms))) = results.next().await {
+                messages.push(messages::tool_result(&call.id, &response));
+                out.emit(AgentEvent::ToolResult {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    response,
+                    duration_ms,
+                });
+            }
+            step += 1;
+        }
+    }
+
+    async fn run_tool(&self, call: &PreparedCall) -> (Map<String, Value>, u64) {
+        let args = match &call.args {
+            Ok(args) => args,
+            Err(message) => return (error_object(message.clone()), 0),
+        };
+        let Some(tool) = self.tools.get(&call.name) else {
+            let known: Vec<&str> = self.tools.iter().map(|t| t.name()).collect();
+            let message = if known.is_empty() {
+                format!("no tool named \"{}\"; no tools are available", call.name)
+            } else {
+                format!(
+                    "no tool named \"{}\"; available tools: {}",
+                    call.name,
+                    known.join(", ")
+                )
+            };
+            return (error_object(message), 0);
+        };
+        let started = Instant::now();
+        let result = tool.call(args).await;
+        let duration_ms = started.elapsed().as_millis() as u64;
+        (result.unwrap_or_else(error_object), duration_ms)
+    }
+
+    fn request_body(&self, messages: &[Value]) -> Value {
+        let mut body = Map::new();
+        body.insert("model".into(), json!(self.config.model));
+        body.insert("messages".into(), Value::Array(messages.to_vec()));
+        if !self.tools.is_empty() {
+            // An empty `tools` array is rejected by OpenAI; leave it out instead.
+            body.insert("tools".into(), Value::Array(self.tools.declarations()));
+        }
+        body.insert("stream".into(), Value::Bool(true));
+        // Without this OpenAI sends no token counts when streaming; other servers ignore it.
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+        if let Some(t) = self.config.temperature {
+            body.insert("temperature".into(), json!(t));
+        }
+        Value::Object(body)
+    }
+
+    /// One model call, retried on 429, 5xx and connection failures.
+    async fn call_model(&self, messages: &[Value], out: &Emitter) -> Result<ModelReply, String> {
+        let endpoint = self.endpoint();
+        let key = api_key(endpoint.api_key_env, self.key_lookup)?;
+        let body = self.request_body(messages);
+        endpoint
+            .call(key.as_deref(), &body, |response| {
+                stream::read_stream(response, &endpoint, out)
+            })
+            .await
+    }
+}
+
+impl Agent for OpenAiAgent {
+    fn run_turn<'a>(
+        &'a self,
+        _session: SessionContext<'a>,
+        history: &'a [Turn],
+        message: &'a str,
+    ) -> BoxStream<'a, AgentEvent> {
+        turn_stream(move |out| async move { self.run(history, message, &out).await })
+    }
+}
+
+/// A tool call of the model's reply, ready to run.
+struct PreparedCall {
+    id: String,
+    name: String,
+    /// The arguments exactly as the model sent them (what goes back into the conversation).
+    raw_args: String,
+    /// Parsed arguments, or the error the tool result reports.
+    args: Result<Map<String, Value>, String>,
+}
+
+fn prepare_calls(calls: Vec<PartialCall>, turn: usize, step: usize) -> Vec<PreparedCall> {
+    calls
+        .into_iter()
+        .enumerate()
+        .map(|(n, call)| {
+            let id = if call.id.is_empty() {
+                format!("call_{turn}_{step}_{n}")
+            } else {
+                call.id
+            };
+            let args = parse_args(&call.arguments);
+            let raw_args = if call.arguments.trim().is_empty() {
+                "{}".to_string()
+            } else {
+                call.arguments
+            };
+            PreparedCall {
+                id,
+                name: call.name,
+                raw_args,
+                args,
+            }
+        })
+        .collect()
+}
+
+fn parse_args(raw: &str) -> Result<Map<String, Value>, String> {
+    if raw.trim().is_empty() {
+        // Some servers send "" for a call without arguments.
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "the model sent arguments that are not a JSON object: {}",
+            snippet(&other.to_string())
+        )),
+        Err(e) => Err(format!(
+            "the model sent arguments that are not JSON: {e}; they were: {}",
+            snippet(raw)
+        )),
+    }
+}
+
+fn error_object(message: String) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert("error".into(), Value::String(message));
+    map
+}

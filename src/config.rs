@@ -1,0 +1,287 @@
+//! evalstudio.toml: the agent profiles and the judge model. Reading the file, checking it
+//! (errors name the profile or the field), and building what it describes: the profiles'
+//! agents (`AgentProfiles`) and the judge of the LLM-as-judge metrics.
+//!
+//! ```toml
+//! [[profiles]]
+//! name = "gpt"                      # letters, digits, _ - .
+//! kind = "openai"                   # "demo", "openai" or "adk"
+//! model = "gpt-4o-mini"
+//! base_url = "https://api.openai.com/v1"
+//! api_key_env = "OPENAI_API_KEY"    # the variable's name; the key itself never leaves the server
+//! system_prompt = "You are a helpful assistant."
+//! temperature = 0.2
+//! tools = ["get_weather", "calculate"]   # default: all built-in tools
+//! max_tool_steps = 8
+//!
+//! [[profiles]]
+//! name = "weather_adk"
+//! kind = "adk"                      # a running `adk api_server`
+//! base_url = "http://127.0.0.1:8000"
+//! adk_app = "weather_agent"         # the agent folder it serves; default: the profile name
+//!
+//! [judge]                           # the model behind the LLM-as-judge metrics (optional)
+//! base_url = "https://api.openai.com/v1"
+//! model = "gpt-4o-mini"
+//! api_key_env = "OPENAI_API_KEY"    # optional; local servers usually need none
+//! temperature = 0.0                 # default 0
+//! timeout_secs = 60                 # limit on each wait for the server
+//! max_retries = 3                   # retries after 429, 5xx and connection failures
+//! ```
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::agent::{AgentKind, AgentProfile, AgentProfiles, ToolRegistry};
+use crate::eval::{Judge, JudgeConfig, OpenAiJudge};
+
+/// Where the configuration comes from when `--config` is not given.
+pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    profiles: Vec<AgentProfile>,
+    #[serde(default)]
+    judge: Option<JudgeConfig>,
+}
+
+/// What the file configures. The default is what no file means: just `demo`, no judge.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The agent profiles, `demo` first, each with its agent built.
+    pub profiles: AgentProfiles,
+    /// The `[judge]` table, if the file has one.
+    pub judge: Option<JudgeConfig>,
+}
+
+impl Config {
+    /// Reads `path`; a missing file at the default location means the default config.
+    pub fn load(path: Option<&Path>) -> Result<Config, String> {
+        let (path, explicit) = match path {
+            Some(path) => (path, true),
+            None => (Path::new(DEFAULT_CONFIG_FILE), false),
+        };
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Err(err) if !explicit && err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(err) => Err(format!("cannot read {}: {err}", path.display())),
+        }
+    }
+
+    /// Parses a config file's text, checks the judge and every profile, and builds the agents.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+        if let Some(judge) = &file.judge {
+            check_judge(judge)?;
+        }
+        Ok(Config {
+            profiles: AgentProfiles::new(check_profiles(file.profiles)?),
+            judge: file.judge,
+        })
+    }
+
+    /// A ready judge for the LLM-as-judge metrics, if one is configured.
+    pub fn build_judge(&self) -> Option<Arc<dyn Judge>> {
+        let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
+        Some(judge)
+    }
+}
+
+/// The file's profiles after `demo`, which a file may redefine (e.g. to give it fewer tools).
+fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, String> {
+    let mut profiles = vec![AgentProfile::demo()];
+    let tools = ToolRegistry::demo();
+    for (index, profile) in from_file.into_iter().enumerate() {
+        let at = format!("profiles[{index}] (`{}`)", profile.name);
+        crate::evalset::validate_eval_set_id(&profile.name)
+            .map_err(|m| format!("{at}: {}", m.replace("eval_set_id", "profile name")))?;
+        let required: &[(&str, &Option<String>)] = match profile.kind {
+            AgentKind::Demo => &[],
+            AgentKind::Openai => &[("model", &profile.model), ("base_url", &profile.base_url)],
+            AgentKind::Adk => &[("base_url", &profile.base_url)],
+        };
+        for (field, value) in required {
+            if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                let kind = format!("{:?}", profile.kind).to_lowercase();
+                return Err(format!("{at}: an {kind} profile needs `{field}`"));
+            }
+        }
+        if profile.kind == AgentKind::Adk && profile.tools.is_some() {
+            return Err(format!(
+                "{at}: an adk profile runs the api_server's own tools; remove `tools`"
+            ));
+        }
+        if let Some(unknown) = profile
+            .tools
+            .iter()
+            .flatten()
+            .find(|name| tools.get(name).is_none())
+        {
+            let known: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+            return Err(format!(
+                "{at}: no tool named `{unknown}` (known: {})",
+                known.join(", ")
+            ));
+        }
+        match profiles.iter().position(|p| p.name == profile.name) {
+            Some(existing) if profile.name == "demo" => profiles[existing] = profile,
+            Some(_) => return Err(format!("{at}: the name is used twice")),
+            None => profiles.push(profile),
+        }
+    }
+    Ok(profiles)
+}
+
+/// Checks the values of `[judge]` a file may get wrong; the message names the field.
+fn check_judge(judge: &JudgeConfig) -> Result<(), String> {
+    for (field, value) in [("base_url", &judge.base_url), ("model", &judge.model)] {
+        if value.trim().is_empty() {
+            return Err(format!("judge.{field}: missing; the judge needs a `{field}`"));
+        }
+    }
+    if !(judge.base_url.starts_with("http://") || judge.base_url.starts_with("https://")) {
+        return Err(format!(
+            "judge.base_url: `{}` is not an http:// or https:// URL",
+            judge.base_url
+        ));
+    }
+    if let Some(t) = judge.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
+        return Err(format!("judge.temperature: {t} is outside 0 to 2"));
+    }
+    if let Some(secs) = judge
+        .timeout_secs
+        .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
+    {
+        return Err(format!(
+            "judge.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_exists_without_a_file() {
+        let config = Config::load(None).unwrap();
+        let profiles = &config.profiles;
+        assert_eq!(
+            profiles.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["demo"]
+        );
+        assert!(profiles.agent("demo").is_some());
+        assert!(profiles.agent("nope").is_none());
+        assert!(Config::load(Some(Path::new("/no/such/evalstudio.toml")))
+            .unwrap_err()
+            .contains("cannot read"));
+    }
+
+    #[test]
+    fn profiles_parse_and_are_checked() {
+        let text = r#"
+            [[profiles]]
+            name = "local_llama"
+            kind = "openai"
+            model = "qwen2.5"
+            base_url = "http://127.0.0.1:8080/v1"
+            api_key_env = "LLAMA_KEY"
+            tools = ["get_weather"]
+        "#;
+        let profiles = Config::parse(text).unwrap().profiles;
+        let names: Vec<_> = profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["demo", "local_llama"]);
+        assert_eq!(
+            profiles.get("local_llama").unwrap().api_key_env.as_deref(),
+            Some("LLAMA_KEY")
+        );
+        assert!(profiles.agent("local_llama").is_some());
+
+        let missing_model = "[[profiles]]\nname = \"x\"\nkind = \"openai\"\nbase_url = \"http://h/v1\"";
+        assert!(Config::parse(missing_model)
+            .unwrap_err()
+            .contains("needs `model`"));
+        let bad_tool = "[[profiles]]\nname = \"x\"\nkind = \"demo\"\ntools = [\"rm_rf\"]";
+        assert!(Config::parse(bad_tool)
+            .unwrap_err()
+            .contains("no tool named `rm_rf`"));
+        let bad_name = "[[profiles]]\nname = \"a/b\"\nkind = \"demo\"";
+        assert!(Config::parse(bad_name).unwrap_err().contains("profile name"));
+        let twice =
+            "[[profiles]]\nname = \"x\"\nkind = \"demo\"\n[[profiles]]\nname = \"x\"\nkind = \"demo\"";
+        assert!(Config::parse(twice).unwrap_err().contains("used twice"));
+        let typo = "[[profiles]]\nname = \"x\"\nkind = \"demo\"\nmodle = \"m\"";
+        let err = Config::parse(typo).unwrap_err();
+        assert!(err.contains("modle") && err.contains("line 4"), "{err}");
+        let adk = "[[profiles]]\nname = \"w\"\nkind = \"adk\"\nbase_url = \"http://127.0.0.1:8000\"\nadk_app = \"weather_agent\"";
+        let profiles = Config::parse(adk).unwrap().profiles;
+        assert_eq!(profiles.get("w").unwrap().kind, AgentKind::Adk);
+        assert!(profiles.agent("w").is_some());
+        let adk_without_url = "[[profiles]]\nname = \"w\"\nkind = \"adk\"";
+        assert!(Config::parse(adk_without_url)
+            .unwrap_err()
+            .contains("an adk profile needs `base_url`"));
+        let bad_kind = "[[profiles]]\nname = \"x\"\nkind = \"gemini\"";
+        assert!(Config::parse(bad_kind).unwrap_err().contains("gemini"));
+    }
+
+    #[test]
+    fn the_judge_table_is_parsed_and_checked() {
+        assert!(Config::default().build_judge().is_none());
+        let text = r#"
+            [judge]
+            base_url = "http://127.0.0.1:8080/v1"
+            model = "qwen2.5"
+            api_key_env = "JUDGE_KEY"
+            timeout_secs = 30
+            max_retries = 1
+        "#;
+        let config = Config::parse(text).unwrap();
+        let judge = config.judge.as_ref().unwrap();
+        assert_eq!(judge.model, "qwen2.5");
+        assert_eq!(judge.api_key_env.as_deref(), Some("JUDGE_KEY"));
+        assert_eq!(
+            (judge.temperature, judge.timeout_secs, judge.max_retries),
+            (None, Some(30.0), Some(1))
+        );
+        assert!(config.build_judge().is_some());
+        assert_eq!(
+            config.profiles.iter().count(),
+            1,
+            "a judge is not an agent profile"
+        );
+
+        let errors = [
+            ("[judge]\nmodel = \"m\"", "missing field `base_url`"),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \" \"",
+                "judge.model: missing",
+            ),
+            (
+                "[judge]\nbase_url = \"h/v1\"\nmodel = \"m\"",
+                "judge.base_url: `h/v1` is not an http",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntemperature = 3",
+                "judge.temperature: 3 is outside",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntimeout_secs = 0",
+                "judge.timeout_secs: 0 is not",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key = \"sk-1\"",
+                "unknown field `api_key`",
+            ),
+        ];
+        for (text, expected) in errors {
+            let error = Config::parse(text).unwrap_err();
+            assert!(error.contains(expected), "{error}");
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! One chat-completions endpoint as the agent and the judge call it: a POST with a timeout,
+//! errors that name the URL, the model and the key's variable (never the key), and retries with
+//! backoff after 429, 5xx and connection failures.
+
+use std::time::Duration;
+
+use futures::Future;
+use serde_json::Value;
+
+use super::auth::scrub;
+use super::error_text::{causes, fmt_duration, server_message};
+use super::retry::{backoff, next_salt, retry_after};
+
+/// Where and how a model is called.
+pub(crate) struct Endpoint<'a> {
+    pub client: &'a reqwest::Client,
+    /// `{base_url}/chat/completions`.
+    pub url: String,
+    pub model: &'a str,
+    pub api_key_env: Option<&'a str>,
+    /// Limit on waiting for the response headers, and on each wait while reading the answer.
+    pub request_timeout: Duration,
+    /// The setting that sets `request_timeout`, named in timeout errors.
+    pub timeout_setting: &'static str,
+    pub max_retries: u32,
+    pub retry_base_delay: Duration,
+}
+
+impl Endpoint<'_> {
+    /// Posts `body` and reads a successful response with `read`; retries what can be retried.
+    pub(crate) async fn call<T, Read, Reading>(
+        &self,
+        key: Option<&str>,
+        body: &Value,
+        read: Read,
+    ) -> Result<T, String>
+    where
+        Read: Fn(reqwest::Response) -> Reading,
+        Reading: Future<Output = Result<T, Failure>>,
+    {
+        let mut attempt = 0;
+        loop {
+            let result = match self.send(body, key).await {
+                Ok(response) => read(response).await,
+                Err(failure) => Err(failure),
+            };
+            let failure = match result {
+                Ok(answer) => return Ok(answer),
+                Err(failure) => failure,
+            };
+            let message = scrub(&failure.message, key);
+            if !failure.retryable || attempt >= self.max_retries {
+                return Err(if attempt > 0 {
+                    format!("{message} (gave up after {} attempts)", attempt + 1)
+                } else {
+                    message
+                });
+            }
+            let delay = failure
+                .retry_after
+                .unwrap_or_else(|| backoff(self.retry_base_delay, attempt, next_salt()));
+            tracing::warn!(
+                "{message}; retrying in {} ms (retry {} of {})",
+                delay.as_millis(),
+                attempt + 1,
+                self.max_retries
+            );
+            tokio::time::sleep(delay).await;
+            attempt += 1;
+        }
+    }
+
+    /// One request; the response if its status is a success.
+    async fn send(&self, body: &Value, key: Option<&str>) -> Result<reqwest::Response, Failure> {
+        let url = &self.url;
+        let timeout = self.request_timeout;
+        let mut request = self.client.post(url).json(body);
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        let response = match tokio::time::timeout(timeout, request.send()).await {
+            Err(_) => {
+                return Err(Failure::fatal(format!(
+                    "the model server at {url} did not answer within {} ({})",
+                    fmt_duration(timeout),
+                    self.timeout_setting
+                )))
+            }
+            Ok(Err(e)) => return Err(send_failure(url, &e)),
+            Ok(Ok(response)) => response,
+        };
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let retry_after = retry_after(response.headers());
+        let text = match tokio::time::timeout(timeout, response.text()).await {
+            Ok(Ok(text)) => text,
+            _ => String::new(),
+        };
+        Err(self.status_failure(status, &text, retry_after))
+    }
+
+    fn status_failure(
+        &self,
+        status: reqwest::StatusCode,
+        body: &str,
+        retry_after: Option<Duration>,
+    ) -> Failure {
+        let (url, model) = (&self.url, self.model);
+        let detail = server_message(body);
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!(": {detail}")
+        };
+        match status.as_u16() {
+            // The body is left out: some servers echo part of the key they rejected.
+            401 => Failure::fatal(match self.api_key_env {
+                Some(var) => format!(
+                    "the model server at {url} rejected the API key ({status}); check the API key in ${var}"
+                ),
+                None => format!(
+                    "the model server at {url} requires an API key ({status}); set api_key_env to the \
+                     name of the environment variable that holds it"
+                ),
+            }),
+            403 => Failure::fatal(format!(
+                "the model server at {url} refused the request ({status}); check that the API key{} \
+                 may use model \"{model}\"{detail}",
+                self.api_key_env.map(|v| format!(" in ${v}")).unwrap_or_default()
+            )),
+            404 => Failure::fatal(format!(
+                "model \"{model}\" or the endpoint {url} was not found ({status}); check the model name \
+                 and base_url{detail}"
+            )),
+            429 => Failure::retry(
+                format!("the model server at {url} is rate limiting requests ({status}){detail}"),
+                retry_after,
+            ),
+            code if code >= 500 => Failure::retry(
+                format!("the model server at {url} failed ({status}){detail}"),
+                retry_after,
+            ),
+            _ => Failure::fatal(format!(
+                "the model server at {url} rejected the request for model \"{model}\" ({status}){detail}"
+            )),
+        }
+    }
+}
+
+/// Why an attempt failed, and whether another one may succeed.
+pub(crate) struct Failure {
+    message: String,
+    retryable: bool,
+    retry_after: Option<Duration>,
+}
+
+impl Failure {
+    pub(crate) fn fatal(message: String) -> Self {
+        Self {
+            message,
+            retryable: false,
+            retry_after: None,
+        }
+    }
+
+    pub(crate) fn retry(message: String, retry_after: Option<Duration>) -> Self {
+        Self {
+            message,
+            retryable: true,
+            retry_after,
+        }
+    }
+}
+
+/// A request that got no response at all.
+fn send_failure(url: &str, e: &reqwest::Error) -> Failure {
+    if e.is_builder() {
+        return Failure::fatal(format!("cannot send a request to {url}: {}", causes(e)));
+    }
+    if e.is_connect() {
+        return Failure::retry(
+            format!("could not connect to the model server at {url}: {}", causes(e)),
+            None,
+        );
+    }
+    Failure::retry(format!("the request to {url} failed: {}", causes(e)), None)
+}
