@@ -110,3 +110,29 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         exported.contains("\"eval_id\": \"paris_then_london\"") && exported.contains("\"convert_currency\"")
     );
 }
+
+/// The eval id is checked by the service, so REST refuses what the browser refuses.
+#[tokio::test]
+async fn add_session_refuses_eval_ids_the_browser_refuses() {
+    let app = spawn_app().await;
+    app.create_session("demo", "alice", "s1").await;
+    let turn = crate::helpers::run_request("demo", "alice", "s1", "weather in Paris");
+    assert_eq!(app.post_json("/run", &turn).await.status(), StatusCode::OK);
+    assert_eq!(
+        app.post("/apps/demo/eval_sets/chats", "").await.status(),
+        StatusCode::CREATED
+    );
+    for (eval_id, why) in [
+        ("a\u{7}b", "control characters"),
+        (&"x".repeat(201) as &str, "longer than 200"),
+        ("   ", "Enter an eval id"),
+    ] {
+        let add = json!({"evalId": eval_id, "sessionId": "s1", "userId": "alice"});
+        let response = app
+            .post_json("/apps/demo/eval_sets/chats/add_session", &add)
+            .await;
+        let body = assert_error(response, StatusCode::BAD_REQUEST).await;
+        assert!(body["error"].as_str().unwrap().contains(why), "{body}");
+    }
+    assert_eq!(app.get_json("/apps/demo/eval_sets/chats/evals").await, json!([]));
+}

@@ -12,6 +12,7 @@ use crate::store::StoreError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 #[derive(Debug)]
@@ -74,13 +75,20 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// The body of every error answer.
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+    detail: Value,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({"error": self.error, "detail": self.detail})),
-        )
-            .into_response()
+        let body = ErrorBody {
+            error: self.error,
+            detail: self.detail,
+        };
+        (self.status, Json(body)).into_response()
     }
 }
 
