@@ -304,6 +304,21 @@ mod tests {
     }
 
     #[test]
+    fn evidence_is_stored_as_the_texts_compared_and_the_cosine() {
+        let embedder = ScriptedEmbedder::new(&[("sunny", SUNNY), ("warm", WARM)]);
+        let similarity = block_on(semantic_similarity(&answer("warm"), &answer("sunny"), &embedder));
+        assert_eq!(
+            serde_json::to_string(&similarity.evidence).unwrap(),
+            r#"{"expected":"sunny","actual":"warm","cosine":0.6000000095367428}"#
+        );
+        let relevance = block_on(answer_relevance(&invocation("sunny", Some("warm")), &embedder));
+        assert_eq!(
+            serde_json::to_string(&relevance.evidence).unwrap(),
+            r#"{"query":"sunny","response":"warm","cosine":0.6000000095367428}"#
+        );
+    }
+
+    #[test]
     fn no_actual_response_scores_zero_without_embedding() {
         let embedder = ScriptedEmbedder::new(&[]);
         let score = block_on(semantic_similarity(
