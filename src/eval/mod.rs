@@ -14,6 +14,7 @@ mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
 mod judge;
+mod metrics;
 mod partial;
 mod porter;
 mod result;
@@ -26,11 +27,7 @@ mod services;
 mod tests;
 mod trajectory;
 
-pub use config::{
-    metric_infos, ConfigError, EvalConfig, MetricConfig, MetricInfo, MetricKind, RESPONSE_MATCH_SCORE,
-    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
-    TOOL_TRAJECTORY_RECALL,
-};
+pub use config::{ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
     evaluate_efficiency, Efficiency, EfficiencyResult, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,
     TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
@@ -45,10 +42,14 @@ pub use exact_mean::exact_mean;
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
     evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
-    JudgeModelOptions, ReplyKind, CUSTOM_JUDGE_EXAMPLE, JUDGE_METRICS,
+    JudgeModelOptions, ReplyKind,
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
+pub use metrics::{
+    metric_infos, MetricInfo, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE, TOOL_SINGLE_USE,
+    TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION, TOOL_TRAJECTORY_RECALL,
+};
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{

@@ -32,34 +32,6 @@ use parse::{RubricVerdict, Validity};
 use serde_json::{json, Map, Value};
 use template::fill;
 
-/// A custom judge criterion's keys beyond the threshold, as the browser prefills them.
-pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
-
-pub const FINAL_RESPONSE_MATCH_V2: &str = "final_response_match_v2";
-pub const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str = "rubric_based_final_response_quality_v1";
-pub const RELEVANCY: &str = "relevancy";
-pub const FACT_CHECKING: &str = "fact_checking";
-pub const ANSWER_CORRECTNESS: &str = "answer_correctness";
-pub const ANSWER_FAITHFULNESS: &str = "answer_faithfulness";
-pub const ANSWER_RELEVANCY: &str = "answer_relevancy";
-pub const CONTEXT_PRECISION: &str = "context_precision";
-pub const CONTEXT_RECALL: &str = "context_recall";
-pub const FAITHFULNESS: &str = "faithfulness";
-
-/// The built-in judge metrics.
-pub const JUDGE_METRICS: [&str; 10] = [
-    FINAL_RESPONSE_MATCH_V2,
-    RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-    RELEVANCY,
-    FACT_CHECKING,
-    ANSWER_CORRECTNESS,
-    ANSWER_FAITHFULNESS,
-    ANSWER_RELEVANCY,
-    CONTEXT_PRECISION,
-    CONTEXT_RECALL,
-    FAITHFULNESS,
-];
-
 /// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
 const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
 

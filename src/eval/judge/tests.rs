@@ -4,6 +4,10 @@
 use super::parse::{self, Validity};
 use super::template;
 use super::*;
+use crate::eval::metrics::{
+    ANSWER_CORRECTNESS, ANSWER_FAITHFULNESS, CONTEXT_PRECISION, CONTEXT_RECALL, FACT_CHECKING, FAITHFULNESS,
+    FINAL_RESPONSE_MATCH_V2, RELEVANCY, RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+};
 use crate::evalset::{Invocation, RubricContent};
 use futures::executor::block_on;
 use futures::future::BoxFuture;
