@@ -10,6 +10,7 @@ mod efficiency;
 #[cfg(feature = "ssr")]
 mod embedding;
 mod embedding_metrics;
+mod evidence;
 mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
@@ -37,12 +38,14 @@ pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbed
 pub use embedding_metrics::{
     answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
+pub use evidence::{EmbeddingEvidence, Evidence};
 pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
-    evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
-    JudgeModelOptions, ReplyKind,
+    evaluate_judge_metric, parse_judge_metric, AgentWork, AnsweredWith, ContextItem, CustomJudge,
+    JudgeEvidence, JudgeInput, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind, RubricOutcome,
+    RubricScores, Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};

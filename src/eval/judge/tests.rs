@@ -89,6 +89,11 @@ fn evaluate(metric: &JudgeMetric, input: &JudgeInput, judge: &dyn Judge) -> Invo
     block_on(evaluate_judge_metric(metric, input, judge))
 }
 
+/// Evidence as results store it.
+fn stored(evidence: Option<Evidence>) -> Value {
+    serde_json::to_value(evidence.expect("evidence")).unwrap()
+}
+
 fn rubric(id: &str, text: &str) -> Rubric {
     Rubric {
         rubric_id: id.into(),
@@ -189,7 +194,7 @@ fn custom_score_json_maps_its_range_onto_0_to_1() {
     ]);
     let score = evaluate(&custom, &input(), &judge);
     assert_eq!(score.score, Some((0.75 + 1.0) / 2.0));
-    assert_eq!(score.evidence.unwrap()["samples"][0]["feedback"], "good");
+    assert_eq!(stored(score.evidence)["samples"][0]["feedback"], "good");
     let models: Vec<Option<String>> = judge
         .requests
         .lock()
@@ -415,7 +420,7 @@ fn final_response_match_v2_takes_the_majority_and_a_tie_is_invalid() {
     let judge = replies_in_turn(&[valid, invalid, "I refuse.", valid, invalid]);
     let score = evaluate(&v2, &input(), &judge);
     assert_eq!(score.score, Some(0.0));
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(evidence["votes"], json!({"yes": 2, "no": 2, "unread": 1}));
     assert_eq!(evidence["samples"][2]["reply"], "I refuse.");
     assert_eq!(
@@ -444,7 +449,7 @@ fn unreadable_replies_are_not_evaluated_with_the_raw_text_kept() {
         score.reason.as_deref(),
         Some("the judge's reply was neither yes nor no")
     );
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     let raw: Vec<&str> = evidence["samples"]
         .as_array()
         .unwrap()
@@ -462,7 +467,7 @@ fn unreadable_replies_are_not_evaluated_with_the_raw_text_kept() {
     assert_eq!(score.score, None);
     assert!(score.reason.unwrap().contains("no JSON object"));
     assert_eq!(
-        score.evidence.unwrap()["samples"][0]["reply"],
+        stored(score.evidence)["samples"][0]["reply"],
         "{\"score\": 0.9, \"feedback\""
     );
 }
@@ -490,7 +495,7 @@ fn a_judge_error_is_not_evaluated_with_the_error() {
         Some("the judge failed: the judge model server failed (500)")
     );
     assert_eq!(
-        score.evidence.unwrap()["samples"][1],
+        stored(score.evidence)["samples"][1],
         json!({"error": "the judge model server failed (500)"})
     );
 }
@@ -571,7 +576,7 @@ fn rubric_metric_votes_per_rubric_and_averages() {
     let score = evaluate(&rubric_metric, &with_invocation_rubric, &judge);
     // concise: 1 yes, 1 no → tie → no; units: no; tool: 1 yes → yes. Mean 1/3.
     assert_eq!(score.score, Some(1.0 / 3.0));
-    let evidence = score.evidence.clone().unwrap();
+    let evidence = stored(score.evidence.clone());
     let per_rubric: Vec<(&str, Option<f64>)> = evidence["rubrics"]
         .as_array()
         .unwrap()
@@ -594,7 +599,16 @@ fn rubric_metric_votes_per_rubric_and_averages() {
     // Over a case: the mean of every rubric score, not of the invocations' means.
     let other = with_evidence(
         InvocationScore::scored(1.0),
-        json!({"rubrics": [{"rubric_id": "concise", "score": 1.0}]}),
+        JudgeEvidence {
+            rubrics: Some(vec![RubricOutcome {
+                rubric_id: "concise".into(),
+                text: "The answer is concise.".into(),
+                score: Some(1.0),
+                rationale: String::new(),
+                votes: Votes::default(),
+            }]),
+            ..JudgeEvidence::default()
+        },
     );
     let not_evaluated = InvocationScore::not_evaluated("judge down");
     assert_eq!(
@@ -645,7 +659,7 @@ fn context_precision_is_mean_precision_at_the_useful_items() {
     let score = evaluate(&precision, &three, &judge);
     // Useful at 1 and 3: (1/1 + 2/3) / 2.
     assert!((score.score.unwrap() - (1.0 + 2.0 / 3.0) / 2.0).abs() < 1e-12);
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(evidence["items"][1]["useful"], false);
     assert_eq!(evidence["answer"], "reference");
     assert!(judge.prompts()[0].contains("Answer:\nSunny, 25 degrees.\n"));
@@ -685,7 +699,7 @@ fn faithfulness_checks_each_claim_against_the_context() {
     });
     let score = evaluate(&faithfulness, &input(), &judge);
     assert_eq!(score.score, Some(2.0 / 3.0));
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(
         evidence["statements"][2],
         json!({"statement": "Paris is in Spain.", "supported": false, "reply": "No"})
@@ -742,7 +756,7 @@ fn context_recall_checks_the_reference_statements() {
     let score = evaluate(&recall, &input(), &broken);
     assert!(score.reason.unwrap().contains("neither a JSON list"));
     assert_eq!(
-        score.evidence.unwrap()["statements_reply"],
+        stored(score.evidence)["statements_reply"],
         "It is sunny and warm."
     );
 }
@@ -942,8 +956,17 @@ fn inputs_read_both_intermediate_data_forms() {
 // ---------------------------------------------------------------------------------------------
 // Evidence as stored: the exact JSON text (keys in order) that runs keep and the REST API returns
 
+/// The evidence as results store it, checked to read back as the same typed judge evidence.
 fn evidence_text(score: &InvocationScore) -> String {
-    serde_json::to_string(score.evidence.as_ref().expect("evidence")).unwrap()
+    let evidence = score.evidence.as_ref().expect("evidence");
+    let text = serde_json::to_string(evidence).unwrap();
+    let read: Evidence = serde_json::from_str(&text).unwrap();
+    assert!(
+        matches!(read, Evidence::Judge(_)),
+        "{text} reads back as {read:?}"
+    );
+    assert_eq!(&read, evidence);
+    text
 }
 
 #[test]
