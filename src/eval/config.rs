@@ -1,179 +1,15 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
-use super::efficiency::{Efficiency, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
-use super::judge::{parse_judge_metric, JudgeMetric, JUDGE_METRICS};
+use super::efficiency::Efficiency;
+use super::judge::{parse_judge_metric, JudgeMetric};
+use super::metrics::{
+    self, Computed, EmbeddingCosine, Scorer, INFORMATIONAL_ALIASES, NOT_YET_SUPPORTED, RESPONSE_MATCH_SCORE,
+    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE,
+};
 use super::partial::TrajectoryShare;
 use super::trajectory::{MatchType, TrajectoryCriterion};
 use serde_json::{Map, Value};
-
-pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
-pub const RESPONSE_MATCH_SCORE: &str = "response_match_score";
-pub const TOOL_TRAJECTORY_PRECISION: &str = "tool_trajectory_precision";
-pub const TOOL_TRAJECTORY_RECALL: &str = "tool_trajectory_recall";
-pub const TOOL_TRAJECTORY_F1: &str = "tool_trajectory_f1";
-pub const TOOL_SINGLE_USE: &str = "tool_single_use";
-pub const SEMANTIC_SIMILARITY: &str = "semantic_similarity";
-pub const ANSWER_RELEVANCE: &str = "answer_relevance";
-
-/// A metric this build scores, for `GET /apps/{app}/eval_metrics` (ADK's `MetricInfo`) and the
-/// browser's metric picker.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct MetricInfo {
-    pub metric_name: String,
-    pub description: String,
-    /// The default threshold the browser proposes.
-    pub default_threshold: f64,
-    /// The criterion's keys beyond the threshold, as the JSON object the browser prefills for
-    /// editing (`match_type`, `tool_name`, `rubrics`…); `None` when a threshold is all it takes.
-    pub criterion_options: Option<String>,
-}
-
-/// Every metric this build scores, in the order the browser lists them.
-pub fn metric_infos() -> Vec<MetricInfo> {
-    let info = |name: &str, default_threshold: f64, description: &str| MetricInfo {
-        metric_name: name.to_string(),
-        description: description.to_string(),
-        default_threshold,
-        criterion_options: None,
-    };
-    vec![
-        MetricInfo {
-            criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#.into()),
-            ..info(
-                TOOL_TRAJECTORY_AVG_SCORE,
-                1.0,
-                "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
-            )
-        },
-        info(
-            RESPONSE_MATCH_SCORE,
-            0.8,
-            "ADK: ROUGE-1 F-measure of the final response against the expected one.",
-        ),
-        info(
-            TOOL_TRAJECTORY_PRECISION,
-            0.8,
-            "Share of the calls made that were expected (multiset match of name and args).",
-        ),
-        info(
-            TOOL_TRAJECTORY_RECALL,
-            0.8,
-            "Share of the expected calls that were made (multiset match of name and args).",
-        ),
-        info(
-            TOOL_TRAJECTORY_F1,
-            0.8,
-            "Harmonic mean of trajectory precision and recall.",
-        ),
-        info(
-            SEMANTIC_SIMILARITY,
-            0.7,
-            "Cosine of the sentence embeddings (all-MiniLM-L6-v2, in-process) of the expected and actual final responses.",
-        ),
-        info(
-            ANSWER_RELEVANCE,
-            0.3,
-            "Cosine of the sentence embeddings of the user's message and the agent's response.",
-        ),
-        info(
-            "final_response_match_v2",
-            0.5,
-            "ADK, judged: the final response is valid given the expected one (majority over num_samples).",
-        ),
-        info(
-            "relevancy",
-            1.0,
-            "Judged: the response is in line with the query and the context (the tool responses).",
-        ),
-        info(
-            "fact_checking",
-            1.0,
-            "Judged: the context (the tool responses) supports the response.",
-        ),
-        info(
-            "answer_correctness",
-            1.0,
-            "Judged: the response agrees with the expected final response.",
-        ),
-        info(
-            "answer_faithfulness",
-            0.5,
-            "Judged 0-1: the response sticks to the context.",
-        ),
-        info(
-            "answer_relevancy",
-            0.5,
-            "Judged 0-1: the response answers the query.",
-        ),
-        info(
-            "context_precision",
-            0.5,
-            "Judged RAG: the useful context items come first (mean precision@k over relevant items).",
-        ),
-        info(
-            "context_recall",
-            0.5,
-            "Judged RAG: share of the expected answer's statements found in the context.",
-        ),
-        info(
-            "faithfulness",
-            0.5,
-            "Judged RAG: share of the response's claims that the context supports.",
-        ),
-        MetricInfo {
-            criterion_options: Some(
-                r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#
-                    .into(),
-            ),
-            ..info(
-                "rubric_based_final_response_quality_v1",
-                0.5,
-                "ADK, judged: the final response meets each rubric (yes/no per rubric, averaged).",
-            )
-        },
-        MetricInfo {
-            criterion_options: Some(r#"{"tool_name": "get_weather"}"#.into()),
-            ..info(
-                TOOL_SINGLE_USE,
-                1.0,
-                "Whether the conversation called the tool named by the criterion's tool_name.",
-            )
-        },
-    ]
-}
-
-/// Metrics this build scores, as named in a config.
-const SUPPORTED: [&str; 8] = [
-    SEMANTIC_SIMILARITY,
-    ANSWER_RELEVANCE,
-    TOOL_TRAJECTORY_AVG_SCORE,
-    RESPONSE_MATCH_SCORE,
-    TOOL_TRAJECTORY_PRECISION,
-    TOOL_TRAJECTORY_RECALL,
-    TOOL_TRAJECTORY_F1,
-    TOOL_SINGLE_USE,
-];
-
-/// Metrics that ADK defines but this build cannot score yet.
-const NOT_YET_SUPPORTED: [&str; 9] = [
-    "response_evaluation_score",
-    "safety_v1",
-    "hallucinations_v1",
-    "rubric_based_tool_use_quality_v1",
-    "per_turn_user_simulator_quality_v1",
-    "multi_turn_task_success_v1",
-    "multi_turn_trajectory_quality_v1",
-    "multi_turn_tool_use_quality_v1",
-    "rubric_based_multi_turn_trajectory_quality_v1",
-];
-
-/// The design's names for the informational metrics, and ADK's metric that reports each.
-const INFORMATIONAL_ALIASES: [(&str, &str); 3] = [
-    ("tool_call_count", TOOL_CALL_COUNT_V1),
-    ("latency_ms", INVOCATION_DURATION_V1),
-    ("token_usage", TOKEN_USAGE_V1),
-];
 
 /// The metrics to score, in the config's order.
 #[derive(Debug, Clone, PartialEq)]
@@ -327,7 +163,7 @@ impl EvalConfig {
 
     /// The metrics picked in the browser: each with its threshold and, for a metric that takes
     /// more, its other criterion keys as the JSON object text the user edited (see
-    /// [`MetricInfo::criterion_options`]). The threshold field wins over one in the options.
+    /// [`MetricSpec::criterion_options`](super::metrics::MetricSpec::criterion_options)). The threshold field wins over one in the options.
     pub fn from_picked<'a>(
         picked: impl IntoIterator<Item = (&'a str, f64, Option<&'a str>)>,
     ) -> Result<EvalConfig, ConfigError> {
@@ -432,45 +268,31 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             )))
         }
     };
+    let spec = metrics::find(name);
     // ADK's criteria may carry extra keys, so a prompt on a built-in metric would be ignored.
     if let Some((key, _)) = field(&criterion, "judge_prompt", "judgePrompt") {
-        if SUPPORTED.contains(&name) || JUDGE_METRICS.contains(&name) {
+        if spec.is_some() {
             return Err(ConfigError(format!(
                 "{path}.{key}: `{name}` is a built-in metric that scores its own way; give a custom judge a metric name of its own"
             )));
         }
     }
-    let kind = match name {
-        TOOL_TRAJECTORY_AVG_SCORE => MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?),
-        RESPONSE_MATCH_SCORE => MetricKind::ResponseMatch,
-        TOOL_TRAJECTORY_PRECISION | TOOL_TRAJECTORY_RECALL | TOOL_TRAJECTORY_F1 => {
-            let share = match name {
-                TOOL_TRAJECTORY_PRECISION => TrajectoryShare::Precision,
-                TOOL_TRAJECTORY_RECALL => TrajectoryShare::Recall,
-                _ => TrajectoryShare::F1,
-            };
-            let ignore_args = trajectory_criterion(&criterion, &path)?.ignore_args;
-            MetricKind::TrajectoryShare { share, ignore_args }
+    let kind = match spec.map(|spec| spec.scorer) {
+        Some(Scorer::Computed(Computed::ToolTrajectory)) => {
+            MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?)
         }
-        SEMANTIC_SIMILARITY => MetricKind::SemanticSimilarity,
-        ANSWER_RELEVANCE => MetricKind::AnswerRelevance,
-        TOOL_SINGLE_USE => MetricKind::ToolUsed {
-            tool_name: match field(&criterion, "tool_name", "toolName") {
-                Some((_, Value::String(tool))) if !tool.trim().is_empty() => tool.trim().to_string(),
-                Some((key, other)) => {
-                    return Err(ConfigError(format!(
-                        "{path}.{key}: expected the tool's name, found {}",
-                        kind_of(other)
-                    )))
-                }
-                None => {
-                    return Err(ConfigError(format!(
-                        "{path}.tool_name: missing; {TOOL_SINGLE_USE} needs the tool to look for, e.g. {{\"threshold\": 1, \"tool_name\": \"get_weather\"}}"
-                    )))
-                }
-            },
+        Some(Scorer::Computed(Computed::ResponseMatch)) => MetricKind::ResponseMatch,
+        Some(Scorer::Computed(Computed::TrajectoryShare(share))) => MetricKind::TrajectoryShare {
+            share,
+            ignore_args: trajectory_criterion(&criterion, &path)?.ignore_args,
         },
-        _ => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
+        Some(Scorer::Computed(Computed::ToolUsed)) => MetricKind::ToolUsed {
+            tool_name: tool_name(&criterion, &path)?,
+        },
+        Some(Scorer::Embedding(EmbeddingCosine::SemanticSimilarity)) => MetricKind::SemanticSimilarity,
+        Some(Scorer::Embedding(EmbeddingCosine::AnswerRelevance)) => MetricKind::AnswerRelevance,
+        // A built-in judge, or a custom one: any other name whose criterion has a judge_prompt.
+        Some(Scorer::Judge(_)) | None => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
             Some(judge) => MetricKind::Judge(Box::new(judge)),
             None if NOT_YET_SUPPORTED.contains(&name) => {
                 return Err(ConfigError(format!(
@@ -479,9 +301,8 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             }
             None => {
                 return Err(ConfigError(format!(
-                    "{path}: unknown metric `{name}`; supported: {}, {} (or a custom judge: a criterion with judge_prompt)",
-                    SUPPORTED.join(", "),
-                    JUDGE_METRICS.join(", ")
+                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt)",
+                    metrics::supported_names().join(", ")
                 )))
             }
         },
@@ -492,6 +313,20 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         kind,
         criterion,
     })
+}
+
+/// `tool_single_use`'s `tool_name`: the tool to look for.
+fn tool_name(criterion: &Map<String, Value>, path: &str) -> Result<String, ConfigError> {
+    match field(criterion, "tool_name", "toolName") {
+        Some((_, Value::String(tool))) if !tool.trim().is_empty() => Ok(tool.trim().to_string()),
+        Some((key, other)) => Err(ConfigError(format!(
+            "{path}.{key}: expected the tool's name, found {}",
+            kind_of(other)
+        ))),
+        None => Err(ConfigError(format!(
+            "{path}.tool_name: missing; {TOOL_SINGLE_USE} needs the tool to look for, e.g. {{\"threshold\": 1, \"tool_name\": \"get_weather\"}}"
+        ))),
+    }
 }
 
 /// A criterion object: its threshold, and the object as ADK's `BaseCriterion` dumps it.

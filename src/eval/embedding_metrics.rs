@@ -12,10 +12,11 @@
 //! measure against, so the invocation is NOT_EVALUATED with that reason; a blank actual response
 //! scores 0, because saying nothing neither matches nor answers anything.
 
+use super::evidence::{EmbeddingEvidence, Evidence};
+use super::metrics::EmbeddingCosine;
 use super::rouge::response_text;
 use super::services::{Embedder, InvocationScore};
 use crate::evalset::Invocation;
-use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 /// Cosine of the embeddings of the expected and the actual final response text.
@@ -36,10 +37,9 @@ pub async fn semantic_similarity_all(
     let comparisons = pairs
         .iter()
         .map(|(actual, expected)| Comparison {
-            reference_label: "expected",
+            metric: EmbeddingCosine::SemanticSimilarity,
             reference: response_text(expected.final_response.as_ref()),
             missing_reference: "the expected invocation has no final response to compare with",
-            response_label: "actual",
             response: response_text(actual.final_response.as_ref()),
         })
         .collect();
@@ -56,10 +56,9 @@ pub async fn answer_relevance_all(actuals: &[&Invocation], embedder: &dyn Embedd
     let comparisons = actuals
         .iter()
         .map(|actual| Comparison {
-            reference_label: "query",
+            metric: EmbeddingCosine::AnswerRelevance,
             reference: response_text(Some(&actual.user_content)),
             missing_reference: "the invocation has no user message to measure relevance against",
-            response_label: "response",
             response: response_text(actual.final_response.as_ref()),
         })
         .collect();
@@ -71,24 +70,29 @@ fn first(mut scores: Vec<InvocationScore>) -> InvocationScore {
 }
 
 /// Two texts whose embedding cosine is one invocation's score: what the response is measured
-/// against, and the response. The labels name them in the evidence.
+/// against, and the response.
 struct Comparison {
-    reference_label: &'static str,
+    metric: EmbeddingCosine,
     reference: String,
     missing_reference: &'static str,
-    response_label: &'static str,
     response: String,
 }
 
 impl Comparison {
-    fn evidence(&self, cosine: Option<f64>) -> Value {
-        let mut evidence = Map::new();
-        evidence.insert(self.reference_label.into(), self.reference.clone().into());
-        evidence.insert(self.response_label.into(), self.response.clone().into());
-        if let Some(cosine) = cosine {
-            evidence.insert("cosine".into(), json!(cosine));
-        }
-        Value::Object(evidence)
+    fn evidence(&self, cosine: Option<f64>) -> Evidence {
+        let (reference, response) = (self.reference.clone(), self.response.clone());
+        Evidence::Embedding(match self.metric {
+            EmbeddingCosine::SemanticSimilarity => EmbeddingEvidence::SemanticSimilarity {
+                expected: reference,
+                actual: response,
+                cosine,
+            },
+            EmbeddingCosine::AnswerRelevance => EmbeddingEvidence::AnswerRelevance {
+                query: reference,
+                response,
+                cosine,
+            },
+        })
     }
 
     fn with_evidence(&self, score: InvocationScore, cosine: Option<f64>) -> InvocationScore {
@@ -184,6 +188,7 @@ mod tests {
     use super::*;
     use futures::executor::block_on;
     use futures::future::BoxFuture;
+    use serde_json::{json, Value};
     use std::sync::Mutex;
 
     /// Fixed vectors per text; records each call's texts. Texts it does not know are an error.
@@ -237,6 +242,11 @@ mod tests {
         .unwrap()
     }
 
+    /// Evidence as results store it.
+    fn stored(evidence: Option<Evidence>) -> Value {
+        serde_json::to_value(evidence.expect("evidence")).unwrap()
+    }
+
     fn answer(text: &str) -> Invocation {
         invocation("q", Some(text))
     }
@@ -252,7 +262,7 @@ mod tests {
         let score = block_on(semantic_similarity(&answer("warm"), &answer("sunny"), &embedder));
         assert!((score.score.unwrap() - 0.6).abs() < 1e-7, "{score:?}");
         assert_eq!(score.reason, None);
-        let evidence = score.evidence.unwrap();
+        let evidence = stored(score.evidence);
         assert_eq!(evidence["expected"], "sunny");
         assert_eq!(evidence["actual"], "warm");
         assert!((evidence["cosine"].as_f64().unwrap() - 0.6).abs() < 1e-7);
@@ -278,7 +288,7 @@ mod tests {
         let embedder = ScriptedEmbedder::new(&[("warm", WARM), ("cold", OPPOSITE)]);
         let score = block_on(semantic_similarity(&answer("cold"), &answer("warm"), &embedder));
         assert_eq!(score.score, Some(0.0));
-        assert!((score.evidence.unwrap()["cosine"].as_f64().unwrap() + 1.0).abs() < 1e-7);
+        assert!((stored(score.evidence)["cosine"].as_f64().unwrap() + 1.0).abs() < 1e-7);
     }
 
     #[test]
@@ -298,9 +308,40 @@ mod tests {
                 score.reason.as_deref(),
                 Some("the expected invocation has no final response to compare with")
             );
-            assert_eq!(score.evidence.unwrap()["actual"], "warm");
+            assert_eq!(stored(score.evidence)["actual"], "warm");
         }
         assert!(embedder.calls().is_empty());
+    }
+
+    #[test]
+    fn evidence_is_stored_as_the_texts_compared_and_the_cosine() {
+        let embedder = ScriptedEmbedder::new(&[("sunny", SUNNY), ("warm", WARM)]);
+        let similarity = block_on(semantic_similarity(&answer("warm"), &answer("sunny"), &embedder));
+        let relevance = block_on(answer_relevance(&invocation("sunny", Some("warm")), &embedder));
+        let blank = block_on(semantic_similarity(
+            &invocation("q", None),
+            &answer("sunny"),
+            &embedder,
+        ));
+        for (score, text) in [
+            (
+                similarity,
+                r#"{"expected":"sunny","actual":"warm","cosine":0.6000000095367428}"#,
+            ),
+            (
+                relevance,
+                r#"{"query":"sunny","response":"warm","cosine":0.6000000095367428}"#,
+            ),
+            (blank, r#"{"expected":"sunny","actual":""}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&score.evidence).unwrap(), text);
+            let read: Evidence = serde_json::from_str(text).unwrap();
+            assert!(
+                matches!(read, Evidence::Embedding(_)),
+                "{text} reads back as {read:?}"
+            );
+            assert_eq!(Some(read), score.evidence);
+        }
     }
 
     #[test]
@@ -312,10 +353,7 @@ mod tests {
             &embedder,
         ));
         assert_eq!(score.score, Some(0.0));
-        assert_eq!(
-            score.evidence.unwrap(),
-            json!({"expected": "sunny", "actual": ""})
-        );
+        assert_eq!(stored(score.evidence), json!({"expected": "sunny", "actual": ""}));
         assert!(embedder.calls().is_empty());
     }
 
@@ -367,7 +405,7 @@ mod tests {
             &embedder,
         ));
         assert!((score.score.unwrap() - 0.6).abs() < 1e-7);
-        let evidence = score.evidence.unwrap();
+        let evidence = stored(score.evidence);
         assert_eq!(evidence["query"], "is it sunny?");
         assert_eq!(evidence["response"], "warm");
     }

@@ -10,10 +10,12 @@ mod efficiency;
 #[cfg(feature = "ssr")]
 mod embedding;
 mod embedding_metrics;
+mod evidence;
 mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
 mod judge;
+mod metrics;
 mod partial;
 mod porter;
 mod result;
@@ -26,11 +28,7 @@ mod services;
 mod tests;
 mod trajectory;
 
-pub use config::{
-    metric_infos, ConfigError, EvalConfig, MetricConfig, MetricInfo, MetricKind, RESPONSE_MATCH_SCORE,
-    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
-    TOOL_TRAJECTORY_RECALL,
-};
+pub use config::{ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
     evaluate_efficiency, Efficiency, EfficiencyResult, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,
     TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
@@ -40,15 +38,21 @@ pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbed
 pub use embedding_metrics::{
     answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
+pub use evidence::{EmbeddingEvidence, Evidence};
 pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
-    evaluate_judge_metric, parse_judge_metric, AgentWork, CustomJudge, JudgeInput, JudgeKind, JudgeMetric,
-    JudgeModelOptions, ReplyKind, CUSTOM_JUDGE_EXAMPLE, JUDGE_METRICS,
+    evaluate_judge_metric, parse_judge_metric, AgentWork, AnsweredWith, ContextItem, CustomJudge,
+    JudgeEvidence, JudgeInput, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind, RubricOutcome,
+    RubricScores, Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
+pub use metrics::{
+    metric_infos, MetricInfo, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE, TOOL_SINGLE_USE,
+    TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION, TOOL_TRAJECTORY_RECALL,
+};
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{

@@ -1,6 +1,7 @@
 //! Results in ADK's shapes (google-adk `eval_result.py`, `eval_metrics.py`), serialised as ADK's
 //! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
 
+use super::evidence::Evidence;
 use crate::evalset::Invocation;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -98,13 +99,14 @@ pub struct EvalMetricResultDetails {
     /// Why a metric could not score (NOT_EVALUATED), e.g. an unparseable judge reply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// What a score rests on: the judge's raw replies, claims and verdicts.
+    /// What a score rests on: a judge's replies and how it read them, or the texts an embedding
+    /// metric compared.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<Value>,
+    pub evidence: Option<Evidence>,
 }
 
 impl EvalMetricResultDetails {
-    pub fn with_evidence(reason: Option<String>, evidence: Option<Value>) -> Self {
+    pub fn with_evidence(reason: Option<String>, evidence: Option<Evidence>) -> Self {
         EvalMetricResultDetails {
             reason,
             evidence,

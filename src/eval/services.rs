@@ -3,8 +3,8 @@
 //! implementations (an OpenAI-compatible chat model, all-MiniLM-L6-v2 in candle) and tests
 //! supply scripted ones.
 
+use super::evidence::Evidence;
 use futures::future::BoxFuture;
-use serde_json::Value;
 use std::sync::Arc;
 
 /// One prompt for the judge model.
@@ -40,8 +40,9 @@ pub struct InvocationScore {
     pub score: Option<f64>,
     /// Why there is no score, e.g. "the judge's reply was neither yes nor no".
     pub reason: Option<String>,
-    /// What the score rests on, for display: the judge's raw replies, claims and verdicts.
-    pub evidence: Option<Value>,
+    /// What the score rests on, for display: a judge's replies and how it read them, or the
+    /// texts an embedding metric compared.
+    pub evidence: Option<Evidence>,
 }
 
 impl InvocationScore {

@@ -107,7 +107,8 @@ async fn a_metric_scores_through_the_judge() {
         score.reason.as_deref(),
         Some("the judge's reply was neither yes nor no")
     );
-    assert_eq!(score.evidence.unwrap()["samples"][0]["reply"], "Maybe?");
+    let evidence = serde_json::to_value(score.evidence.unwrap()).unwrap();
+    assert_eq!(evidence["samples"][0]["reply"], "Maybe?");
 }
 
 #[tokio::test]

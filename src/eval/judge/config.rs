@@ -20,11 +20,8 @@
 //! Keys may be snake_case or camelCase, as in ADK.
 
 use super::template::placeholders;
-use super::{
-    CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind, ANSWER_CORRECTNESS,
-    ANSWER_FAITHFULNESS, ANSWER_RELEVANCY, CONTEXT_PRECISION, CONTEXT_RECALL, FACT_CHECKING, FAITHFULNESS,
-    FINAL_RESPONSE_MATCH_V2, RELEVANCY, RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-};
+use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
+use crate::eval::metrics::{built_in_judge, BuiltInJudge};
 use crate::evalset::Rubric;
 use serde_json::{Map, Value};
 
@@ -41,28 +38,28 @@ pub fn parse_judge_metric(
     path: &str,
 ) -> Result<Option<JudgeMetric>, String> {
     let custom_prompt = field(criterion, "judge_prompt", "judgePrompt");
-    let kind = match name {
-        FINAL_RESPONSE_MATCH_V2 => JudgeKind::FinalResponseMatchV2,
-        RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1 => JudgeKind::RubricBasedFinalResponseQualityV1 {
-            rubrics: rubrics(criterion, path)?,
-        },
-        RELEVANCY => JudgeKind::Relevancy,
-        FACT_CHECKING => JudgeKind::FactChecking,
-        ANSWER_CORRECTNESS => JudgeKind::AnswerCorrectness,
-        ANSWER_FAITHFULNESS => JudgeKind::AnswerFaithfulness,
-        ANSWER_RELEVANCY => JudgeKind::AnswerRelevancy,
-        CONTEXT_PRECISION => JudgeKind::ContextPrecision,
-        CONTEXT_RECALL => JudgeKind::ContextRecall,
-        FAITHFULNESS => JudgeKind::Faithfulness,
-        _ => match custom_prompt {
+    let built_in = built_in_judge(name);
+    let kind = match built_in {
+        Some(BuiltInJudge::FinalResponseMatchV2) => JudgeKind::FinalResponseMatchV2,
+        Some(BuiltInJudge::RubricBasedFinalResponseQualityV1) => {
+            JudgeKind::RubricBasedFinalResponseQualityV1 {
+                rubrics: rubrics(criterion, path)?,
+            }
+        }
+        Some(BuiltInJudge::Relevancy) => JudgeKind::Relevancy,
+        Some(BuiltInJudge::FactChecking) => JudgeKind::FactChecking,
+        Some(BuiltInJudge::AnswerCorrectness) => JudgeKind::AnswerCorrectness,
+        Some(BuiltInJudge::AnswerFaithfulness) => JudgeKind::AnswerFaithfulness,
+        Some(BuiltInJudge::AnswerRelevancy) => JudgeKind::AnswerRelevancy,
+        Some(BuiltInJudge::ContextPrecision) => JudgeKind::ContextPrecision,
+        Some(BuiltInJudge::ContextRecall) => JudgeKind::ContextRecall,
+        Some(BuiltInJudge::Faithfulness) => JudgeKind::Faithfulness,
+        None => match custom_prompt {
             Some((key, prompt)) => JudgeKind::Custom(custom(criterion, path, key, prompt)?),
             None => return Ok(None),
         },
     };
-    let adk_metric = matches!(
-        kind,
-        JudgeKind::FinalResponseMatchV2 | JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
-    );
+    let adk_metric = built_in.is_some_and(BuiltInJudge::is_adk);
     // ADK's criteria allow extra keys; Evalstudio's own are checked, so a typo is not ignored.
     if !adk_metric {
         let mut known = vec![

@@ -4,15 +4,17 @@
 //! the invocation's tool responses, and custom judge prompts from the eval config.
 //!
 //! Pure: prompts are built and replies read here, the model is behind [`Judge`]. Each score
-//! keeps its evidence (the judge's replies, claims and verdicts); a reply that cannot be read or
-//! a judge error makes the invocation NOT_EVALUATED with the reason, never a silent 0. The
-//! exception is `client.rs` (server only), the [`Judge`] that asks an OpenAI-compatible model.
+//! keeps its evidence, a typed [`JudgeEvidence`] (the judge's replies, claims and verdicts); a
+//! reply that cannot be read or a judge error makes the invocation NOT_EVALUATED with the
+//! reason, never a silent 0. The exception is `client.rs` (server only), the [`Judge`] that
+//! asks an OpenAI-compatible model.
 
 #[cfg(feature = "ssr")]
 mod client;
 #[cfg(all(test, feature = "ssr"))]
 mod client_tests;
 mod config;
+mod evidence;
 mod input;
 mod parse;
 mod prompts;
@@ -23,42 +25,19 @@ mod tests;
 #[cfg(feature = "ssr")]
 pub use client::{JudgeConfig, OpenAiJudge};
 pub use config::parse_judge_metric;
+pub use evidence::{
+    AnsweredWith, ContextItem, JudgeEvidence, RubricOutcome, RubricScores, Sample, StatementCheck,
+    ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
+};
 pub use input::{AgentWork, JudgeInput};
 
+use super::evidence::Evidence;
 use super::services::{InvocationScore, Judge, JudgeRequest};
 use crate::evalset::Rubric;
 use futures::stream::{self, StreamExt};
 use parse::{RubricVerdict, Validity};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use template::fill;
-
-/// A custom judge criterion's keys beyond the threshold, as the browser prefills them.
-pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
-
-pub const FINAL_RESPONSE_MATCH_V2: &str = "final_response_match_v2";
-pub const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str = "rubric_based_final_response_quality_v1";
-pub const RELEVANCY: &str = "relevancy";
-pub const FACT_CHECKING: &str = "fact_checking";
-pub const ANSWER_CORRECTNESS: &str = "answer_correctness";
-pub const ANSWER_FAITHFULNESS: &str = "answer_faithfulness";
-pub const ANSWER_RELEVANCY: &str = "answer_relevancy";
-pub const CONTEXT_PRECISION: &str = "context_precision";
-pub const CONTEXT_RECALL: &str = "context_recall";
-pub const FAITHFULNESS: &str = "faithfulness";
-
-/// The built-in judge metrics.
-pub const JUDGE_METRICS: [&str; 10] = [
-    FINAL_RESPONSE_MATCH_V2,
-    RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-    RELEVANCY,
-    FACT_CHECKING,
-    ANSWER_CORRECTNESS,
-    ANSWER_FAITHFULNESS,
-    ANSWER_RELEVANCY,
-    CONTEXT_PRECISION,
-    CONTEXT_RECALL,
-    FAITHFULNESS,
-];
 
 /// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
 const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
@@ -145,9 +124,9 @@ impl JudgeMetric {
         let values: Vec<f64> = match self.kind {
             JudgeKind::RubricBasedFinalResponseQualityV1 { .. } => scores
                 .iter()
-                .filter_map(|s| s.evidence.as_ref()?.get("rubrics")?.as_array())
+                .filter_map(|s| s.evidence.as_ref()?.judge()?.rubrics.as_ref())
                 .flatten()
-                .filter_map(|rubric| rubric.get("score")?.as_f64())
+                .filter_map(|rubric| rubric.score)
                 .collect(),
             _ => scores.iter().filter_map(|s| s.score).collect(),
         };
@@ -171,7 +150,9 @@ pub async fn evaluate_judge_metric(
     };
     let samples = metric.options.num_samples;
     let context = context_block(input);
-    let yes_no = |reply: &str| parse::yes_no(reply).map(|yes| (yes, json!(if yes { "yes" } else { "no" })));
+    let yes_no = |reply: &str| {
+        parse::yes_no(reply).map(|yes| (yes, Verdict::YesNo(if yes { YesNo::Yes } else { YesNo::No })))
+    };
     match &metric.kind {
         JudgeKind::FinalResponseMatchV2 => {
             let Some(reference) = &input.reference else {
@@ -190,15 +171,18 @@ pub async fn evaluate_judge_metric(
             );
             let read = |reply: &str| {
                 parse::validity(reply).map(|(label, by_adk)| {
-                    let label_text = match label {
-                        Validity::Valid => "valid",
-                        Validity::Invalid => "invalid",
+                    let verdict = Verdict::Validity {
+                        label: match label {
+                            Validity::Valid => ValidityLabel::Valid,
+                            Validity::Invalid => ValidityLabel::Invalid,
+                        },
+                        parser: if by_adk {
+                            ValidityParser::Adk
+                        } else {
+                            ValidityParser::Tolerant
+                        },
                     };
-                    let reader = if by_adk { "adk" } else { "tolerant" };
-                    (
-                        label == Validity::Valid,
-                        json!({"label": label_text, "parser": reader}),
-                    )
+                    (label == Validity::Valid, verdict)
                 })
             };
             voted(&asker, &prompt, samples, read).await
@@ -338,24 +322,27 @@ impl Asker<'_> {
     async fn samples(&self, prompt: &str, samples: usize) -> Result<Vec<String>, InvocationScore> {
         let replies = self.ask_all(vec![prompt; samples]).await;
         if let Some(error) = replies.iter().find_map(|r| r.as_ref().err()) {
-            let evidence: Vec<Value> = replies
+            let samples = replies
                 .iter()
                 .map(|reply| match reply {
-                    Ok(reply) => json!({"reply": reply}),
-                    Err(error) => json!({"error": error}),
+                    Ok(reply) => Sample::Unjudged { reply: reply.clone() },
+                    Err(error) => Sample::Failed { error: error.clone() },
                 })
                 .collect();
             return Err(with_evidence(
                 InvocationScore::not_evaluated(format!("the judge failed: {error}")),
-                json!({"samples": evidence}),
+                JudgeEvidence {
+                    samples: Some(samples),
+                    ..JudgeEvidence::default()
+                },
             ));
         }
         Ok(replies.into_iter().flatten().collect())
     }
 }
 
-fn with_evidence(mut score: InvocationScore, evidence: Value) -> InvocationScore {
-    score.evidence = Some(evidence);
+fn with_evidence(mut score: InvocationScore, evidence: JudgeEvidence) -> InvocationScore {
+    score.evidence = Some(Evidence::Judge(evidence));
     score
 }
 
@@ -366,7 +353,7 @@ async fn voted(
     asker: &Asker<'_>,
     prompt: &str,
     samples: usize,
-    read: impl Fn(&str) -> Result<(bool, Value), String>,
+    read: impl Fn(&str) -> Result<(bool, Verdict), String>,
 ) -> InvocationScore {
     let replies = match asker.samples(prompt, samples).await {
         Ok(replies) => replies,
@@ -374,25 +361,35 @@ async fn voted(
     };
     let (mut yes, mut no) = (0, 0);
     let mut first_problem = None;
-    let evidence: Vec<Value> = replies
+    let read_samples = replies
         .iter()
         .map(|reply| match read(reply) {
-            Ok((verdict, detail)) => {
-                if verdict {
+            Ok((passes, verdict)) => {
+                if passes {
                     yes += 1;
                 } else {
                     no += 1;
                 }
-                json!({"reply": reply, "verdict": detail})
+                Sample::Verdict {
+                    reply: reply.clone(),
+                    verdict,
+                }
             }
             Err(problem) => {
                 first_problem.get_or_insert_with(|| problem.clone());
-                json!({"reply": reply, "problem": problem})
+                Sample::Unread {
+                    reply: reply.clone(),
+                    problem,
+                }
             }
         })
         .collect();
     let unread = replies.len() - yes - no;
-    let evidence = json!({"samples": evidence, "votes": {"yes": yes, "no": no, "unread": unread}});
+    let evidence = JudgeEvidence {
+        samples: Some(read_samples),
+        votes: Some(Votes { yes, no, unread }),
+        ..JudgeEvidence::default()
+    };
     let score = if yes + no == 0 {
         InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
     } else {
@@ -409,20 +406,30 @@ async fn averaged(asker: &Asker<'_>, prompt: &str, samples: usize, range: (f64, 
     };
     let mut scores = Vec::new();
     let mut first_problem = None;
-    let evidence: Vec<Value> = replies
+    let read_samples = replies
         .iter()
         .map(|reply| match parse::score_json(reply, range) {
             Ok(read) => {
                 scores.push(read.score);
-                json!({"reply": reply, "score": read.score, "feedback": read.feedback})
+                Sample::Scored {
+                    reply: reply.clone(),
+                    score: read.score,
+                    feedback: read.feedback,
+                }
             }
             Err(problem) => {
                 first_problem.get_or_insert_with(|| problem.clone());
-                json!({"reply": reply, "problem": problem})
+                Sample::Unread {
+                    reply: reply.clone(),
+                    problem,
+                }
             }
         })
         .collect();
-    let evidence = json!({"samples": evidence});
+    let evidence = JudgeEvidence {
+        samples: Some(read_samples),
+        ..JudgeEvidence::default()
+    };
     let score = if scores.is_empty() {
         InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
     } else {
@@ -498,24 +505,25 @@ async fn rubric_based(
     };
     // Per rubric id, in the order first seen: its verdicts over all samples.
     let mut votes: Vec<(String, Vec<RubricVerdict>)> = Vec::new();
-    let sample_evidence: Vec<Value> = replies
+    let read_samples = replies
         .iter()
         .map(|reply| {
             let matched = match_rubrics(&parse::rubric_verdicts(reply), &rubrics);
+            let mut rubric_scores = RubricScores::default();
             for (rubric_id, verdict) in &matched {
                 match votes.iter_mut().find(|(id, _)| id == rubric_id) {
                     Some((_, list)) => list.push(verdict.clone()),
                     None => votes.push((rubric_id.clone(), vec![verdict.clone()])),
                 }
+                rubric_scores.insert(rubric_id, verdict.score);
             }
-            let read: Map<String, Value> = matched
-                .iter()
-                .map(|(id, v)| (id.clone(), json!(v.score)))
-                .collect();
-            json!({"reply": reply, "rubric_scores": read})
+            Sample::RubricScores {
+                reply: reply.clone(),
+                rubric_scores,
+            }
         })
         .collect();
-    let rubric_evidence: Vec<Value> = votes
+    let outcomes: Vec<RubricOutcome> = votes
         .iter()
         .map(|(rubric_id, verdicts)| {
             let positives: Vec<&RubricVerdict> = verdicts.iter().filter(|v| v.score == Some(1.0)).collect();
@@ -536,19 +544,20 @@ async fn rubric_based(
                 .find(|r| &r.rubric_id == rubric_id)
                 .map(rubric_text)
                 .unwrap_or_default();
-            json!({
-                "rubric_id": rubric_id,
-                "text": text,
-                "score": chosen.score,
-                "rationale": chosen.rationale,
-                "votes": {"yes": positives.len(), "no": negatives.len(), "unread": verdicts.len() - positives.len() - negatives.len()},
-            })
+            RubricOutcome {
+                rubric_id: rubric_id.clone(),
+                text: text.to_string(),
+                score: chosen.score,
+                rationale: chosen.rationale.clone(),
+                votes: Votes {
+                    yes: positives.len(),
+                    no: negatives.len(),
+                    unread: verdicts.len() - positives.len() - negatives.len(),
+                },
+            }
         })
         .collect();
-    let scores: Vec<f64> = rubric_evidence
-        .iter()
-        .filter_map(|r| r["score"].as_f64())
-        .collect();
+    let scores: Vec<f64> = outcomes.iter().filter_map(|r| r.score).collect();
     let score = if scores.is_empty() {
         InvocationScore::not_evaluated(
             "the judge's replies gave no readable verdict on any rubric (expected ID/Property/Rationale/Verdict blocks)",
@@ -558,7 +567,11 @@ async fn rubric_based(
     };
     with_evidence(
         score,
-        json!({"rubrics": rubric_evidence, "samples": sample_evidence}),
+        JudgeEvidence {
+            rubrics: Some(outcomes),
+            samples: Some(read_samples),
+            ..JudgeEvidence::default()
+        },
     )
 }
 
@@ -607,7 +620,7 @@ async fn context_precision(asker: &Asker<'_>, input: &JudgeInput) -> InvocationS
     let replies = asker.ask_all(prompts.iter().map(String::as_str).collect()).await;
     let mut verdicts = Vec::with_capacity(replies.len());
     let mut problem = None;
-    let items: Vec<Value> = input
+    let items = input
         .context
         .iter()
         .zip(&replies)
@@ -615,26 +628,41 @@ async fn context_precision(asker: &Asker<'_>, input: &JudgeInput) -> InvocationS
         .map(|(index, (item, reply))| match reply {
             Err(error) => {
                 problem.get_or_insert_with(|| format!("the judge failed: {error}"));
-                json!({"context": item, "error": error})
+                ContextItem::Failed {
+                    context: item.clone(),
+                    error: error.clone(),
+                }
             }
             Ok(reply) => match parse::yes_no(reply) {
                 Ok(useful) => {
                     verdicts.push(useful);
-                    json!({"context": item, "useful": useful, "reply": reply})
+                    ContextItem::Judged {
+                        context: item.clone(),
+                        useful,
+                        reply: reply.clone(),
+                    }
                 }
                 Err(why) => {
                     problem.get_or_insert_with(|| format!("context item {}: {why}", index + 1));
-                    json!({"context": item, "reply": reply, "problem": why})
+                    ContextItem::Unread {
+                        context: item.clone(),
+                        reply: reply.clone(),
+                        problem: why,
+                    }
                 }
             },
         })
         .collect();
     let answered_with = if reference(input).is_some() {
-        "reference"
+        AnsweredWith::Reference
     } else {
-        "response"
+        AnsweredWith::Response
     };
-    let evidence = json!({"items": items, "answer": answered_with});
+    let evidence = JudgeEvidence {
+        items: Some(items),
+        answer: Some(answered_with),
+        ..JudgeEvidence::default()
+    };
     if let Some(problem) = problem {
         return with_evidence(InvocationScore::not_evaluated(problem), evidence);
     }
@@ -673,14 +701,21 @@ async fn supported_fraction(
         Err(problem) => {
             return with_evidence(
                 InvocationScore::not_evaluated(problem),
-                json!({"statements_reply": reply}),
+                JudgeEvidence {
+                    statements_reply: Some(reply),
+                    ..JudgeEvidence::default()
+                },
             )
         }
     };
     if statements.is_empty() {
         return with_evidence(
             InvocationScore::not_evaluated(format!("the judge found no statements in the {what} to check")),
-            json!({"statements_reply": reply, "statements": []}),
+            JudgeEvidence {
+                statements_reply: Some(reply),
+                statements: Some(Vec::new()),
+                ..JudgeEvidence::default()
+            },
         );
     }
     // Without context nothing can be supported; the judge need not be asked.
@@ -701,28 +736,47 @@ async fn supported_fraction(
     };
     let mut supported = 0;
     let mut problem = None;
-    let checked: Vec<Value> = statements
+    let checked = statements
         .iter()
         .enumerate()
         .map(|(index, statement)| match replies.get(index) {
-            None => json!({"statement": statement, "supported": false, "reply": null}),
+            None => StatementCheck::Checked {
+                statement: statement.clone(),
+                supported: false,
+                reply: None,
+            },
             Some(Err(error)) => {
                 problem.get_or_insert_with(|| format!("the judge failed: {error}"));
-                json!({"statement": statement, "error": error})
+                StatementCheck::Failed {
+                    statement: statement.clone(),
+                    error: error.clone(),
+                }
             }
             Some(Ok(reply)) => match parse::yes_no(reply) {
                 Ok(yes) => {
                     supported += usize::from(yes);
-                    json!({"statement": statement, "supported": yes, "reply": reply})
+                    StatementCheck::Checked {
+                        statement: statement.clone(),
+                        supported: yes,
+                        reply: Some(reply.clone()),
+                    }
                 }
                 Err(why) => {
                     problem.get_or_insert_with(|| format!("statement {}: {why}", index + 1));
-                    json!({"statement": statement, "reply": reply, "problem": why})
+                    StatementCheck::Unread {
+                        statement: statement.clone(),
+                        reply: reply.clone(),
+                        problem: why,
+                    }
                 }
             },
         })
         .collect();
-    let evidence = json!({"statements_reply": reply, "statements": checked});
+    let evidence = JudgeEvidence {
+        statements_reply: Some(reply),
+        statements: Some(checked),
+        ..JudgeEvidence::default()
+    };
     let score = match problem {
         Some(problem) => InvocationScore::not_evaluated(problem),
         None => InvocationScore::scored(supported as f64 / statements.len() as f64),

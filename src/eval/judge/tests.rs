@@ -4,6 +4,10 @@
 use super::parse::{self, Validity};
 use super::template;
 use super::*;
+use crate::eval::metrics::{
+    ANSWER_CORRECTNESS, ANSWER_FAITHFULNESS, CONTEXT_PRECISION, CONTEXT_RECALL, FACT_CHECKING, FAITHFULNESS,
+    FINAL_RESPONSE_MATCH_V2, RELEVANCY, RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+};
 use crate::evalset::{Invocation, RubricContent};
 use futures::executor::block_on;
 use futures::future::BoxFuture;
@@ -83,6 +87,11 @@ fn input() -> JudgeInput {
 
 fn evaluate(metric: &JudgeMetric, input: &JudgeInput, judge: &dyn Judge) -> InvocationScore {
     block_on(evaluate_judge_metric(metric, input, judge))
+}
+
+/// Evidence as results store it.
+fn stored(evidence: Option<Evidence>) -> Value {
+    serde_json::to_value(evidence.expect("evidence")).unwrap()
 }
 
 fn rubric(id: &str, text: &str) -> Rubric {
@@ -185,7 +194,7 @@ fn custom_score_json_maps_its_range_onto_0_to_1() {
     ]);
     let score = evaluate(&custom, &input(), &judge);
     assert_eq!(score.score, Some((0.75 + 1.0) / 2.0));
-    assert_eq!(score.evidence.unwrap()["samples"][0]["feedback"], "good");
+    assert_eq!(stored(score.evidence)["samples"][0]["feedback"], "good");
     let models: Vec<Option<String>> = judge
         .requests
         .lock()
@@ -411,7 +420,7 @@ fn final_response_match_v2_takes_the_majority_and_a_tie_is_invalid() {
     let judge = replies_in_turn(&[valid, invalid, "I refuse.", valid, invalid]);
     let score = evaluate(&v2, &input(), &judge);
     assert_eq!(score.score, Some(0.0));
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(evidence["votes"], json!({"yes": 2, "no": 2, "unread": 1}));
     assert_eq!(evidence["samples"][2]["reply"], "I refuse.");
     assert_eq!(
@@ -440,7 +449,7 @@ fn unreadable_replies_are_not_evaluated_with_the_raw_text_kept() {
         score.reason.as_deref(),
         Some("the judge's reply was neither yes nor no")
     );
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     let raw: Vec<&str> = evidence["samples"]
         .as_array()
         .unwrap()
@@ -458,7 +467,7 @@ fn unreadable_replies_are_not_evaluated_with_the_raw_text_kept() {
     assert_eq!(score.score, None);
     assert!(score.reason.unwrap().contains("no JSON object"));
     assert_eq!(
-        score.evidence.unwrap()["samples"][0]["reply"],
+        stored(score.evidence)["samples"][0]["reply"],
         "{\"score\": 0.9, \"feedback\""
     );
 }
@@ -486,7 +495,7 @@ fn a_judge_error_is_not_evaluated_with_the_error() {
         Some("the judge failed: the judge model server failed (500)")
     );
     assert_eq!(
-        score.evidence.unwrap()["samples"][1],
+        stored(score.evidence)["samples"][1],
         json!({"error": "the judge model server failed (500)"})
     );
 }
@@ -567,7 +576,7 @@ fn rubric_metric_votes_per_rubric_and_averages() {
     let score = evaluate(&rubric_metric, &with_invocation_rubric, &judge);
     // concise: 1 yes, 1 no → tie → no; units: no; tool: 1 yes → yes. Mean 1/3.
     assert_eq!(score.score, Some(1.0 / 3.0));
-    let evidence = score.evidence.clone().unwrap();
+    let evidence = stored(score.evidence.clone());
     let per_rubric: Vec<(&str, Option<f64>)> = evidence["rubrics"]
         .as_array()
         .unwrap()
@@ -590,7 +599,16 @@ fn rubric_metric_votes_per_rubric_and_averages() {
     // Over a case: the mean of every rubric score, not of the invocations' means.
     let other = with_evidence(
         InvocationScore::scored(1.0),
-        json!({"rubrics": [{"rubric_id": "concise", "score": 1.0}]}),
+        JudgeEvidence {
+            rubrics: Some(vec![RubricOutcome {
+                rubric_id: "concise".into(),
+                text: "The answer is concise.".into(),
+                score: Some(1.0),
+                rationale: String::new(),
+                votes: Votes::default(),
+            }]),
+            ..JudgeEvidence::default()
+        },
     );
     let not_evaluated = InvocationScore::not_evaluated("judge down");
     assert_eq!(
@@ -641,7 +659,7 @@ fn context_precision_is_mean_precision_at_the_useful_items() {
     let score = evaluate(&precision, &three, &judge);
     // Useful at 1 and 3: (1/1 + 2/3) / 2.
     assert!((score.score.unwrap() - (1.0 + 2.0 / 3.0) / 2.0).abs() < 1e-12);
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(evidence["items"][1]["useful"], false);
     assert_eq!(evidence["answer"], "reference");
     assert!(judge.prompts()[0].contains("Answer:\nSunny, 25 degrees.\n"));
@@ -681,7 +699,7 @@ fn faithfulness_checks_each_claim_against_the_context() {
     });
     let score = evaluate(&faithfulness, &input(), &judge);
     assert_eq!(score.score, Some(2.0 / 3.0));
-    let evidence = score.evidence.unwrap();
+    let evidence = stored(score.evidence);
     assert_eq!(
         evidence["statements"][2],
         json!({"statement": "Paris is in Spain.", "supported": false, "reply": "No"})
@@ -738,7 +756,7 @@ fn context_recall_checks_the_reference_statements() {
     let score = evaluate(&recall, &input(), &broken);
     assert!(score.reason.unwrap().contains("neither a JSON list"));
     assert_eq!(
-        score.evidence.unwrap()["statements_reply"],
+        stored(score.evidence)["statements_reply"],
         "It is sunny and warm."
     );
 }
@@ -933,4 +951,185 @@ fn inputs_read_both_intermediate_data_forms() {
     let reversed = JudgeInput::new(&tool_uses, None, &[], false);
     assert_eq!(reversed.context, input.context);
     assert_eq!(reversed.reference, None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evidence as stored: the exact JSON text (keys in order) that runs keep and the REST API returns
+
+/// The evidence as results store it, checked to read back as the same typed judge evidence.
+fn evidence_text(score: &InvocationScore) -> String {
+    let evidence = score.evidence.as_ref().expect("evidence");
+    let text = serde_json::to_string(evidence).unwrap();
+    let read: Evidence = serde_json::from_str(&text).unwrap();
+    assert!(
+        matches!(read, Evidence::Judge(_)),
+        "{text} reads back as {read:?}"
+    );
+    assert_eq!(&read, evidence);
+    text
+}
+
+#[test]
+fn evidence_of_votes_keeps_each_reply_its_reading_and_the_tally() {
+    let relevancy = metric(
+        RELEVANCY,
+        json!({"threshold": 1.0, "judge_model_options": {"num_samples": 3}}),
+    );
+    let score = evaluate(&relevancy, &input(), &replies_in_turn(&["Yes", "NO", "perhaps"]));
+    assert_eq!(
+        evidence_text(&score),
+        r#"{"samples":[{"reply":"Yes","verdict":"yes"},{"reply":"NO","verdict":"no"},{"reply":"perhaps","problem":"the judge's reply was neither yes nor no"}],"votes":{"yes":1,"no":1,"unread":1}}"#
+    );
+
+    let v2 = metric(
+        FINAL_RESPONSE_MATCH_V2,
+        json!({"threshold": 0.5, "judge_model_options": {"num_samples": 3}}),
+    );
+    let valid = "{\"reasoning\": \"ok\", \"is_the_agent_response_valid\": \"valid\"}";
+    let score = evaluate(&v2, &input(), &replies_in_turn(&[valid, "Invalid", "I refuse."]));
+    assert_eq!(
+        evidence_text(&score),
+        r#"{"samples":[{"reply":"{\"reasoning\": \"ok\", \"is_the_agent_response_valid\": \"valid\"}","verdict":{"label":"valid","parser":"adk"}},{"reply":"Invalid","verdict":{"label":"invalid","parser":"tolerant"}},{"reply":"I refuse.","problem":"the judge's reply has no \"is_the_agent_response_valid\" label"}],"votes":{"yes":1,"no":1,"unread":1}}"#
+    );
+}
+
+#[test]
+fn evidence_of_a_failed_request_keeps_what_the_judge_answered() {
+    let calls = Mutex::new(0);
+    let judge = ScriptedJudge::new(move |_| {
+        let mut n = calls.lock().unwrap();
+        *n += 1;
+        if *n == 2 {
+            Err("down".to_string())
+        } else {
+            Ok("yes".to_string())
+        }
+    });
+    let correctness = metric(
+        ANSWER_CORRECTNESS,
+        json!({"threshold": 1.0, "judge_model_options": {"num_samples": 3}}),
+    );
+    assert_eq!(
+        evidence_text(&evaluate(&correctness, &input(), &judge)),
+        r#"{"samples":[{"reply":"yes"},{"error":"down"},{"reply":"yes"}]}"#
+    );
+}
+
+#[test]
+fn evidence_of_scores_keeps_each_score_and_feedback() {
+    let custom = metric(
+        "grounded",
+        json!({"threshold": 0.5, "judge_prompt": "{response}", "reply": "score_json", "score_range": [1, 5],
+               "judge_model_options": {"num_samples": 3}}),
+    );
+    let judge = replies_in_turn(&[
+        "{\"score\": 5, \"feedback\": \"good\"}",
+        "{\"score\": 3}",
+        "no idea",
+    ]);
+    assert_eq!(
+        evidence_text(&evaluate(&custom, &input(), &judge)),
+        r#"{"samples":[{"reply":"{\"score\": 5, \"feedback\": \"good\"}","score":1.0,"feedback":"good"},{"reply":"{\"score\": 3}","score":0.5,"feedback":null},{"reply":"no idea","problem":"the judge's reply has no JSON object with a \"score\""}]}"#
+    );
+}
+
+#[test]
+fn evidence_of_rubrics_keeps_each_rubric_and_each_reply() {
+    let rubric_metric = metric(
+        RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+        json!({"threshold": 0.5, "judge_model_options": {"num_samples": 2}, "rubrics": [
+            {"rubric_id": "concise", "rubric_content": {"text_property": "The answer is concise."}},
+            {"rubric_id": "units", "rubric_content": {"text_property": "Temperatures say °C."}}
+        ]}),
+    );
+    let replies = [
+        rubric_reply(&[("concise", "x", "yes"), ("units", "x", "unsure")]),
+        rubric_reply(&[
+            ("concise", "x", "yes"),
+            ("concise", "x", "no"),
+            ("units", "x", "no"),
+        ]),
+    ];
+    let replies: Vec<&str> = replies.iter().map(String::as_str).collect();
+    let score = evaluate(&rubric_metric, &input(), &replies_in_turn(&replies));
+    assert_eq!(
+        evidence_text(&score),
+        r#"{"rubrics":[{"rubric_id":"concise","text":"The answer is concise.","score":1.0,"rationale":"because yes","votes":{"yes":2,"no":1,"unread":0}},{"rubric_id":"units","text":"Temperatures say °C.","score":0.0,"rationale":"because no","votes":{"yes":0,"no":1,"unread":1}}],"samples":[{"reply":"ID: concise\nProperty: x\nEvidence: e\nRationale: because yes\nVerdict: yes\n\nID: units\nProperty: x\nEvidence: e\nRationale: because unsure\nVerdict: unsure\n","rubric_scores":{"concise":1.0,"units":null}},{"reply":"ID: concise\nProperty: x\nEvidence: e\nRationale: because yes\nVerdict: yes\n\nID: concise\nProperty: x\nEvidence: e\nRationale: because no\nVerdict: no\n\nID: units\nProperty: x\nEvidence: e\nRationale: because no\nVerdict: no\n","rubric_scores":{"concise":0.0,"units":0.0}}]}"#
+    );
+}
+
+#[test]
+fn evidence_of_context_items_keeps_each_item_and_its_reply() {
+    let precision = metric(CONTEXT_PRECISION, json!({"threshold": 0.5}));
+    let three = JudgeInput {
+        context: vec!["A".into(), "B".into(), "C".into()],
+        ..input()
+    };
+    let judge = ScriptedJudge::new(|prompt: &str| {
+        if prompt.contains("Context:\nA\n") {
+            Ok("Yes.".to_string())
+        } else if prompt.contains("Context:\nB\n") {
+            Ok("dunno".to_string())
+        } else {
+            Err("down".to_string())
+        }
+    });
+    assert_eq!(
+        evidence_text(&evaluate(&precision, &three, &judge)),
+        r#"{"items":[{"context":"A","useful":true,"reply":"Yes."},{"context":"B","reply":"dunno","problem":"the judge's reply was neither yes nor no"},{"context":"C","error":"down"}],"answer":"reference"}"#
+    );
+    let judge = ScriptedJudge::new(|_: &str| Ok("no".to_string()));
+    let score = evaluate(
+        &precision,
+        &JudgeInput {
+            reference: None,
+            ..three
+        },
+        &judge,
+    );
+    assert_eq!(
+        evidence_text(&score),
+        r#"{"items":[{"context":"A","useful":false,"reply":"no"},{"context":"B","useful":false,"reply":"no"},{"context":"C","useful":false,"reply":"no"}],"answer":"response"}"#
+    );
+}
+
+#[test]
+fn evidence_of_statements_keeps_the_list_and_each_check() {
+    let faithfulness = metric(FAITHFULNESS, json!({"threshold": 0.5}));
+    let judge = ScriptedJudge::new(|prompt: &str| {
+        if prompt.starts_with("Break the text") {
+            Ok("[\"A.\", \"B.\", \"C.\", \"D.\"]".to_string())
+        } else if prompt.contains("Claim:\nA.") {
+            Ok("Yes".to_string())
+        } else if prompt.contains("Claim:\nB.") {
+            Ok("No".to_string())
+        } else if prompt.contains("Claim:\nC.") {
+            Ok("hmm".to_string())
+        } else {
+            Err("down".to_string())
+        }
+    });
+    assert_eq!(
+        evidence_text(&evaluate(&faithfulness, &input(), &judge)),
+        r#"{"statements_reply":"[\"A.\", \"B.\", \"C.\", \"D.\"]","statements":[{"statement":"A.","supported":true,"reply":"Yes"},{"statement":"B.","supported":false,"reply":"No"},{"statement":"C.","reply":"hmm","problem":"the judge's reply was neither yes nor no"},{"statement":"D.","error":"down"}]}"#
+    );
+    let no_context = JudgeInput {
+        context: Vec::new(),
+        ..input()
+    };
+    let judge = replies_in_turn(&["[\"A.\"]"]);
+    assert_eq!(
+        evidence_text(&evaluate(&faithfulness, &no_context, &judge)),
+        r#"{"statements_reply":"[\"A.\"]","statements":[{"statement":"A.","supported":false,"reply":null}]}"#
+    );
+    let judge = replies_in_turn(&["[]"]);
+    assert_eq!(
+        evidence_text(&evaluate(&faithfulness, &input(), &judge)),
+        r#"{"statements_reply":"[]","statements":[]}"#
+    );
+    let judge = replies_in_turn(&["It is sunny."]);
+    assert_eq!(
+        evidence_text(&evaluate(&faithfulness, &input(), &judge)),
+        r#"{"statements_reply":"It is sunny."}"#
+    );
 }

@@ -51,7 +51,10 @@ pub(super) fn case_results(summaries: &[CaseSummary], stored: &[EvalRunCase]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus};
+    use crate::eval::{
+        EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus, Evidence,
+        JudgeEvidence, Sample, Verdict, Votes, YesNo,
+    };
     use crate::evalset::{Content, Invocation};
     use serde_json::{json, Value};
 
@@ -77,13 +80,31 @@ mod tests {
                     custom_function_path: None,
                     score: Some(1.0),
                     eval_status: EvalStatus::Passed,
-                    details: EvalMetricResultDetails::with_evidence(None, Some(json!({"reply": "YES"}))),
+                    details: EvalMetricResultDetails::with_evidence(
+                        None,
+                        Some(Evidence::Judge(polite_yes())),
+                    ),
                 }],
             }],
             session_id: "s1".into(),
             session_details: None,
             user_id: None,
             error: None,
+        }
+    }
+
+    fn polite_yes() -> JudgeEvidence {
+        JudgeEvidence {
+            samples: Some(vec![Sample::Verdict {
+                reply: "YES".into(),
+                verdict: Verdict::YesNo(YesNo::Yes),
+            }]),
+            votes: Some(Votes {
+                yes: 1,
+                no: 0,
+                unread: 0,
+            }),
+            ..JudgeEvidence::default()
         }
     }
 

@@ -5,6 +5,7 @@
 mod case_row;
 mod case_runs;
 mod custom_judge;
+mod evidence;
 mod labels;
 mod metric_inputs;
 mod open_cases;

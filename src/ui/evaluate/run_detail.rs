@@ -2,10 +2,10 @@
 //! score, and the judge's evidence.
 
 use super::case_runs::CaseRun;
+use super::evidence::EvidenceView;
 use super::labels::{case_status_badge, score_text};
 use crate::eval::{EvalMetricResult, EvalMetricResultPerInvocation};
 use crate::evalset::Content;
-use crate::ui::json_view::JsonView;
 use crate::ui::ErrorNote;
 use leptos::prelude::*;
 
@@ -70,10 +70,10 @@ fn MetricResult(metric: EvalMetricResult) -> impl IntoView {
             " "
             {case_status_badge(metric.eval_status, 0)}
             {details.reason.map(|reason| view! { <p class="muted">{reason}</p> })}
-            {details.evidence.filter(|evidence| !evidence.is_null()).map(|evidence| view! {
+            {details.evidence.map(|evidence| view! {
                 <details>
                     <summary>"Evidence"</summary>
-                    <JsonView value=evidence />
+                    <EvidenceView evidence />
                 </details>
             })}
         </li>

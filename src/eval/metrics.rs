@@ -1,0 +1,461 @@
+//! Every metric a config may name. [`METRICS`] is the one table of the metrics this build
+//! scores: each one's name, description, default threshold, the criterion keys the browser
+//! prefills, and what scores it. The browser's picker and `GET /apps/{app}/eval_metrics`
+//! ([`metric_infos`]), the config's dispatch and its "unknown metric" message all read it.
+//! Beside it, the names a config is refused with a reason of their own: ADK's metrics not
+//! supported yet and the design's names for the informational metrics (which ADK appends to
+//! every eval; they are [`Efficiency`](super::efficiency::Efficiency)'s).
+
+use super::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
+use super::partial::TrajectoryShare;
+
+pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
+pub const RESPONSE_MATCH_SCORE: &str = "response_match_score";
+pub const TOOL_TRAJECTORY_PRECISION: &str = "tool_trajectory_precision";
+pub const TOOL_TRAJECTORY_RECALL: &str = "tool_trajectory_recall";
+pub const TOOL_TRAJECTORY_F1: &str = "tool_trajectory_f1";
+pub const TOOL_SINGLE_USE: &str = "tool_single_use";
+pub const SEMANTIC_SIMILARITY: &str = "semantic_similarity";
+pub const ANSWER_RELEVANCE: &str = "answer_relevance";
+pub const FINAL_RESPONSE_MATCH_V2: &str = "final_response_match_v2";
+pub const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str = "rubric_based_final_response_quality_v1";
+pub const RELEVANCY: &str = "relevancy";
+pub const FACT_CHECKING: &str = "fact_checking";
+pub const ANSWER_CORRECTNESS: &str = "answer_correctness";
+pub const ANSWER_FAITHFULNESS: &str = "answer_faithfulness";
+pub const ANSWER_RELEVANCY: &str = "answer_relevancy";
+pub const CONTEXT_PRECISION: &str = "context_precision";
+pub const CONTEXT_RECALL: &str = "context_recall";
+pub const FAITHFULNESS: &str = "faithfulness";
+
+/// One metric this build scores.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MetricSpec {
+    /// The name in a config's `criteria`.
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The threshold the browser proposes.
+    pub default_threshold: f64,
+    /// The criterion's keys beyond the threshold, as the JSON object the browser prefills;
+    /// `None` when a threshold is all it takes.
+    pub criterion_options: Option<&'static str>,
+    pub scorer: Scorer,
+}
+
+/// What scores a metric, and so what scoring it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scorer {
+    /// Computed from the invocations alone.
+    Computed(Computed),
+    /// The cosine of two texts' sentence embeddings: needs the embedding model.
+    Embedding(EmbeddingCosine),
+    /// Asked of the judge model: needs a `[judge]` in evalstudio.toml.
+    Judge(BuiltInJudge),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Computed {
+    /// ADK's: the tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER).
+    ToolTrajectory,
+    /// ADK's: ROUGE-1 of the final response against the expected one.
+    ResponseMatch,
+    /// Partial credit for the tool calls: precision, recall or F1.
+    TrajectoryShare(TrajectoryShare),
+    /// The conversation called the criterion's tool.
+    ToolUsed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmbeddingCosine {
+    /// The expected and actual final responses.
+    SemanticSimilarity,
+    /// The user's message and the response.
+    AnswerRelevance,
+}
+
+/// A judge metric with its own prompt (a custom judge brings its prompt in the config).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuiltInJudge {
+    FinalResponseMatchV2,
+    RubricBasedFinalResponseQualityV1,
+    Relevancy,
+    FactChecking,
+    AnswerCorrectness,
+    AnswerFaithfulness,
+    AnswerRelevancy,
+    ContextPrecision,
+    ContextRecall,
+    Faithfulness,
+}
+
+impl BuiltInJudge {
+    /// ADK's own judge metrics: sampled 5 times by default, and their criteria may carry keys
+    /// Evalstudio does not read, as ADK's may.
+    pub fn is_adk(self) -> bool {
+        matches!(
+            self,
+            BuiltInJudge::FinalResponseMatchV2 | BuiltInJudge::RubricBasedFinalResponseQualityV1
+        )
+    }
+}
+
+/// Every metric this build scores, in the order the browser and `GET eval_metrics` list them.
+pub const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: TOOL_TRAJECTORY_AVG_SCORE,
+        description: "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
+        default_threshold: 1.0,
+        criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#),
+        scorer: Scorer::Computed(Computed::ToolTrajectory),
+    },
+    MetricSpec {
+        name: RESPONSE_MATCH_SCORE,
+        description: "ADK: ROUGE-1 F-measure of the final response against the expected one.",
+        default_threshold: 0.8,
+        criterion_options: None,
+        scorer: Scorer::Computed(Computed::ResponseMatch),
+    },
+    MetricSpec {
+        name: TOOL_TRAJECTORY_PRECISION,
+        description: "Share of the calls made that were expected (multiset match of name and args).",
+        default_threshold: 0.8,
+        criterion_options: None,
+        scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Precision)),
+    },
+    MetricSpec {
+        name: TOOL_TRAJECTORY_RECALL,
+        description: "Share of the expected calls that were made (multiset match of name and args).",
+        default_threshold: 0.8,
+        criterion_options: None,
+        scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Recall)),
+    },
+    MetricSpec {
+        name: TOOL_TRAJECTORY_F1,
+        description: "Harmonic mean of trajectory precision and recall.",
+        default_threshold: 0.8,
+        criterion_options: None,
+        scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::F1)),
+    },
+    MetricSpec {
+        name: SEMANTIC_SIMILARITY,
+        description: "Cosine of the sentence embeddings (all-MiniLM-L6-v2, in-process) of the expected and actual final responses.",
+        default_threshold: 0.7,
+        criterion_options: None,
+        scorer: Scorer::Embedding(EmbeddingCosine::SemanticSimilarity),
+    },
+    MetricSpec {
+        name: ANSWER_RELEVANCE,
+        description: "Cosine of the sentence embeddings of the user's message and the agent's response.",
+        default_threshold: 0.3,
+        criterion_options: None,
+        scorer: Scorer::Embedding(EmbeddingCosine::AnswerRelevance),
+    },
+    MetricSpec {
+        name: FINAL_RESPONSE_MATCH_V2,
+        description: "ADK, judged: the final response is valid given the expected one (majority over num_samples).",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::FinalResponseMatchV2),
+    },
+    MetricSpec {
+        name: RELEVANCY,
+        description: "Judged: the response is in line with the query and the context (the tool responses).",
+        default_threshold: 1.0,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::Relevancy),
+    },
+    MetricSpec {
+        name: FACT_CHECKING,
+        description: "Judged: the context (the tool responses) supports the response.",
+        default_threshold: 1.0,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::FactChecking),
+    },
+    MetricSpec {
+        name: ANSWER_CORRECTNESS,
+        description: "Judged: the response agrees with the expected final response.",
+        default_threshold: 1.0,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::AnswerCorrectness),
+    },
+    MetricSpec {
+        name: ANSWER_FAITHFULNESS,
+        description: "Judged 0-1: the response sticks to the context.",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::AnswerFaithfulness),
+    },
+    MetricSpec {
+        name: ANSWER_RELEVANCY,
+        description: "Judged 0-1: the response answers the query.",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::AnswerRelevancy),
+    },
+    MetricSpec {
+        name: CONTEXT_PRECISION,
+        description: "Judged RAG: the useful context items come first (mean precision@k over relevant items).",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::ContextPrecision),
+    },
+    MetricSpec {
+        name: CONTEXT_RECALL,
+        description: "Judged RAG: share of the expected answer's statements found in the context.",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::ContextRecall),
+    },
+    MetricSpec {
+        name: FAITHFULNESS,
+        description: "Judged RAG: share of the response's claims that the context supports.",
+        default_threshold: 0.5,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
+    },
+    MetricSpec {
+        name: RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+        description: "ADK, judged: the final response meets each rubric (yes/no per rubric, averaged).",
+        default_threshold: 0.5,
+        criterion_options: Some(
+            r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#,
+        ),
+        scorer: Scorer::Judge(BuiltInJudge::RubricBasedFinalResponseQualityV1),
+    },
+    MetricSpec {
+        name: TOOL_SINGLE_USE,
+        description: "Whether the conversation called the tool named by the criterion's tool_name.",
+        default_threshold: 1.0,
+        criterion_options: Some(r#"{"tool_name": "get_weather"}"#),
+        scorer: Scorer::Computed(Computed::ToolUsed),
+    },
+];
+
+/// A custom judge criterion's keys beyond the threshold, as the browser prefills them.
+pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
+
+/// Metrics that ADK defines but this build cannot score yet.
+pub const NOT_YET_SUPPORTED: [&str; 9] = [
+    "response_evaluation_score",
+    "safety_v1",
+    "hallucinations_v1",
+    "rubric_based_tool_use_quality_v1",
+    "per_turn_user_simulator_quality_v1",
+    "multi_turn_task_success_v1",
+    "multi_turn_trajectory_quality_v1",
+    "multi_turn_tool_use_quality_v1",
+    "rubric_based_multi_turn_trajectory_quality_v1",
+];
+
+/// The design's names for the informational metrics, and ADK's metric that reports each.
+pub const INFORMATIONAL_ALIASES: [(&str, &str); 3] = [
+    ("tool_call_count", TOOL_CALL_COUNT_V1),
+    ("latency_ms", INVOCATION_DURATION_V1),
+    ("token_usage", TOKEN_USAGE_V1),
+];
+
+/// The metric of that name, if this build scores it.
+pub fn find(name: &str) -> Option<&'static MetricSpec> {
+    METRICS.iter().find(|spec| spec.name == name)
+}
+
+/// The built-in judge of that name, if it is one.
+pub fn built_in_judge(name: &str) -> Option<BuiltInJudge> {
+    match find(name)?.scorer {
+        Scorer::Judge(judge) => Some(judge),
+        Scorer::Computed(_) | Scorer::Embedding(_) => None,
+    }
+}
+
+/// The names of [`METRICS`] as "unknown metric" messages list them: the embedding metrics, the
+/// computed ones, ADK's judges, then Evalstudio's judges, each group in table order.
+pub fn supported_names() -> Vec<&'static str> {
+    let group = |spec: &&MetricSpec| match spec.scorer {
+        Scorer::Embedding(_) => 0,
+        Scorer::Computed(_) => 1,
+        Scorer::Judge(judge) if judge.is_adk() => 2,
+        Scorer::Judge(_) => 3,
+    };
+    let mut specs: Vec<&MetricSpec> = METRICS.iter().collect();
+    specs.sort_by_key(group);
+    specs.into_iter().map(|spec| spec.name).collect()
+}
+
+/// A metric this build scores, for `GET /apps/{app}/eval_metrics` (ADK's `MetricInfo`) and the
+/// browser's metric picker.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MetricInfo {
+    pub metric_name: String,
+    pub description: String,
+    /// The default threshold the browser proposes.
+    pub default_threshold: f64,
+    /// The criterion's keys beyond the threshold, as the JSON object the browser prefills for
+    /// editing (`match_type`, `tool_name`, `rubrics`…); `None` when a threshold is all it takes.
+    pub criterion_options: Option<String>,
+}
+
+/// Every metric this build scores, in the order the browser lists them.
+pub fn metric_infos() -> Vec<MetricInfo> {
+    METRICS
+        .iter()
+        .map(|spec| MetricInfo {
+            metric_name: spec.name.to_string(),
+            description: spec.description.to_string(),
+            default_threshold: spec.default_threshold,
+            criterion_options: spec.criterion_options.map(str::to_string),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{
+        score_case, Efficiency, Embedder, EvalConfig, Judge, JudgeKind, JudgeRequest, MetricKind,
+        ScoringServices,
+    };
+    use crate::evalset::{EvalCase, Invocation};
+    use futures::executor::block_on;
+    use futures::future::BoxFuture;
+    use serde_json::json;
+    use std::collections::HashSet;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// Answers every prompt "yes", counting them.
+    #[derive(Default)]
+    struct YesJudge(AtomicUsize);
+
+    impl Judge for YesJudge {
+        fn complete<'a>(&'a self, _: JudgeRequest<'a>) -> BoxFuture<'a, Result<String, String>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok("yes".to_string()) })
+        }
+    }
+
+    /// The same vector for every text, counting the calls.
+    #[derive(Default)]
+    struct SameEmbedder(AtomicUsize);
+
+    impl Embedder for SameEmbedder {
+        fn embed<'a>(&'a self, texts: &'a [String]) -> BoxFuture<'a, Result<Vec<Vec<f32>>, String>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async move { Ok(vec![vec![1.0, 0.0]; texts.len()]) })
+        }
+    }
+
+    fn weather_turn() -> Invocation {
+        serde_json::from_value(json!({
+            "user_content": {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+            "final_response": {"role": "model", "parts": [{"text": "Sunny in Paris."}]},
+            "intermediate_data": {
+                "tool_uses": [{"id": "1", "name": "get_weather", "args": {"city": "Paris"}}],
+                "tool_responses": [{"id": "1", "name": "get_weather", "response": {"sky": "sunny"}}]
+            }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn every_metric_name_is_known_once() {
+        let names = METRICS
+            .iter()
+            .map(|spec| spec.name)
+            .chain(NOT_YET_SUPPORTED)
+            .chain(INFORMATIONAL_ALIASES.map(|(alias, _)| alias))
+            .chain(Efficiency::ALL.map(Efficiency::name));
+        let mut seen = HashSet::new();
+        for name in names {
+            assert!(seen.insert(name), "`{name}` is named twice");
+        }
+    }
+
+    /// The table and the dispatch cannot drift apart: every metric of the table is read from a
+    /// config into the scorer the table names, and `score_case` scores it (asking the judge or the
+    /// embedder when the table says so) or says why it could not.
+    #[test]
+    fn every_metric_of_the_table_is_scored_by_what_the_table_names() {
+        let case = EvalCase {
+            eval_id: "weather".into(),
+            conversation: Some(vec![weather_turn()]),
+            ..EvalCase::default()
+        };
+        for spec in METRICS {
+            let config =
+                EvalConfig::from_picked([(spec.name, spec.default_threshold, spec.criterion_options)])
+                    .unwrap_or_else(|error| panic!("{}: {error}", spec.name));
+            let metric = &config.metrics[0];
+            assert_eq!(metric.name, spec.name);
+            let dispatched = match (spec.scorer, &metric.kind) {
+                (
+                    Scorer::Computed(_),
+                    MetricKind::ToolTrajectory(_)
+                    | MetricKind::ResponseMatch
+                    | MetricKind::TrajectoryShare { .. }
+                    | MetricKind::ToolUsed { .. },
+                ) => true,
+                (Scorer::Embedding(_), MetricKind::SemanticSimilarity | MetricKind::AnswerRelevance) => true,
+                (Scorer::Judge(_), MetricKind::Judge(judge)) => !matches!(judge.kind, JudgeKind::Custom(_)),
+                _ => false,
+            };
+            assert!(
+                dispatched,
+                "{}: {:?} read as {:?}",
+                spec.name, spec.scorer, metric.kind
+            );
+
+            let (judge, embedder) = (Arc::new(YesJudge::default()), Arc::new(SameEmbedder::default()));
+            let services = ScoringServices {
+                judge: Some(judge.clone()),
+                embedder: Some(embedder.clone()),
+            };
+            let result = block_on(score_case("set", &case, vec![weather_turn()], &config, &services));
+            let turn = &result.eval_metric_result_per_invocation[0].eval_metric_results[0];
+            assert_eq!(turn.metric_name, spec.name);
+            assert!(
+                turn.score.is_some() || turn.details.reason.as_deref().is_some_and(|r| !r.is_empty()),
+                "{}: neither a score nor a reason: {turn:?}",
+                spec.name
+            );
+            let asked = (
+                judge.0.load(Ordering::SeqCst) > 0,
+                embedder.0.load(Ordering::SeqCst) > 0,
+            );
+            let expected = match spec.scorer {
+                Scorer::Computed(_) => (false, false),
+                Scorer::Embedding(_) => (false, true),
+                Scorer::Judge(_) => (true, false),
+            };
+            assert_eq!(asked, expected, "{}: (judge asked, embedder asked)", spec.name);
+        }
+    }
+
+    #[test]
+    fn names_outside_the_table_are_refused_with_their_reason() {
+        let error = |name: &str| {
+            EvalConfig::parse(&json!({"criteria": {name: 0.5}}).to_string())
+                .unwrap_err()
+                .to_string()
+        };
+        for name in NOT_YET_SUPPORTED {
+            assert_eq!(
+                error(name),
+                format!("criteria.{name}: metric `{name}` is not supported yet")
+            );
+        }
+        for (alias, adk_name) in INFORMATIONAL_ALIASES {
+            assert!(error(alias).contains(&format!("is reported on every eval as `{adk_name}`")));
+        }
+        for metric in Efficiency::ALL {
+            assert!(error(metric.name()).contains("does not support a threshold"));
+        }
+        assert_eq!(
+            error("bleu"),
+            "criteria.bleu: unknown metric `bleu`; supported: semantic_similarity, answer_relevance, \
+             tool_trajectory_avg_score, response_match_score, tool_trajectory_precision, tool_trajectory_recall, \
+             tool_trajectory_f1, tool_single_use, final_response_match_v2, rubric_based_final_response_quality_v1, \
+             relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
+             context_recall, faithfulness (or a custom judge: a criterion with judge_prompt)"
+        );
+    }
+}
