@@ -214,3 +214,16 @@ pub struct EvalRunCase {
     pub metric_scores: Vec<Vec<Option<f64>>>,
     pub result: Value,
 }
+
+/// One entry of a case's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseVersionSummary {
+    pub version: i64,
+    /// When this version was saved.
+    pub saved_at: String,
+    /// What this version changed from the one before it ("turn 2: args of get_weather
+    /// changed"); empty for the first version.
+    pub changes: Vec<String>,
+    /// Whether this is the case as it is now.
+    pub current: bool,
+}

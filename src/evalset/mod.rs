@@ -1,6 +1,7 @@
 //! ADK's evalset format: the data model, reading every accepted file form, and writing files
 //! byte-for-byte as ADK does. Pure: no I/O, no clock; compiled for the server and the browser.
 
+mod changes;
 mod export;
 mod ids;
 mod import;
@@ -8,6 +9,7 @@ mod model;
 #[cfg(test)]
 mod tests;
 
+pub use changes::case_changes;
 pub use export::{to_adk_json, AdkFileWriter};
 pub use ids::{eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id};
 pub use import::{

@@ -1,8 +1,8 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
-use crate::evalset::EvalCase;
-use crate::records::{CaseListPage, StoredCase};
-use crate::store::{Store, StoreError};
+use crate::evalset::{case_changes, validate_eval_id, EvalCase};
+use crate::records::{CaseListPage, CaseVersionSummary, StoredCase};
+use crate::store::{CaseVersion, Store, StoreError};
 
 /// Cases per page of an evalset's case list.
 pub const CASES_PER_PAGE: i64 = 50;
@@ -12,6 +12,10 @@ pub enum CaseError {
     /// The case's own eval_id differs from the one it is stored under.
     #[error("the body's eval_id `{given}` does not match the eval_id `{expected}` in the URL")]
     IdMismatch { given: String, expected: String },
+    #[error("eval case `{eval_id}` has no version {version}")]
+    NoSuchVersion { eval_id: String, version: i64 },
+    #[error("{0}")]
+    InvalidId(String),
     /// Not found, or changed since `version` was read (`StoreError::Conflict`).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -66,4 +70,114 @@ pub async fn delete_case(
     eval_id: &str,
 ) -> Result<(), StoreError> {
     store.delete_case(app, eval_set_id, eval_id).await
+}
+
+/// The case's history, newest first: each version with what it changed from the one before.
+pub async fn case_history(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+) -> Result<Vec<CaseVersionSummary>, StoreError> {
+    let versions = store.case_versions(app, eval_set_id, eval_id).await?;
+    let last = versions.len().saturating_sub(1);
+    let mut history: Vec<CaseVersionSummary> = versions
+        .iter()
+        .enumerate()
+        .map(|(index, version)| CaseVersionSummary {
+            version: version.version,
+            saved_at: version.saved_at.clone(),
+            changes: match index.checked_sub(1) {
+                Some(before) => case_changes(&versions[before].case, &version.case),
+                None => Vec::new(),
+            },
+            current: index == last,
+        })
+        .collect();
+    history.reverse();
+    Ok(history)
+}
+
+/// The case as it was at `version` (the current version included).
+pub async fn case_version(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    version: i64,
+) -> Result<CaseVersion, CaseError> {
+    store
+        .case_versions(app, eval_set_id, eval_id)
+        .await?
+        .into_iter()
+        .find(|v| v.version == version)
+        .ok_or_else(|| CaseError::NoSuchVersion {
+            eval_id: eval_id.to_string(),
+            version,
+        })
+}
+
+/// Makes `version` the case's content again, as a new version (the history keeps every
+/// version); `expected_version` is the current version the caller read.
+pub async fn restore_version(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    version: i64,
+    expected_version: i64,
+) -> Result<StoredCase, CaseError> {
+    let mut case = case_version(store, app, eval_set_id, eval_id, version)
+        .await?
+        .case;
+    // The case keeps its current id: a restore brings back content, not an old name.
+    case.eval_id = eval_id.to_string();
+    Ok(store
+        .update_case(app, eval_set_id, eval_id, &case, expected_version)
+        .await?)
+}
+
+/// Copies a case under `new_eval_id`, or under `<eval_id>_copy` (`_copy_2`, ... when taken),
+/// at the end of the evalset.
+pub async fn duplicate_case(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    new_eval_id: Option<&str>,
+) -> Result<StoredCase, CaseError> {
+    let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
+    case.eval_id = match new_eval_id {
+        Some(id) => {
+            validate_eval_id(id).map_err(CaseError::InvalidId)?;
+            id.to_string()
+        }
+        None => free_copy_id(&store.case_ids(app, eval_set_id).await?, eval_id),
+    };
+    Ok(store.add_case(app, eval_set_id, &case).await?)
+}
+
+/// `<eval_id>_copy`, or the first `<eval_id>_copy_N` not in `taken`.
+fn free_copy_id(taken: &[String], eval_id: &str) -> String {
+    let base = format!("{eval_id}_copy");
+    std::iter::once(base.clone())
+        .chain((2..).map(|n| format!("{base}_{n}")))
+        .find(|id| !taken.iter().any(|t| t == id))
+        .expect("some copy id is free")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::free_copy_id;
+
+    #[test]
+    fn copies_get_the_first_free_id() {
+        let taken = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(free_copy_id(&taken(&["a"]), "a"), "a_copy");
+        assert_eq!(free_copy_id(&taken(&["a", "a_copy"]), "a"), "a_copy_2");
+        assert_eq!(
+            free_copy_id(&taken(&["a", "a_copy", "a_copy_2"]), "a"),
+            "a_copy_3"
+        );
+    }
 }

@@ -307,6 +307,15 @@ impl Store {
                  the stored version is {current}. Reload it and apply your change again."
             )));
         }
+        // The version being replaced joins the case's history.
+        sqlx::query(
+            "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
+             SELECT id, version, case_json, updated_at FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?",
+        )
+        .bind(set_row)
+        .bind(eval_id)
+        .execute(&mut *tx)
+        .await?;
         let row = CaseRow::new(case);
         let updated = sqlx::query(
             "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
@@ -377,7 +386,7 @@ impl Store {
         Ok(())
     }
 
-    async fn eval_set_row(&self, app: &str, eval_set_id: &str) -> StoreResult<i64> {
+    pub(super) async fn eval_set_row(&self, app: &str, eval_set_id: &str) -> StoreResult<i64> {
         let mut conn = self.pool.acquire().await?;
         eval_set_row(&mut conn, app, eval_set_id).await
     }
@@ -459,7 +468,7 @@ impl CaseRow {
     }
 }
 
-fn decode_case(json: &str) -> StoreResult<EvalCase> {
+pub(super) fn decode_case(json: &str) -> StoreResult<EvalCase> {
     serde_json::from_str(json).map_err(corrupt)
 }
 
@@ -472,7 +481,7 @@ fn eval_set_not_found(app: &str, eval_set_id: &str) -> StoreError {
     StoreError::NotFound(format!("eval set `{eval_set_id}` not found for app `{app}`"))
 }
 
-fn case_not_found(eval_set_id: &str, eval_id: &str) -> StoreError {
+pub(super) fn case_not_found(eval_set_id: &str, eval_id: &str) -> StoreError {
     StoreError::NotFound(format!(
         "eval case `{eval_id}` not found in eval set `{eval_set_id}`"
     ))

@@ -1,6 +1,8 @@
 //! Persistence in SQLite (server only). What it hands out is plain data from `crate::records`.
 
 #[cfg(feature = "ssr")]
+mod case_versions;
+#[cfg(feature = "ssr")]
 mod db;
 #[cfg(feature = "ssr")]
 mod runs;
@@ -9,6 +11,8 @@ mod sessions;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
+#[cfg(feature = "ssr")]
+pub use case_versions::CaseVersion;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
 #[cfg(feature = "ssr")]

@@ -29,6 +29,11 @@ async fn a_body_over_the_limit_gets_413() {
 const BODY_ROUTES: &[(&str, &str)] = &[
     ("POST", "/apps/demo/import"),
     ("PUT", "/apps/demo/eval_sets/limits/evals/case0"),
+    ("POST", "/apps/demo/eval_sets/limits/evals/case0/duplicate"),
+    (
+        "POST",
+        "/apps/demo/eval_sets/limits/evals/case0/versions/1/restore",
+    ),
     ("POST", "/apps/demo/users/u/sessions"),
     ("POST", "/apps/demo/users/u/sessions/fresh"),
     ("POST", "/apps/demo/eval_sets/limits/add_session"),

@@ -15,6 +15,7 @@ mod helpers;
 mod add_session;
 mod adk_agent;
 mod cancel_and_resume;
+mod case_history;
 mod cases;
 mod eval_runs;
 mod eval_sets;

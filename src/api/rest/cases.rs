@@ -1,16 +1,17 @@
-//! Eval cases over REST: ids, read, replace at a version, delete.
+//! Eval cases over REST: ids, read, replace at a version, delete, duplicate, and each case's
+//! history (list its versions, read one, restore one as a new version).
 
-use super::body::TextBody;
+use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use crate::api::AppState;
 use crate::evalset::{parse_eval_case, EvalCase};
-use crate::records::StoredCase;
+use crate::records::{CaseVersionSummary, StoredCase};
 use crate::service::cases;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Routes under `/apps`.
@@ -20,6 +21,22 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
             get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
+        )
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/duplicate",
+            post(duplicate_eval_case),
+        )
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions",
+            get(list_versions),
+        )
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions/{version}",
+            get(get_version),
+        )
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions/{version}/restore",
+            post(restore_version),
         )
 }
 
@@ -93,4 +110,77 @@ async fn delete_eval_case(
 ) -> Result<StatusCode, ApiError> {
     cases::delete_case(&state.services.store, &app, &eval_set_id, &eval_id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `{newEvalId?}`: the copy's id; `<eval_id>_copy` when absent.
+#[derive(Deserialize, Default)]
+struct DuplicateRequest {
+    #[serde(alias = "new_eval_id", rename = "newEvalId")]
+    new_eval_id: Option<String>,
+}
+
+async fn duplicate_eval_case(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+    JsonBody(request): JsonBody<DuplicateRequest>,
+) -> Result<(StatusCode, Json<VersionedCase>), ApiError> {
+    let request = request.unwrap_or_default();
+    let store = &state.services.store;
+    let copy = cases::duplicate_case(
+        store,
+        &app,
+        &eval_set_id,
+        &eval_id,
+        request.new_eval_id.as_deref(),
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(copy.into())))
+}
+
+async fn list_versions(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+) -> Result<Json<Vec<CaseVersionSummary>>, ApiError> {
+    Ok(Json(
+        cases::case_history(&state.services.store, &app, &eval_set_id, &eval_id).await?,
+    ))
+}
+
+async fn get_version(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id, version)): Path<(String, String, String, String)>,
+) -> Result<Json<VersionedCase>, ApiError> {
+    let version = version_number(&version)?;
+    let found = cases::case_version(&state.services.store, &app, &eval_set_id, &eval_id, version).await?;
+    Ok(Json(VersionedCase {
+        case: found.case,
+        version: found.version,
+    }))
+}
+
+/// `{version}`: the current version the caller read, as for PUT.
+#[derive(Deserialize)]
+struct RestoreRequest {
+    version: i64,
+}
+
+async fn restore_version(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id, version)): Path<(String, String, String, String)>,
+    JsonBody(request): JsonBody<RestoreRequest>,
+) -> Result<Json<VersionedCase>, ApiError> {
+    let version = version_number(&version)?;
+    let request = request.ok_or_else(|| {
+        ApiError::bad_request("the body must be {\"version\": N}, the current version you read")
+    })?;
+    let store = &state.services.store;
+    let restored =
+        cases::restore_version(store, &app, &eval_set_id, &eval_id, version, request.version).await?;
+    Ok(Json(restored.into()))
+}
+
+/// The `{version}` of a path, with the API's own 400 (axum's would be plain text).
+fn version_number(text: &str) -> Result<i64, ApiError> {
+    text.parse()
+        .map_err(|_| ApiError::bad_request(format!("version `{text}` is not a whole number")))
 }

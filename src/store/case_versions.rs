@@ -1,0 +1,50 @@
+//! A case's history: the versions each save replaced, and the current one.
+
+use super::db::{case_not_found, decode_case, Store, StoreResult};
+use crate::evalset::EvalCase;
+use sqlx::Row;
+
+/// One version of a case as it was saved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseVersion {
+    pub version: i64,
+    pub saved_at: String,
+    pub case: EvalCase,
+}
+
+impl Store {
+    /// Every version of a case, oldest first, ending with the current one.
+    pub async fn case_versions(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+    ) -> StoreResult<Vec<CaseVersion>> {
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        let case_row: i64 =
+            sqlx::query_scalar("SELECT id FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+                .bind(set_row)
+                .bind(eval_id)
+                .fetch_optional(&self.pool)
+                .await?
+                .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
+        let rows = sqlx::query(
+            "SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = ? \
+             UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = ? \
+             ORDER BY version",
+        )
+        .bind(case_row)
+        .bind(case_row)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(CaseVersion {
+                    version: row.get("version"),
+                    saved_at: row.get("saved_at"),
+                    case: decode_case(row.get("case_json"))?,
+                })
+            })
+            .collect()
+    }
+}
