@@ -227,3 +227,10 @@ pub struct CaseVersionSummary {
     /// Whether this is the case as it is now.
     pub current: bool,
 }
+
+/// A deleted case that can still be brought back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeletedCase {
+    pub eval_id: String,
+    pub deleted_at: String,
+}

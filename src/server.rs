@@ -65,6 +65,12 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, confi
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
     let app_config = Config::load(config.config_path.as_deref())?;
     let store = Store::open(&config.db_path).await?;
+    let purged = store
+        .purge_deleted_cases(crate::service::cases::UNDO_DAYS)
+        .await?;
+    if purged > 0 {
+        tracing::info!("forgot {purged} eval case(s) deleted more than a day ago");
+    }
     let interrupted = store.mark_interrupted_eval_runs().await?;
     if interrupted > 0 {
         tracing::warn!("{interrupted} eval run(s) were interrupted by a crash or kill; resume them from the eval set page");

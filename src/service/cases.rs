@@ -1,7 +1,7 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
 use crate::evalset::{case_changes, validate_eval_id, EvalCase};
-use crate::records::{CaseListPage, CaseVersionSummary, StoredCase};
+use crate::records::{CaseListPage, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::store::{CaseVersion, Store, StoreError};
 
 /// Cases per page of an evalset's case list.
@@ -16,6 +16,8 @@ pub enum CaseError {
     NoSuchVersion { eval_id: String, version: i64 },
     #[error("{0}")]
     InvalidId(String),
+    #[error("name at least one eval case")]
+    NoneNamed,
     /// Not found, or changed since `version` was read (`StoreError::Conflict`).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -63,13 +65,52 @@ pub async fn update_case(
         .await?)
 }
 
+/// How long a deleted case can be brought back: the server purges older deletes at start-up.
+pub const UNDO_DAYS: u32 = 1;
+
+/// Deletes a case; it can be brought back with [`undo_delete`] for [`UNDO_DAYS`].
 pub async fn delete_case(
     store: &Store,
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
 ) -> Result<(), StoreError> {
-    store.delete_case(app, eval_set_id, eval_id).await
+    store.delete_cases(app, eval_set_id, &[eval_id.to_string()]).await
+}
+
+/// Deletes several cases at once: all of them, or none if one is unknown.
+pub async fn delete_cases(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_ids: &[String],
+) -> Result<(), CaseError> {
+    if eval_ids.is_empty() {
+        return Err(CaseError::NoneNamed);
+    }
+    Ok(store.delete_cases(app, eval_set_id, eval_ids).await?)
+}
+
+/// Brings deleted cases back, history included (all, or none if one cannot be).
+pub async fn undo_delete(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_ids: &[String],
+) -> Result<(), CaseError> {
+    if eval_ids.is_empty() {
+        return Err(CaseError::NoneNamed);
+    }
+    Ok(store.undo_delete(app, eval_set_id, eval_ids).await?)
+}
+
+/// The deleted cases that can still be brought back, newest first.
+pub async fn deleted_cases(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<Vec<DeletedCase>, StoreError> {
+    store.deleted_cases(app, eval_set_id).await
 }
 
 /// The case's history, newest first: each version with what it changed from the one before.

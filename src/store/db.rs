@@ -293,7 +293,7 @@ impl Store {
         expected_version: i64,
     ) -> StoreResult<StoredCase> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
+        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         let current: i64 =
             sqlx::query_scalar("SELECT version FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
                 .bind(set_row)
@@ -349,7 +349,7 @@ impl Store {
     /// Appends a new case to an evalset.
     pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase) -> StoreResult<StoredCase> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
+        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         let position: i64 = sqlx::query_scalar(
             "SELECT COALESCE(MAX(position) + 1, 0) FROM eval_cases WHERE eval_set_row = ?",
         )
@@ -370,25 +370,9 @@ impl Store {
         self.get_case(app, eval_set_id, &case.eval_id).await
     }
 
-    pub async fn delete_case(&self, app: &str, eval_set_id: &str, eval_id: &str) -> StoreResult<()> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let set_row = eval_set_row(&mut tx, app, eval_set_id).await?;
-        let deleted = sqlx::query("DELETE FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
-            .bind(set_row)
-            .bind(eval_id)
-            .execute(&mut *tx)
-            .await?;
-        if deleted.rows_affected() == 0 {
-            return Err(case_not_found(eval_set_id, eval_id));
-        }
-        touch_eval_set(&mut tx, set_row).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     pub(super) async fn eval_set_row(&self, app: &str, eval_set_id: &str) -> StoreResult<i64> {
         let mut conn = self.pool.acquire().await?;
-        eval_set_row(&mut conn, app, eval_set_id).await
+        eval_set_row_in(&mut conn, app, eval_set_id).await
     }
 }
 
@@ -402,7 +386,7 @@ pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
     Ok(())
 }
 
-async fn eval_set_row(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<i64> {
+pub(super) async fn eval_set_row_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<i64> {
     sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
         .bind(app)
         .bind(eval_set_id)
@@ -428,7 +412,7 @@ async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRo
     Ok(())
 }
 
-async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
+pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
     sqlx::query("UPDATE eval_sets SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
         .bind(set_row)
         .execute(conn)
@@ -450,10 +434,10 @@ fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
 /// A case as one table row: its canonical JSON and the figures the lists show.
 pub struct CaseRow {
     eval_id: String,
-    case_json: String,
-    turn_count: i64,
-    tool_call_count: i64,
-    first_user_message: String,
+    pub(super) case_json: String,
+    pub(super) turn_count: i64,
+    pub(super) tool_call_count: i64,
+    pub(super) first_user_message: String,
 }
 
 impl CaseRow {

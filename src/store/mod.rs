@@ -5,6 +5,8 @@ mod case_versions;
 #[cfg(feature = "ssr")]
 mod db;
 #[cfg(feature = "ssr")]
+mod deleted_cases;
+#[cfg(feature = "ssr")]
 mod runs;
 #[cfg(feature = "ssr")]
 mod sessions;

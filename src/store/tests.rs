@@ -147,9 +147,12 @@ async fn create_add_delete() {
         store.add_case("demo", "empty", &case).await,
         Err(StoreError::Conflict(_))
     ));
-    store.delete_case("demo", "empty", "b").await.unwrap();
+    store
+        .delete_cases("demo", "empty", &["b".to_string()])
+        .await
+        .unwrap();
     assert!(matches!(
-        store.delete_case("demo", "empty", "b").await,
+        store.delete_cases("demo", "empty", &["b".to_string()]).await,
         Err(StoreError::NotFound(_))
     ));
     store.delete_eval_set("demo", "empty").await.unwrap();
@@ -233,4 +236,32 @@ async fn finished_case_runs_are_stored_in_batches() {
         .await
         .is_err());
     assert_eq!(store.eval_run_cases(run.row + 1, false).await.unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn deletes_older_than_the_undo_window_are_purged() {
+    let (_dir, store) = temp_store().await;
+    store.create_eval_set("demo", "set", 0.0).await.unwrap();
+    for eval_id in ["old", "recent"] {
+        let case: EvalCase =
+            serde_json::from_value(serde_json::json!({"eval_id": eval_id, "conversation": []})).unwrap();
+        store.add_case("demo", "set", &case).await.unwrap();
+    }
+    store
+        .delete_cases("demo", "set", &["old".to_string(), "recent".to_string()])
+        .await
+        .unwrap();
+    sqlx::query("UPDATE deleted_eval_cases SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 days') WHERE eval_id = 'old'")
+        .execute(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(store.purge_deleted_cases(1).await.unwrap(), 1);
+    let left: Vec<String> = store
+        .deleted_cases("demo", "set")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|d| d.eval_id)
+        .collect();
+    assert_eq!(left, ["recent"]);
 }

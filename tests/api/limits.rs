@@ -30,6 +30,8 @@ const BODY_ROUTES: &[(&str, &str)] = &[
     ("POST", "/apps/demo/import"),
     ("PUT", "/apps/demo/eval_sets/limits/evals/case0"),
     ("POST", "/apps/demo/eval_sets/limits/evals/case0/duplicate"),
+    ("POST", "/apps/demo/eval_sets/limits/delete_evals"),
+    ("POST", "/apps/demo/eval_sets/limits/undo_delete"),
     (
         "POST",
         "/apps/demo/eval_sets/limits/evals/case0/versions/1/restore",

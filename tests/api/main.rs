@@ -17,6 +17,7 @@ mod adk_agent;
 mod cancel_and_resume;
 mod case_history;
 mod cases;
+mod delete_undo;
 mod eval_runs;
 mod eval_sets;
 mod import_export;

@@ -5,7 +5,7 @@ use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use crate::api::AppState;
 use crate::evalset::{parse_eval_case, EvalCase};
-use crate::records::{CaseVersionSummary, StoredCase};
+use crate::records::{CaseVersionSummary, DeletedCase, StoredCase};
 use crate::service::cases;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -22,6 +22,12 @@ pub fn routes() -> Router<AppState> {
             "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
             get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
         )
+        .route(
+            "/{app}/eval_sets/{eval_set_id}/delete_evals",
+            post(delete_eval_cases),
+        )
+        .route("/{app}/eval_sets/{eval_set_id}/undo_delete", post(undo_delete))
+        .route("/{app}/eval_sets/{eval_set_id}/deleted_evals", get(list_deleted))
         .route(
             "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/duplicate",
             post(duplicate_eval_case),
@@ -183,4 +189,53 @@ async fn restore_version(
 fn version_number(text: &str) -> Result<i64, ApiError> {
     text.parse()
         .map_err(|_| ApiError::bad_request(format!("version `{text}` is not a whole number")))
+}
+
+/// `{evalIds}`: the cases a bulk delete or an undo names.
+#[derive(Deserialize)]
+struct EvalIdsRequest {
+    #[serde(alias = "eval_ids", rename = "evalIds")]
+    eval_ids: Vec<String>,
+}
+
+/// What a bulk delete or an undo did.
+#[derive(Serialize)]
+struct EvalIdsDone {
+    eval_ids: Vec<String>,
+}
+
+fn eval_ids(request: Option<EvalIdsRequest>) -> Result<Vec<String>, ApiError> {
+    request
+        .map(|r| r.eval_ids)
+        .ok_or_else(|| ApiError::bad_request("the body must be {\"evalIds\": [...]}"))
+}
+
+/// Deletes the named cases, all or none; each can be brought back with `undo_delete`.
+async fn delete_eval_cases(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+    JsonBody(request): JsonBody<EvalIdsRequest>,
+) -> Result<Json<EvalIdsDone>, ApiError> {
+    let eval_ids = eval_ids(request)?;
+    cases::delete_cases(&state.services.store, &app, &eval_set_id, &eval_ids).await?;
+    Ok(Json(EvalIdsDone { eval_ids }))
+}
+
+async fn undo_delete(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+    JsonBody(request): JsonBody<EvalIdsRequest>,
+) -> Result<Json<EvalIdsDone>, ApiError> {
+    let eval_ids = eval_ids(request)?;
+    cases::undo_delete(&state.services.store, &app, &eval_set_id, &eval_ids).await?;
+    Ok(Json(EvalIdsDone { eval_ids }))
+}
+
+async fn list_deleted(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+) -> Result<Json<Vec<DeletedCase>>, ApiError> {
+    Ok(Json(
+        cases::deleted_cases(&state.services.store, &app, &eval_set_id).await?,
+    ))
 }

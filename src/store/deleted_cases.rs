@@ -1,0 +1,131 @@
+//! Deleting cases so that it can be undone: a delete moves each case, with its history, to
+//! `deleted_eval_cases` in one transaction; an undo moves it back; old deletes are purged.
+
+use super::db::{case_not_found, eval_set_row_in, touch_eval_set, CaseRow, Store, StoreError, StoreResult};
+use crate::evalset::EvalCase;
+use crate::records::DeletedCase;
+use sqlx::Row;
+
+impl Store {
+    /// Deletes the cases (all or none: an unknown id changes nothing).
+    pub async fn delete_cases(&self, app: &str, eval_set_id: &str, eval_ids: &[String]) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
+        for eval_id in eval_ids {
+            let moved = sqlx::query(
+                "INSERT INTO deleted_eval_cases \
+                 (eval_set_row, position, eval_id, case_json, version, created_at, versions_json) \
+                 SELECT c.eval_set_row, c.position, c.eval_id, c.case_json, c.version, c.created_at, \
+                   (SELECT json_group_array(json_object('version', v.version, 'case_json', v.case_json, \
+                      'saved_at', v.saved_at)) FROM eval_case_versions v WHERE v.case_row = c.id) \
+                 FROM eval_cases c WHERE c.eval_set_row = ? AND c.eval_id = ?",
+            )
+            .bind(set_row)
+            .bind(eval_id)
+            .execute(&mut *tx)
+            .await?;
+            if moved.rows_affected() == 0 {
+                return Err(case_not_found(eval_set_id, eval_id));
+            }
+            sqlx::query("DELETE FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+                .bind(set_row)
+                .bind(eval_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        touch_eval_set(&mut tx, set_row).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Brings back the most recently deleted case of each id (all or none), history included.
+    pub async fn undo_delete(&self, app: &str, eval_set_id: &str, eval_ids: &[String]) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
+        for eval_id in eval_ids {
+            let deleted = sqlx::query(
+                "SELECT id, position, case_json, version, created_at, versions_json FROM deleted_eval_cases \
+                 WHERE eval_set_row = ? AND eval_id = ? ORDER BY id DESC LIMIT 1",
+            )
+            .bind(set_row)
+            .bind(eval_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| {
+                StoreError::NotFound(format!("no deleted case `{eval_id}` in eval set `{eval_set_id}`"))
+            })?;
+            let case: EvalCase =
+                serde_json::from_str(deleted.get("case_json")).map_err(super::db::corrupt)?;
+            let row = CaseRow::new(&case);
+            let inserted = sqlx::query(
+                "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
+                 first_user_message, version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(set_row)
+            .bind(deleted.get::<i64, _>("position"))
+            .bind(eval_id)
+            .bind(&row.case_json)
+            .bind(row.turn_count)
+            .bind(row.tool_call_count)
+            .bind(&row.first_user_message)
+            .bind(deleted.get::<i64, _>("version"))
+            .bind(deleted.get::<String, _>("created_at"))
+            .execute(&mut *tx)
+            .await;
+            let case_row = match inserted {
+                Ok(done) => done.last_insert_rowid(),
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(StoreError::Conflict(format!(
+                        "eval set `{eval_set_id}` has a case `{eval_id}` again; rename or delete it first"
+                    )))
+                }
+                Err(other) => return Err(other.into()),
+            };
+            sqlx::query(
+                "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
+                 SELECT ?, json_extract(value, '$.version'), json_extract(value, '$.case_json'), \
+                   json_extract(value, '$.saved_at') FROM json_each(?)",
+            )
+            .bind(case_row)
+            .bind(deleted.get::<String, _>("versions_json"))
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("DELETE FROM deleted_eval_cases WHERE id = ?")
+                .bind(deleted.get::<i64, _>("id"))
+                .execute(&mut *tx)
+                .await?;
+        }
+        touch_eval_set(&mut tx, set_row).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The evalset's deleted cases that can still be brought back, newest first.
+    pub async fn deleted_cases(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<DeletedCase>> {
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        let rows = sqlx::query(
+            "SELECT eval_id, deleted_at FROM deleted_eval_cases WHERE eval_set_row = ? ORDER BY id DESC",
+        )
+        .bind(set_row)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| DeletedCase {
+                eval_id: row.get("eval_id"),
+                deleted_at: row.get("deleted_at"),
+            })
+            .collect())
+    }
+
+    /// Forgets the cases deleted more than `days` ago; returns how many.
+    pub async fn purge_deleted_cases(&self, days: u32) -> StoreResult<u64> {
+        let purged = sqlx::query(
+            "DELETE FROM deleted_eval_cases WHERE deleted_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+        )
+        .bind(format!("-{days} days"))
+        .execute(&self.pool)
+        .await?;
+        Ok(purged.rows_affected())
+    }
+}
