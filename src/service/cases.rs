@@ -207,6 +207,24 @@ fn free_copy_id(taken: &[String], eval_id: &str) -> String {
         .expect("some copy id is free")
 }
 
+/// Renames a case read at `version`; the new id must be free in the evalset (409 otherwise).
+/// One write: the case, its history and its place in the file stay.
+pub async fn rename_case(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    new_eval_id: &str,
+    version: i64,
+) -> Result<StoredCase, CaseError> {
+    validate_eval_id(new_eval_id).map_err(CaseError::InvalidId)?;
+    let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
+    case.eval_id = new_eval_id.to_string();
+    Ok(store
+        .update_case(app, eval_set_id, eval_id, &case, version)
+        .await?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::free_copy_id;

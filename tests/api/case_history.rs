@@ -1,5 +1,5 @@
-//! A case's history (each save keeps the version it replaced; list, read, restore) and
-//! duplicating a case.
+//! A case's history (each save keeps the version it replaced; list, read, restore),
+//! duplicating and renaming a case.
 
 use crate::helpers::{assert_error, spawn_app, TestApp};
 use reqwest::StatusCode;
@@ -138,4 +138,51 @@ async fn a_case_is_duplicated_under_a_free_or_given_id() {
         .await;
     let original = app.get_json(CASE).await;
     assert_eq!(copy["conversation"], original["conversation"]);
+}
+
+#[tokio::test]
+async fn a_case_is_renamed_at_its_version_keeping_its_history() {
+    let app = spawn_app().await;
+    app.import("demo", EVALSET).await;
+    let v1 = app.get_json(CASE).await;
+    save_city(&app, &v1, "Lyon").await;
+    app.post(&format!("{CASE}/duplicate"), "").await;
+    let rename = format!("{CASE}/rename");
+    assert_error(
+        app.post_json(&rename, &json!({"newEvalId": "paris_copy", "version": 2}))
+            .await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert_error(
+        app.post_json(&rename, &json!({"newEvalId": "lyon", "version": 1}))
+            .await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert_error(
+        app.post_json(&rename, &json!({"newEvalId": " ", "version": 2}))
+            .await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    let renamed: Value = app
+        .post_json(&rename, &json!({"newEvalId": "lyon", "version": 2}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (renamed["eval_id"].as_str(), renamed["version"].as_i64()),
+        (Some("lyon"), Some(3))
+    );
+    assert_eq!(
+        app.get_json("/apps/demo/eval_sets/weather/evals").await,
+        json!(["lyon", "paris_copy"])
+    );
+    let history = app
+        .get_json("/apps/demo/eval_sets/weather/evals/lyon/versions")
+        .await;
+    assert_eq!(history[0]["changes"], json!(["renamed from `paris` to `lyon`"]));
+    assert_error(app.get(CASE).await, StatusCode::NOT_FOUND).await;
 }

@@ -30,6 +30,7 @@ const BODY_ROUTES: &[(&str, &str)] = &[
     ("POST", "/apps/demo/import"),
     ("PUT", "/apps/demo/eval_sets/limits/evals/case0"),
     ("POST", "/apps/demo/eval_sets/limits/evals/case0/duplicate"),
+    ("POST", "/apps/demo/eval_sets/limits/evals/case0/rename"),
     ("POST", "/apps/demo/eval_sets/limits/delete_evals"),
     ("POST", "/apps/demo/eval_sets/limits/undo_delete"),
     (

@@ -29,6 +29,10 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval_sets/{eval_set_id}/undo_delete", post(undo_delete))
         .route("/{app}/eval_sets/{eval_set_id}/deleted_evals", get(list_deleted))
         .route(
+            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/rename",
+            post(rename_eval_case),
+        )
+        .route(
             "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/duplicate",
             post(duplicate_eval_case),
         )
@@ -238,4 +242,32 @@ async fn list_deleted(
     Ok(Json(
         cases::deleted_cases(&state.services.store, &app, &eval_set_id).await?,
     ))
+}
+
+/// `{newEvalId, version}`: the new id, and the version the caller read.
+#[derive(Deserialize)]
+struct RenameRequest {
+    #[serde(alias = "new_eval_id", rename = "newEvalId")]
+    new_eval_id: String,
+    version: i64,
+}
+
+async fn rename_eval_case(
+    State(state): State<AppState>,
+    Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
+    JsonBody(request): JsonBody<RenameRequest>,
+) -> Result<Json<VersionedCase>, ApiError> {
+    let request = request
+        .ok_or_else(|| ApiError::bad_request("the body must be {\"newEvalId\": ..., \"version\": N}"))?;
+    let store = &state.services.store;
+    let renamed = cases::rename_case(
+        store,
+        &app,
+        &eval_set_id,
+        &eval_id,
+        &request.new_eval_id,
+        request.version,
+    )
+    .await?;
+    Ok(Json(renamed.into()))
 }
