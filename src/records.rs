@@ -29,7 +29,65 @@ pub struct CaseListItem {
     pub updated_at: String,
 }
 
-/// A page of an evalset's cases, in file order.
+/// Which of an evalset's cases to list, in which order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CaseListQuery {
+    /// Keeps the cases whose eval_id, first user message or a tool name contains it, ignoring
+    /// case; all when empty.
+    pub text: String,
+    pub sort: CaseSort,
+    pub descending: bool,
+}
+
+/// The orders the case list offers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseSort {
+    /// The order of the file (and of export).
+    #[default]
+    File,
+    EvalId,
+    Turns,
+    ToolCalls,
+    Updated,
+}
+
+impl CaseSort {
+    pub const ALL: [CaseSort; 5] = [
+        CaseSort::File,
+        CaseSort::EvalId,
+        CaseSort::Turns,
+        CaseSort::ToolCalls,
+        CaseSort::Updated,
+    ];
+
+    /// Its name in URLs and the REST API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaseSort::File => "file",
+            CaseSort::EvalId => "eval_id",
+            CaseSort::Turns => "turns",
+            CaseSort::ToolCalls => "tool_calls",
+            CaseSort::Updated => "updated",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<CaseSort> {
+        CaseSort::ALL.into_iter().find(|sort| sort.as_str() == text)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CaseSort::File => "File order",
+            CaseSort::EvalId => "Eval id",
+            CaseSort::Turns => "Turns",
+            CaseSort::ToolCalls => "Tool calls",
+            CaseSort::Updated => "Last updated",
+        }
+    }
+}
+
+/// A page of an evalset's cases that match a query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseListPage {
     pub eval_set: EvalSetSummary,
@@ -37,7 +95,9 @@ pub struct CaseListPage {
     /// 1-based page number actually returned (clamped to the last page).
     pub page: i64,
     pub per_page: i64,
+    /// How many cases match the query (all of the evalset's when it is empty).
     pub total_cases: i64,
+    pub query: CaseListQuery,
 }
 
 impl CaseListPage {

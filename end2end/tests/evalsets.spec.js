@@ -155,3 +155,30 @@ test('a case row opened during a run stays open while the run is polled', async 
   await header.getByRole('button', { name: 'Cancel run' }).click();
   await expect(header).toContainText('■ cancelled');
 });
+
+test('the case list filters and sorts, and keeps both in the URL', async ({ page }) => {
+  await open(page, '/');
+  await page.getByTestId('import-file').setInputFiles(fixture('live_non_blocking_tool_agent.evalset.json'));
+  await expect(page.getByRole('status')).toContainText('Imported 2 cases into');
+  await page.getByRole('link', { name: 'live_non_blocking_tool_agent' }).click();
+  const rows = page.locator('.data-table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('background_task_scenario');
+
+  await page.getByLabel('Sort').selectOption('eval_id');
+  await page.getByLabel('Descending').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/sort=eval_id/);
+  await expect(rows.first()).toContainText('background_task_scripted');
+
+  await page.getByRole('searchbox').fill('SCENARIO');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('background_task_scenario');
+
+  await page.getByRole('searchbox').fill('no such case');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('heading', { name: 'No case matches' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('searchbox')).toHaveValue('no such case');
+});

@@ -2,7 +2,7 @@
 //! one case.
 
 use crate::evalset::FormatError;
-use crate::records::{CaseListPage, EvalSetSummary, ImportSummary, StoredCase};
+use crate::records::{CaseListPage, CaseListQuery, EvalSetSummary, ImportSummary, StoredCase};
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};
@@ -63,9 +63,14 @@ pub async fn import_eval_set(
     }
 }
 
-#[server]
-pub async fn list_cases(app: String, eval_set_id: String, page: i64) -> Result<CaseListPage, ServerFnError> {
-    Ok(cases::list_cases(&super::services().store, &app, &eval_set_id, page).await?)
+#[server(input = Json)]
+pub async fn list_cases(
+    app: String,
+    eval_set_id: String,
+    query: CaseListQuery,
+    page: i64,
+) -> Result<CaseListPage, ServerFnError> {
+    Ok(cases::list_cases(&super::services().store, &app, &eval_set_id, &query, page).await?)
 }
 
 #[server]

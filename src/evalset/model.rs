@@ -557,6 +557,16 @@ impl EvalCase {
         self.invocations().iter().map(|i| i.tool_calls().len()).sum()
     }
 
+    /// The names of the tools the case calls, in order, space-separated (for search).
+    pub fn tool_names(&self) -> String {
+        self.invocations()
+            .iter()
+            .flat_map(|i| i.tool_calls())
+            .filter_map(|call| call.name.as_deref())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// What the user says first: the first turn's text, or a scenario's starting prompt.
     pub fn first_user_message(&self) -> String {
         match (self.invocations().first(), &self.conversation_scenario) {

@@ -1,7 +1,7 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
 use crate::evalset::{case_changes, validate_eval_id, EvalCase};
-use crate::records::{CaseListPage, CaseVersionSummary, DeletedCase, StoredCase};
+use crate::records::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::store::{CaseVersion, Store, StoreError};
 
 /// Cases per page of an evalset's case list.
@@ -27,9 +27,12 @@ pub async fn list_cases(
     store: &Store,
     app: &str,
     eval_set_id: &str,
+    query: &CaseListQuery,
     page: i64,
 ) -> Result<CaseListPage, StoreError> {
-    store.list_cases(app, eval_set_id, page, CASES_PER_PAGE).await
+    store
+        .list_cases(app, eval_set_id, query, page, CASES_PER_PAGE)
+        .await
 }
 
 pub async fn case_ids(store: &Store, app: &str, eval_set_id: &str) -> Result<Vec<String>, StoreError> {

@@ -2,7 +2,9 @@
 //! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
 
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
-use crate::records::{CaseListItem, CaseListPage, EvalSetSummary, ImportSummary, StoredCase};
+use crate::records::{
+    CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, StoredCase,
+};
 use futures::TryStreamExt;
 use serde_json::{Map, Value};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -218,25 +220,59 @@ impl Store {
         )
     }
 
-    /// One page (1-based) of an evalset's cases in file order; a page past the end gives the last page.
+    /// One page (1-based) of an evalset's cases that match `query`, in its order; a page past
+    /// the end gives the last page. The filter and the order run in SQLite, so a page of a
+    /// large evalset costs about what a page of a small one does.
     pub async fn list_cases(
         &self,
         app: &str,
         eval_set_id: &str,
+        query: &CaseListQuery,
         page: i64,
         per_page: i64,
     ) -> StoreResult<CaseListPage> {
         let eval_set = self.eval_set_summary(app, eval_set_id).await?;
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let per_page = per_page.clamp(1, 500);
-        let total_cases = eval_set.case_count;
+        let text = query.text.trim().to_lowercase();
+        // instr() rather than LIKE: the user's text may hold % or _.
+        const MATCHES: &str = "eval_set_row = ? AND (? = '' OR instr(lower(eval_id), ?) > 0 \
+             OR instr(lower(first_user_message), ?) > 0 OR instr(lower(tool_names), ?) > 0)";
+        let total_cases: i64 = if text.is_empty() {
+            eval_set.case_count
+        } else {
+            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM eval_cases WHERE {MATCHES}"))
+                .bind(set_row)
+                .bind(&text)
+                .bind(&text)
+                .bind(&text)
+                .bind(&text)
+                .fetch_one(&self.pool)
+                .await?
+        };
         let last_page = ((total_cases + per_page - 1) / per_page).max(1);
         let page = page.clamp(1, last_page);
-        let rows = sqlx::query(
+        let column = match query.sort {
+            CaseSort::File => "position",
+            CaseSort::EvalId => "eval_id",
+            CaseSort::Turns => "turn_count",
+            CaseSort::ToolCalls => "tool_call_count",
+            CaseSort::Updated => "updated_at",
+        };
+        let direction = if query.descending { "DESC" } else { "ASC" };
+        // The page's rows are picked by id first, so the rows skipped by OFFSET are read from
+        // the order's index alone, not fetched whole.
+        let rows = sqlx::query(&format!(
             "SELECT eval_id, turn_count, tool_call_count, first_user_message, version, updated_at \
-             FROM eval_cases WHERE eval_set_row = ? ORDER BY position LIMIT ? OFFSET ?",
-        )
+             FROM eval_cases WHERE id IN (SELECT id FROM eval_cases WHERE {MATCHES} \
+             ORDER BY {column} {direction}, position {direction} LIMIT ? OFFSET ?) \
+             ORDER BY {column} {direction}, position {direction}"
+        ))
         .bind(set_row)
+        .bind(&text)
+        .bind(&text)
+        .bind(&text)
+        .bind(&text)
         .bind(per_page)
         .bind((page - 1) * per_page)
         .fetch_all(&self.pool)
@@ -258,6 +294,7 @@ impl Store {
             page,
             per_page,
             total_cases,
+            query: query.clone(),
         })
     }
 
@@ -319,7 +356,7 @@ impl Store {
         let row = CaseRow::new(case);
         let updated = sqlx::query(
             "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
-             first_user_message = ?, version = version + 1, \
+             first_user_message = ?, tool_names = ?, version = version + 1, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
              WHERE eval_set_row = ? AND eval_id = ?",
         )
@@ -328,6 +365,7 @@ impl Store {
         .bind(row.turn_count)
         .bind(row.tool_call_count)
         .bind(&row.first_user_message)
+        .bind(&row.tool_names)
         .bind(set_row)
         .bind(eval_id)
         .execute(&mut *tx)
@@ -398,7 +436,7 @@ pub(super) async fn eval_set_row_in(conn: &mut Conn, app: &str, eval_set_id: &st
 async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
-         first_user_message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+         first_user_message, tool_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(set_row)
     .bind(position)
@@ -407,6 +445,7 @@ async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRo
     .bind(case.turn_count)
     .bind(case.tool_call_count)
     .bind(&case.first_user_message)
+    .bind(&case.tool_names)
     .execute(conn)
     .await?;
     Ok(())
@@ -438,6 +477,7 @@ pub struct CaseRow {
     pub(super) turn_count: i64,
     pub(super) tool_call_count: i64,
     pub(super) first_user_message: String,
+    pub(super) tool_names: String,
 }
 
 impl CaseRow {
@@ -448,6 +488,7 @@ impl CaseRow {
             turn_count: case.turn_count() as i64,
             tool_call_count: case.tool_call_count() as i64,
             first_user_message: case.first_user_message(),
+            tool_names: case.tool_names(),
         }
     }
 }

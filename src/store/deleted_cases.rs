@@ -59,7 +59,7 @@ impl Store {
             let row = CaseRow::new(&case);
             let inserted = sqlx::query(
                 "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
-                 first_user_message, version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 first_user_message, tool_names, version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(set_row)
             .bind(deleted.get::<i64, _>("position"))
@@ -68,6 +68,7 @@ impl Store {
             .bind(row.turn_count)
             .bind(row.tool_call_count)
             .bind(&row.first_user_message)
+            .bind(&row.tool_names)
             .bind(deleted.get::<i64, _>("version"))
             .bind(deleted.get::<String, _>("created_at"))
             .execute(&mut *tx)

@@ -1,6 +1,6 @@
 use super::*;
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
-use crate::records::{EvalRunCase, ImportSummary};
+use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
 
 async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
     let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();
@@ -48,7 +48,10 @@ async fn import_then_export_is_unchanged_and_keeps_file_order() {
         to_adk_json(&set)
     );
     assert_eq!(store.case_ids("demo", "weather").await.unwrap(), ["a", "b"]);
-    let page = store.list_cases("demo", "weather", 1, 50).await.unwrap();
+    let page = store
+        .list_cases("demo", "weather", &CaseListQuery::default(), 1, 50)
+        .await
+        .unwrap();
     assert_eq!(page.cases[0].eval_id, "b", "listing follows file order");
     assert_eq!((page.cases[0].turn_count, page.cases[0].tool_call_count), (1, 1));
     assert_eq!(page.cases[0].first_user_message, "Weather in Paris?");
@@ -170,11 +173,26 @@ async fn pages_are_clamped() {
         .collect();
     let text = format!(r#"{{"eval_set_id": "p", "eval_cases": [{}]}}"#, cases.join(","));
     import(&store, "demo", &eval_set(&text), false).await.unwrap();
-    let page = store.list_cases("demo", "p", 3, 3).await.unwrap();
+    let page = store
+        .list_cases("demo", "p", &CaseListQuery::default(), 3, 3)
+        .await
+        .unwrap();
     assert_eq!((page.page, page.page_count(), page.cases.len()), (3, 3, 1));
-    assert_eq!(store.list_cases("demo", "p", 99, 3).await.unwrap().page, 3);
     assert_eq!(
-        store.list_cases("demo", "p", 0, 3).await.unwrap().cases[0].eval_id,
+        store
+            .list_cases("demo", "p", &CaseListQuery::default(), 99, 3)
+            .await
+            .unwrap()
+            .page,
+        3
+    );
+    assert_eq!(
+        store
+            .list_cases("demo", "p", &CaseListQuery::default(), 0, 3)
+            .await
+            .unwrap()
+            .cases[0]
+            .eval_id,
         "c0"
     );
 }
@@ -264,4 +282,51 @@ async fn deletes_older_than_the_undo_window_are_purged() {
         .map(|d| d.eval_id)
         .collect();
     assert_eq!(left, ["recent"]);
+}
+
+#[tokio::test]
+async fn the_case_list_filters_and_sorts_in_the_database() {
+    let (_dir, store) = temp_store().await;
+    store.create_eval_set("demo", "set", 0.0).await.unwrap();
+    let cases = serde_json::json!([
+        {"eval_id": "b_weather", "conversation": [{"user_content": {"parts": [{"text": "Rain in Paris?"}]},
+            "intermediate_data": {"tool_uses": [{"name": "get_weather", "args": {}}]}}]},
+        {"eval_id": "a_money", "conversation": [{"user_content": {"parts": [{"text": "20 EUR in USD, 50% off"}]},
+            "intermediate_data": {"invocation_events": [{"author": "a", "content": {"parts": [
+                {"function_call": {"name": "convert_currency", "args": {}}}]}}]}}]},
+        {"eval_id": "c_two_turns", "conversation": [
+            {"user_content": {"parts": [{"text": "hi"}]}}, {"user_content": {"parts": [{"text": "bye"}]}}]}
+    ]);
+    for case in cases.as_array().unwrap() {
+        let case: EvalCase = serde_json::from_value(case.clone()).unwrap();
+        store.add_case("demo", "set", &case).await.unwrap();
+    }
+    let ids =
+        |page: crate::records::CaseListPage| page.cases.into_iter().map(|c| c.eval_id).collect::<Vec<_>>();
+    let list = |text: &str, sort: CaseSort, descending: bool| {
+        let query = CaseListQuery {
+            text: text.into(),
+            sort,
+            descending,
+        };
+        let store = &store;
+        async move { store.list_cases("demo", "set", &query, 1, 50).await.unwrap() }
+    };
+    assert_eq!(
+        ids(list("", CaseSort::File, false).await),
+        ["b_weather", "a_money", "c_two_turns"]
+    );
+    assert_eq!(
+        ids(list("", CaseSort::EvalId, false).await),
+        ["a_money", "b_weather", "c_two_turns"]
+    );
+    assert_eq!(ids(list("", CaseSort::Turns, true).await)[0], "c_two_turns");
+    // By tool name (either intermediate_data form), by message, by id; case ignored; % is text.
+    assert_eq!(ids(list("CURRENCY", CaseSort::File, false).await), ["a_money"]);
+    assert_eq!(ids(list("weather", CaseSort::File, false).await), ["b_weather"]);
+    assert_eq!(ids(list("paris", CaseSort::File, false).await), ["b_weather"]);
+    assert_eq!(ids(list("50%", CaseSort::File, false).await), ["a_money"]);
+    let none = list("nothing like it", CaseSort::File, false).await;
+    assert_eq!((none.total_cases, none.cases.len(), none.page), (0, 0, 1));
+    assert_eq!(list("two", CaseSort::File, false).await.total_cases, 1);
 }

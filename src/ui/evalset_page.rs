@@ -1,9 +1,11 @@
-//! One evalset: its cases, a page at a time.
+//! One evalset: its cases, filtered and sorted by the server, a page at a time. The filter, the
+//! order and the page live in the URL (`?q=&sort=&desc=1&page=`), so they survive a reload and
+//! can be linked to.
 
 use super::evaluate::EvaluatePanel;
 use super::{case_href, count, error_text, export_href, preview, ErrorNote};
 use crate::api::list_cases;
-use crate::records::CaseListPage;
+use crate::records::{CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -20,9 +22,20 @@ pub fn EvalSetPage() -> impl IntoView {
             .and_then(|p| p.parse::<i64>().ok())
             .unwrap_or(1)
     };
+    let case_query = move || {
+        let query = query.read();
+        CaseListQuery {
+            text: query.get("q").unwrap_or_default(),
+            sort: query
+                .get("sort")
+                .and_then(|s| CaseSort::parse(&s))
+                .unwrap_or_default(),
+            descending: query.get("desc").is_some_and(|d| d == "1"),
+        }
+    };
     let cases = Resource::new(
-        move || (app(), eval_set_id(), page()),
-        |(app, id, page)| list_cases(app, id, page),
+        move || (app(), eval_set_id(), case_query(), page()),
+        |(app, id, query, page)| list_cases(app, id, query, page),
     );
 
     view! {
@@ -47,10 +60,21 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
     let set = page.eval_set.clone();
     let (app, id) = (set.app_name.clone(), set.eval_set_id.clone());
     let title = set.name.clone().unwrap_or_else(|| id.clone());
+    let query = page.query.clone();
     let page_href = {
-        let (app, id) = (app.clone(), id.clone());
-        move |n: i64| format!("/evalsets/{app}/{id}?page={n}")
+        let (app, id, query) = (app.clone(), id.clone(), query.clone());
+        move |n: i64| {
+            let mut href = format!("/evalsets/{app}/{id}?page={n}&sort={}", query.sort.as_str());
+            if !query.text.is_empty() {
+                href.push_str(&format!("&q={}", url_encode(&query.text)));
+            }
+            if query.descending {
+                href.push_str("&desc=1");
+            }
+            href
+        }
     };
+    let filtered = !query.text.trim().is_empty();
     let rows = page
         .cases
         .iter()
@@ -90,7 +114,16 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
                 "Export"
             </a>
         </div>
-        {if page.total_cases == 0 {
+        {(set.case_count > 0).then(|| view! { <CaseFilter query=query.clone() /> })}
+        {if page.total_cases == 0 && filtered {
+            view! {
+                <div class="empty-state">
+                    <h2>"No case matches"</h2>
+                    <p>"No eval id, first user message or tool name contains “" {query.text.clone()} "”."</p>
+                </div>
+            }
+                .into_any()
+        } else if page.total_cases == 0 {
             view! {
                 <div class="empty-state">
                     <h2>"No cases yet"</h2>
@@ -128,6 +161,50 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
             }
                 .into_any()
         }}
-        {(page.total_cases > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
+        {(set.case_count > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
     }
+}
+
+/// The filter box and the order, sent as a GET of this page (so it works before hydration too).
+#[component]
+fn CaseFilter(query: CaseListQuery) -> impl IntoView {
+    let options = CaseSort::ALL
+        .into_iter()
+        .map(|sort| {
+            view! {
+                <option value=sort.as_str() selected=sort == query.sort>
+                    {sort.label()}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <form class="case-filter" method="get" role="search">
+            <label>
+                "Filter "
+                <input
+                    type="search"
+                    name="q"
+                    value=query.text.clone()
+                    placeholder="eval id, user message or tool name"
+                />
+            </label>
+            <label>"Sort " <select name="sort">{options}</select></label>
+            <label>
+                <input type="checkbox" name="desc" value="1" checked=query.descending />
+                " Descending"
+            </label>
+            <button type="submit">"Apply"</button>
+        </form>
+    }
+}
+
+/// Percent-encodes text for a query string.
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
 }

@@ -61,3 +61,41 @@ async fn cases_are_read_edited_with_versions_and_deleted() {
         json!([])
     );
 }
+
+#[tokio::test]
+async fn the_case_list_is_filtered_sorted_and_paged_by_the_server() {
+    let app = spawn_app().await;
+    app.import("demo", crate::ok_eval_set::ok_eval_set("many", 120).to_string())
+        .await;
+    let page = app.get_json("/apps/demo/eval_sets/many/cases?page=3").await;
+    assert_eq!(
+        (page["page"].as_i64(), page["total_cases"].as_i64()),
+        (Some(3), Some(120))
+    );
+    assert_eq!(page["cases"].as_array().unwrap().len(), 20);
+    let sorted = app
+        .get_json("/apps/demo/eval_sets/many/cases?sort=eval_id&desc=1")
+        .await;
+    assert_eq!(sorted["cases"][0]["eval_id"], "case99");
+    let filtered = app
+        .get_json("/apps/demo/eval_sets/many/cases?q=QUESTION%2011")
+        .await;
+    let ids: Vec<&str> = filtered["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["eval_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "case11", "case110", "case111", "case112", "case113", "case114", "case115", "case116", "case117",
+            "case118", "case119"
+        ]
+    );
+    assert_error(
+        app.get("/apps/demo/eval_sets/many/cases?sort=size").await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+}

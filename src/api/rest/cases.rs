@@ -5,9 +5,9 @@ use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use crate::api::AppState;
 use crate::evalset::{parse_eval_case, EvalCase};
-use crate::records::{CaseVersionSummary, DeletedCase, StoredCase};
+use crate::records::{CaseListPage, CaseListQuery, CaseSort, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::service::cases;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -18,6 +18,7 @@ use serde_json::Value;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/{app}/eval_sets/{eval_set_id}/evals", get(list_eval_ids))
+        .route("/{app}/eval_sets/{eval_set_id}/cases", get(list_case_page))
         .route(
             "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
             get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
@@ -270,4 +271,39 @@ async fn rename_eval_case(
     )
     .await?;
     Ok(Json(renamed.into()))
+}
+
+/// `?q=&sort=&desc=&page=` of the case list.
+#[derive(Deserialize)]
+struct CaseListParams {
+    #[serde(default)]
+    q: String,
+    sort: Option<String>,
+    #[serde(default)]
+    desc: Option<String>,
+    page: Option<i64>,
+}
+
+/// A page of the case list, filtered and sorted as the browser's is.
+async fn list_case_page(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+    Query(params): Query<CaseListParams>,
+) -> Result<Json<CaseListPage>, ApiError> {
+    let sort = match params.sort.as_deref() {
+        None => CaseSort::File,
+        Some(name) => CaseSort::parse(name).ok_or_else(|| {
+            let known: Vec<&str> = CaseSort::ALL.iter().map(|s| s.as_str()).collect();
+            ApiError::bad_request(format!("sort `{name}` is not one of {}", known.join(", ")))
+        })?,
+    };
+    let query = CaseListQuery {
+        text: params.q,
+        sort,
+        descending: params.desc.is_some_and(|d| d == "1" || d == "true"),
+    };
+    let page = params.page.unwrap_or(1);
+    Ok(Json(
+        cases::list_cases(&state.services.store, &app, &eval_set_id, &query, page).await?,
+    ))
 }
