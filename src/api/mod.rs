@@ -1,8 +1,9 @@
 //! The server's faces, thin adapters over `crate::service`: Leptos server functions for the
-//! browser (`evalsets`, `chat`, `evaluate`; compiled on both sides, their bodies on the server
+//! browser (`evalsets`, `cases`, `chat`, `evaluate`; compiled on both sides, their bodies on the server
 //! only) and the JSON REST API for scripts (`rest`). Each maps the service's domain errors to
 //! what its caller understands: a `ServerFnError`, or a status with a JSON body.
 
+pub mod cases;
 pub mod chat;
 pub mod evalsets;
 pub mod evaluate;

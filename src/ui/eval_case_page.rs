@@ -1,7 +1,11 @@
-//! One eval case, turn by turn: what the user says, the tool calls expected, the expected answer.
+//! One eval case, turn by turn: what the user says, the tool calls expected, the expected answer;
+//! its actions (duplicate, delete) and its history.
 
+use super::case_actions::CaseActions;
+use super::case_history::CaseHistory;
 use super::json_view::JsonView;
 use super::{count, error_text, eval_set_href, short_time, ErrorNote};
+use crate::api::cases::RestoreCaseVersion;
 use crate::api::get_case;
 use crate::evalset::{Content, EvalCase, FunctionCall, FunctionResponse, Invocation};
 use crate::records::StoredCase;
@@ -16,9 +20,11 @@ pub fn EvalCasePage() -> impl IntoView {
     let app = move || params.read().get("app").unwrap_or_default();
     let eval_set_id = move || params.read().get("eval_set_id").unwrap_or_default();
     let eval_id = move || query.read().get("eval_id").unwrap_or_default();
+    // A restore makes a new version: the case is read again when one finishes.
+    let restore = ServerAction::<RestoreCaseVersion>::new();
     let case = Resource::new(
-        move || (app(), eval_set_id(), eval_id()),
-        |(a, s, e)| get_case(a, s, e),
+        move || (app(), eval_set_id(), eval_id(), restore.version().get()),
+        |(a, s, e, _)| get_case(a, s, e),
     );
 
     view! {
@@ -32,7 +38,7 @@ pub fn EvalCasePage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading case…"</p> }>
             {move || Suspend::new(async move {
                 match case.await {
-                    Ok(stored) => view! { <CaseView stored /> }.into_any(),
+                    Ok(stored) => view! { <CaseView stored restore /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
@@ -41,7 +47,8 @@ pub fn EvalCasePage() -> impl IntoView {
 }
 
 #[component]
-fn CaseView(stored: StoredCase) -> impl IntoView {
+fn CaseView(stored: StoredCase, restore: ServerAction<RestoreCaseVersion>) -> impl IntoView {
+    let (app, set) = (stored.app_name.clone(), stored.eval_set_id.clone());
     let case = stored.case.clone();
     let raw = serde_json::to_value(&case).unwrap_or(Value::Null);
     let turns = case
@@ -60,6 +67,7 @@ fn CaseView(stored: StoredCase) -> impl IntoView {
                     " · updated " {short_time(&stored.updated_at)}
                 </p>
             </div>
+            <CaseActions app=app.clone() eval_set_id=set.clone() eval_id=case.eval_id.clone() />
         </div>
         <SessionSummary case=case.clone() />
         {case
@@ -87,6 +95,13 @@ fn CaseView(stored: StoredCase) -> impl IntoView {
             <summary>"Case JSON (as exported)"</summary>
             <JsonView value=raw />
         </details>
+        <CaseHistory
+            app
+            eval_set_id=set
+            eval_id=case.eval_id.clone()
+            current_version=stored.version
+            restore
+        />
     }
 }
 

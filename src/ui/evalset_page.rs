@@ -3,7 +3,8 @@
 //! can be linked to.
 
 use super::evaluate::EvaluatePanel;
-use super::{case_href, count, error_text, export_href, preview, ErrorNote};
+use super::{case_href, count, encode_query_value, error_text, export_href, preview, ErrorNote};
+use crate::api::cases::UndoDeleteCase;
 use crate::api::list_cases;
 use crate::records::{CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
@@ -33,10 +34,39 @@ pub fn EvalSetPage() -> impl IntoView {
             descending: query.get("desc").is_some_and(|d| d == "1"),
         }
     };
+    // `?deleted=ID` after a case page's delete: offer to undo it, then list the cases again.
+    let deleted = move || query.read().get("deleted");
+    let undo = ServerAction::<UndoDeleteCase>::new();
     let cases = Resource::new(
-        move || (app(), eval_set_id(), case_query(), page()),
-        |(app, id, query, page)| list_cases(app, id, query, page),
+        move || (app(), eval_set_id(), case_query(), page(), undo.version().get()),
+        |(app, id, query, page, _)| list_cases(app, id, query, page),
     );
+    let undo_banner = move || {
+        let eval_id = deleted()?;
+        let done = matches!(undo.value().get(), Some(Ok(())));
+        let failed = undo.value().get().and_then(Result::err);
+        Some(view! {
+            <div class="notice" role="status">
+                {if done {
+                    view! { "Brought back " <code>{eval_id.clone()}</code> "." }.into_any()
+                } else {
+                    let dispatch_id = eval_id.clone();
+                    view! {
+                        "Deleted " <code>{eval_id.clone()}</code> ". "
+                        <button on:click=move |_| {
+                            undo.dispatch(UndoDeleteCase {
+                                app: app(),
+                                eval_set_id: eval_set_id(),
+                                eval_id: dispatch_id.clone(),
+                            });
+                        }>"Undo"</button>
+                    }
+                        .into_any()
+                }}
+                {failed.map(|err| view! { <ErrorNote message=error_text(&err) /> })}
+            </div>
+        })
+    };
 
     view! {
         <nav class="breadcrumbs" aria-label="Breadcrumb">
@@ -44,6 +74,7 @@ pub fn EvalSetPage() -> impl IntoView {
             <span aria-hidden="true">"/"</span>
             <span class="mono">{eval_set_id}</span>
         </nav>
+        {undo_banner}
         <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
             {move || Suspend::new(async move {
                 match cases.await {
@@ -66,7 +97,7 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
         move |n: i64| {
             let mut href = format!("/evalsets/{app}/{id}?page={n}&sort={}", query.sort.as_str());
             if !query.text.is_empty() {
-                href.push_str(&format!("&q={}", url_encode(&query.text)));
+                href.push_str(&format!("&q={}", encode_query_value(&query.text)));
             }
             if query.descending {
                 href.push_str("&desc=1");
@@ -197,14 +228,4 @@ fn CaseFilter(query: CaseListQuery) -> impl IntoView {
             <button type="submit">"Apply"</button>
         </form>
     }
-}
-
-/// Percent-encodes text for a query string.
-fn url_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect()
 }

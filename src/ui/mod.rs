@@ -2,6 +2,8 @@
 //! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes, except agent
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
+mod case_actions;
+mod case_history;
 mod chat;
 mod eval_case_page;
 mod evalset_page;

@@ -1,0 +1,80 @@
+// The case page's actions: duplicate, delete and undo, and the history with restore.
+const { test, expect } = require('@playwright/test');
+
+/** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */
+async function open(page, url) {
+  await page.goto(url);
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+}
+
+let consoleErrors = [];
+test.beforeEach(async ({ page }) => {
+  consoleErrors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+});
+test.afterEach(async () => {
+  expect(consoleErrors, 'the browser console has no errors').toEqual([]);
+});
+
+const evalset = (id) => ({
+  eval_set_id: id,
+  eval_cases: [{
+    eval_id: 'paris',
+    conversation: [{
+      invocation_id: 'i1',
+      user_content: { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+      final_response: { role: 'model', parts: [{ text: 'Sunny.' }] },
+      intermediate_data: { tool_uses: [{ name: 'get_weather', args: { city: 'Paris' } }] },
+    }],
+  }],
+});
+
+async function importSet(request, id) {
+  const response = await request.post(`/apps/demo/import`, { data: JSON.stringify(evalset(id)) });
+  expect(response.status()).toBe(201);
+}
+
+test('duplicate a case, delete the copy and undo the delete', async ({ page, request }) => {
+  await importSet(request, 'case_actions');
+  await open(page, '/evalsets/demo/case_actions/case?eval_id=paris');
+  await page.getByRole('button', { name: 'Duplicate' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('paris_copy');
+  await expect(page).toHaveURL(/eval_id=paris_copy/);
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Delete this case?');
+  await dialog.getByRole('button', { name: 'Delete case' }).click();
+  await expect(page).toHaveURL(/\/evalsets\/demo\/case_actions\?deleted=paris_copy/);
+  const rows = page.locator('.data-table tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByRole('status')).toContainText('Deleted paris_copy');
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('status')).toContainText('Brought back paris_copy');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('paris_copy');
+});
+
+test('the history says what each save changed and restores a version', async ({ page, request }) => {
+  await importSet(request, 'case_history');
+  const path = '/apps/demo/eval_sets/case_history/evals/paris';
+  const v1 = await (await request.get(path)).json();
+  const edited = JSON.parse(JSON.stringify(v1));
+  edited.conversation[0].intermediate_data.tool_uses[0].args.city = 'Lyon';
+  expect((await request.put(path, { data: edited })).status()).toBe(200);
+
+  await open(page, '/evalsets/demo/case_history/case?eval_id=paris');
+  const history = page.locator('.history');
+  await expect(history.locator('tbody tr')).toHaveCount(2);
+  await expect(history.locator('tbody tr').first()).toContainText('turn 1: args of get_weather changed');
+  await expect(page.locator('.tool-call .json').first()).toContainText('"city": "Lyon"');
+
+  await history.locator('tbody tr').nth(1).getByRole('button', { name: 'Restore' }).click();
+  await expect(history.locator('tbody tr')).toHaveCount(3);
+  await expect(page.locator('.page-header')).toContainText('version 3');
+  await expect(page.locator('.tool-call .json').first()).toContainText('"city": "Paris"');
+});

@@ -1,0 +1,96 @@
+//! A case's history on its page: each version with what it changed, and Restore for the older
+//! ones (a restore is a new version; the page then shows it).
+
+use super::{error_text, short_time, ErrorNote};
+use crate::api::cases::{case_history, RestoreCaseVersion};
+use crate::records::CaseVersionSummary;
+use leptos::prelude::*;
+
+#[component]
+pub fn CaseHistory(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+    current_version: i64,
+    restore: ServerAction<RestoreCaseVersion>,
+) -> impl IntoView {
+    let history = {
+        let (app, set, id) = (app.clone(), eval_set_id.clone(), eval_id.clone());
+        Resource::new(
+            move || restore.version().get(),
+            move |_| case_history(app.clone(), set.clone(), id.clone()),
+        )
+    };
+    let row = move |entry: CaseVersionSummary| {
+        let (app, eval_set_id, eval_id) = (app.clone(), eval_set_id.clone(), eval_id.clone());
+        let version = entry.version;
+        let changes = if entry.changes.is_empty() {
+            "created".to_string()
+        } else {
+            entry.changes.join("; ")
+        };
+        view! {
+            <tr>
+                <td class="num">{version}</td>
+                <td>{short_time(&entry.saved_at)}</td>
+                <td>{changes}</td>
+                <td class="actions">
+                    {if entry.current {
+                        view! { <span class="muted">"current"</span> }.into_any()
+                    } else {
+                        view! {
+                            <button on:click=move |_| {
+                                restore.dispatch(RestoreCaseVersion {
+                                    app: app.clone(),
+                                    eval_set_id: eval_set_id.clone(),
+                                    eval_id: eval_id.clone(),
+                                    version,
+                                    current_version,
+                                });
+                            }>"Restore"</button>
+                        }
+                            .into_any()
+                    }}
+                </td>
+            </tr>
+        }
+    };
+    view! {
+        <section class="card history">
+            <h2>"History"</h2>
+            {move || {
+                restore
+                    .value()
+                    .get()
+                    .and_then(Result::err)
+                    .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+            }}
+            <Transition fallback=|| view! { <p class="muted">"Loading history…"</p> }>
+                {move || {
+                    let row = row.clone();
+                    Suspend::new(async move {
+                        match history.await {
+                            Ok(entries) => {
+                                view! {
+                                    <table class="data-table">
+                                        <thead>
+                                            <tr>
+                                                <th scope="col" class="num">"Version"</th>
+                                                <th scope="col">"Saved"</th>
+                                                <th scope="col">"What changed"</th>
+                                                <th scope="col"></th>
+                                            </tr>
+                                        </thead>
+                                        <tbody>{entries.into_iter().map(row).collect_view()}</tbody>
+                                    </table>
+                                }
+                                    .into_any()
+                            }
+                            Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                        }
+                    })
+                }}
+            </Transition>
+        </section>
+    }
+}
