@@ -15,9 +15,9 @@ use crate::store::{EvalRunRecord, NewEvalRun, Store, StoreError};
 use futures::{FutureExt, StreamExt};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::sync::{mpsc, watch, Semaphore};
 
 /// Most finished case runs stored in one transaction.
@@ -275,64 +275,6 @@ pub async fn list_eval_runs(
     store.list_eval_runs(app, eval_set_id).await
 }
 
-/// Runs under way in this process, by result id: how to cancel each.
-#[derive(Clone, Default)]
-pub struct RunningEvals {
-    runs: Arc<Mutex<HashMap<String, watch::Sender<bool>>>>,
-}
-
-impl RunningEvals {
-    /// Registers a run; `AlreadyRunning` when it is running here. The run stays registered
-    /// until the guard drops, however its task ends (a panic included).
-    fn register(&self, result_id: &str) -> Result<(watch::Receiver<bool>, RunningEvalGuard), EvalRunError> {
-        let mut runs = self.runs.lock().expect("running evals lock");
-        if runs.contains_key(result_id) {
-            return Err(EvalRunError::AlreadyRunning(result_id.to_string()));
-        }
-        let (sender, receiver) = watch::channel(false);
-        runs.insert(result_id.to_string(), sender);
-        let guard = RunningEvalGuard {
-            evals: self.clone(),
-            result_id: result_id.to_string(),
-        };
-        Ok((receiver, guard))
-    }
-
-    /// Asks a run to stop; false when it is not running here.
-    fn cancel(&self, result_id: &str) -> bool {
-        match self.runs.lock().expect("running evals lock").get(result_id) {
-            Some(sender) => {
-                let _ = sender.send(true);
-                true
-            }
-            None => false,
-        }
-    }
-
-    pub fn is_running(&self, result_id: &str) -> bool {
-        self.runs
-            .lock()
-            .expect("running evals lock")
-            .contains_key(result_id)
-    }
-}
-
-/// Unregisters a run when its task ends.
-struct RunningEvalGuard {
-    evals: RunningEvals,
-    result_id: String,
-}
-
-impl Drop for RunningEvalGuard {
-    fn drop(&mut self) {
-        self.evals
-            .runs
-            .lock()
-            .expect("running evals lock")
-            .remove(&self.result_id);
-    }
-}
-
 /// What starting a run needs to know; the agent defaults to the app's profile.
 pub struct StartEvalRun<'a> {
     pub app_name: &'a str,
@@ -436,7 +378,7 @@ pub async fn resume_eval_run(
 /// Asks a run of this process to stop; what finished stays stored and it can be resumed.
 pub async fn cancel_eval_run(services: &Services, app: &str, result_id: &str) -> Result<(), EvalRunError> {
     services.store.eval_run(app, result_id).await?;
-    if services.eval_runs.cancel(result_id) {
+    if services.eval_runs.stop(result_id) {
         Ok(())
     } else {
         Err(EvalRunError::NotRunning(result_id.to_string()))
@@ -449,12 +391,15 @@ fn spawn_eval_run(
     agent: Arc<dyn Agent>,
 ) -> Result<tokio::task::JoinHandle<()>, EvalRunError> {
     let result_id = record.summary.result_id.clone();
-    let (cancel, registered) = services.eval_runs.register(&result_id)?;
+    let (cancel, claim) = services
+        .eval_runs
+        .claim(&result_id)
+        .ok_or_else(|| EvalRunError::AlreadyRunning(result_id.clone()))?;
     let services = services.clone();
     Ok(tokio::spawn(async move {
         // Dropped when the task ends, however it ends: a panic does not leave the run
         // registered (and so cancellable and un-resumable) for as long as the process lives.
-        let _registered = registered;
+        let _claim = claim;
         let options = RunOptions::default();
         let run = execute_eval_run(
             &services.store,

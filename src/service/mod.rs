@@ -7,15 +7,15 @@ pub mod add_session;
 pub mod cases;
 pub mod eval_runs;
 pub mod eval_sets;
+pub mod running;
 pub mod sessions;
 pub mod turns;
 
 use crate::agent::AgentProfiles;
 use crate::eval::ScoringServices;
 use crate::store::Store;
-use eval_runs::RunningEvals;
+use running::Running;
 use std::sync::Arc;
-use turns::RunningTurns;
 
 /// What the use cases work with. Cheap to clone: every part is shared.
 #[derive(Clone)]
@@ -25,9 +25,9 @@ pub struct Services {
     /// The judge and embedding model metrics may use.
     pub scoring: ScoringServices,
     /// Chat turns under way, by session.
-    pub turns: RunningTurns,
+    pub turns: Running,
     /// Eval runs under way in this process, by result id.
-    pub eval_runs: RunningEvals,
+    pub eval_runs: Running,
 }
 
 impl Services {
@@ -36,8 +36,8 @@ impl Services {
             store,
             profiles: Arc::new(profiles),
             scoring,
-            turns: RunningTurns::default(),
-            eval_runs: RunningEvals::default(),
+            turns: Running::default(),
+            eval_runs: Running::default(),
         }
     }
 }

@@ -8,8 +8,6 @@ use crate::clock::now_seconds;
 use crate::records::SessionTurn;
 use crate::store::StoreError;
 use futures::StreamExt;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
@@ -45,49 +43,6 @@ impl TurnHandle {
     }
 }
 
-/// Turns under way, by session id: how to stop each.
-#[derive(Clone, Default)]
-pub struct RunningTurns(Arc<Mutex<HashMap<String, oneshot::Sender<()>>>>);
-
-impl RunningTurns {
-    /// Claims the session for a turn; the returned receiver fires when someone stops it.
-    fn begin(&self, session_id: &str) -> Result<(oneshot::Receiver<()>, RunningTurnGuard), TurnError> {
-        let mut running = self.0.lock().expect("running-turns lock");
-        if running.contains_key(session_id) {
-            return Err(TurnError::Busy(session_id.to_string()));
-        }
-        let (stop_tx, stop_rx) = oneshot::channel();
-        running.insert(session_id.to_string(), stop_tx);
-        let guard = RunningTurnGuard {
-            turns: self.clone(),
-            session_id: session_id.to_string(),
-        };
-        Ok((stop_rx, guard))
-    }
-
-    /// Stops the session's running turn; false if none was running.
-    pub fn stop(&self, session_id: &str) -> bool {
-        let stop = self.0.lock().expect("running-turns lock").remove(session_id);
-        stop.is_some_and(|stop| stop.send(()).is_ok())
-    }
-}
-
-/// Releases the session when its turn ends, however it ends (a panic included).
-struct RunningTurnGuard {
-    turns: RunningTurns,
-    session_id: String,
-}
-
-impl Drop for RunningTurnGuard {
-    fn drop(&mut self) {
-        self.turns
-            .0
-            .lock()
-            .expect("running-turns lock")
-            .remove(&self.session_id);
-    }
-}
-
 /// What a turn is: who says what in which session.
 pub struct NewTurn {
     pub app: String,
@@ -97,7 +52,7 @@ pub struct NewTurn {
 }
 
 /// Starts one turn of a session through its app's agent. The turn runs to the end and is
-/// recorded even if nobody reads the events; [`RunningTurns::stop`] ends it early, keeping
+/// recorded even if nobody reads the events; `Services::turns.stop` ends it early, keeping
 /// what the agent did so far.
 pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle, TurnError> {
     let NewTurn {
@@ -115,7 +70,10 @@ pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle
         .ok_or_else(|| TurnError::UnknownApp(app.clone()))?;
     let store = services.store.clone();
     let session = store.get_session(&app, &user, &session_id).await?;
-    let (mut stop, running) = services.turns.begin(&session_id)?;
+    let (mut stop, claim) = services
+        .turns
+        .claim(&session_id)
+        .ok_or_else(|| TurnError::Busy(session_id.clone()))?;
     let history: Vec<Turn> = session
         .turns
         .iter()
@@ -133,7 +91,7 @@ pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle
         done,
     };
     tokio::spawn(async move {
-        let _running = running;
+        let _claim = claim;
         let started_at = now_seconds();
         let clock = Instant::now();
         let mut recorded = Vec::new();
@@ -150,7 +108,8 @@ pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle
                     Some(event) => event,
                     None => break,
                 },
-                _ = &mut stop => {
+                // The sender lives as long as the claim this task holds, so this waits for a stop.
+                _ = async { drop(stop.wait_for(|&stopped| stopped).await) } => {
                     let event = AgentEvent::Error { message: STOPPED_MESSAGE.into() };
                     offsets.push(clock.elapsed().as_millis() as u64);
                     let _ = event_tx.send(event.clone()).await;
