@@ -1,23 +1,8 @@
 // The case page's actions: duplicate, delete and undo, and the history with restore.
 const { test, expect } = require('@playwright/test');
+const { open, failOnConsoleErrors } = require('../support');
 
-/** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */
-async function open(page, url) {
-  await page.goto(url);
-  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
-}
-
-let consoleErrors = [];
-test.beforeEach(async ({ page }) => {
-  consoleErrors = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
-  page.on('pageerror', (err) => consoleErrors.push(String(err)));
-});
-test.afterEach(async () => {
-  expect(consoleErrors, 'the browser console has no errors').toEqual([]);
-});
+failOnConsoleErrors(test);
 
 const evalset = (id) => ({
   eval_set_id: id,

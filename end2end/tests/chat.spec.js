@@ -2,10 +2,7 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 
-async function open(page, url) {
-  await page.goto(url);
-  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
-}
+const { open } = require('../support');
 
 test('chat, add the session to a new evalset, open the case and export it', async ({ page }) => {
   const errors = [];

@@ -2,27 +2,12 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
+const { open, failOnConsoleErrors } = require('../support');
 
 const fixtures = path.resolve(__dirname, '../../tests/fixtures/adk');
 const fixture = (name) => path.join(fixtures, name);
 
-/** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */
-async function open(page, url) {
-  await page.goto(url);
-  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
-}
-
-let consoleErrors = [];
-test.beforeEach(async ({ page }) => {
-  consoleErrors = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
-  page.on('pageerror', (err) => consoleErrors.push(String(err)));
-});
-test.afterEach(async () => {
-  expect(consoleErrors, 'the browser console has no errors').toEqual([]);
-});
+failOnConsoleErrors(test);
 
 test('import a fixture, open a case, see its tool calls, export it', async ({ page }) => {
   await open(page, '/');

@@ -11,9 +11,6 @@ use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::{add_session, sessions, turns};
 
-/// Eval ids the chat page accepts (the same rule every face applies).
-pub use crate::evalset::validate_eval_id;
-
 /// The user id the browser's sessions belong to (ADK's web UI uses a fixed one too).
 pub const BROWSER_USER: &str = "user";
 

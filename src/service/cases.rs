@@ -88,9 +88,7 @@ pub async fn delete_cases(
     eval_set_id: &str,
     eval_ids: &[String],
 ) -> Result<(), CaseError> {
-    if eval_ids.is_empty() {
-        return Err(CaseError::NoneNamed);
-    }
+    named(eval_ids)?;
     Ok(store.delete_cases(app, eval_set_id, eval_ids).await?)
 }
 
@@ -101,10 +99,17 @@ pub async fn undo_delete(
     eval_set_id: &str,
     eval_ids: &[String],
 ) -> Result<(), CaseError> {
-    if eval_ids.is_empty() {
-        return Err(CaseError::NoneNamed);
-    }
+    named(eval_ids)?;
     Ok(store.undo_delete(app, eval_set_id, eval_ids).await?)
+}
+
+/// A bulk action names at least one case.
+fn named(eval_ids: &[String]) -> Result<(), CaseError> {
+    if eval_ids.is_empty() {
+        Err(CaseError::NoneNamed)
+    } else {
+        Ok(())
+    }
 }
 
 /// The deleted cases that can still be brought back, newest first.
@@ -151,10 +156,8 @@ pub async fn case_version(
     version: i64,
 ) -> Result<CaseVersion, CaseError> {
     store
-        .case_versions(app, eval_set_id, eval_id)
+        .case_version(app, eval_set_id, eval_id, version)
         .await?
-        .into_iter()
-        .find(|v| v.version == version)
         .ok_or_else(|| CaseError::NoSuchVersion {
             eval_id: eval_id.to_string(),
             version,

@@ -20,6 +20,31 @@ impl Store {
         eval_set_id: &str,
         eval_id: &str,
     ) -> StoreResult<Vec<CaseVersion>> {
+        self.read_versions(app, eval_set_id, eval_id, None).await
+    }
+
+    /// One version of a case (the current one included); `None` when it has no such version.
+    pub async fn case_version(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+        version: i64,
+    ) -> StoreResult<Option<CaseVersion>> {
+        let mut found = self
+            .read_versions(app, eval_set_id, eval_id, Some(version))
+            .await?;
+        Ok(found.pop())
+    }
+
+    /// The case's versions, or only `only` when given, oldest first.
+    async fn read_versions(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+        only: Option<i64>,
+    ) -> StoreResult<Vec<CaseVersion>> {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let case_row: i64 =
             sqlx::query_scalar("SELECT id FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
@@ -29,12 +54,15 @@ impl Store {
                 .await?
                 .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
         let rows = sqlx::query(
-            "SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = ? \
-             UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = ? \
-             ORDER BY version",
+            "SELECT version, case_json, saved_at FROM ( \
+               SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = ? \
+               UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = ?) \
+             WHERE ? IS NULL OR version = ? ORDER BY version",
         )
         .bind(case_row)
         .bind(case_row)
+        .bind(only)
+        .bind(only)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

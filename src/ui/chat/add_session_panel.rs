@@ -1,10 +1,9 @@
 //! The chat page's Eval panel, "Add current session": saves the session as an eval case whose
 //! expected trajectory is what the agent did, into an existing evalset or a new one.
 
-use crate::api::chat::{
-    add_chat_session_to_eval_set, suggested_eval_id, validate_eval_id, AddSessionOutcome,
-};
+use crate::api::chat::{add_chat_session_to_eval_set, suggested_eval_id, AddSessionOutcome};
 use crate::api::list_eval_sets;
+use crate::evalset::validate_eval_id;
 use crate::records::{SessionRecord, SessionTurn};
 use crate::ui::{case_href, error_text, ErrorNote};
 use leptos::prelude::*;

@@ -1,0 +1,26 @@
+// What the browser tests share: opening a page once it has hydrated, and failing a test whose
+// page logged an error.
+const { expect } = require('@playwright/test');
+
+/** Opens a page and waits until the wasm has hydrated it (clicks before that do nothing). */
+async function open(page, url) {
+  await page.goto(url);
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+}
+
+/** Makes every test of the file fail when its page logs an error or throws. */
+function failOnConsoleErrors(test) {
+  let consoleErrors = [];
+  test.beforeEach(async ({ page }) => {
+    consoleErrors = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  });
+  test.afterEach(async () => {
+    expect(consoleErrors, 'the browser console has no errors').toEqual([]);
+  });
+}
+
+module.exports = { open, failOnConsoleErrors };
