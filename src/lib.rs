@@ -10,6 +10,7 @@ pub mod cli;
 pub mod clock;
 #[cfg(feature = "ssr")]
 pub mod config;
+pub mod draft;
 pub mod eval;
 pub mod evalset;
 #[cfg(feature = "ssr")]

@@ -38,6 +38,8 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // The ADK format: pure, no I/O, no clock; compiled for the browser too.
     ("evalset",  &[], PURE),
     ("clock",    &[], &[WEB]),
+    // The case editor's draft: pure like the format it edits; compiled for the browser too.
+    ("draft",    &["evalset"], PURE),
     // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
     ("llm_http", &[], &[WEB]),
     // Agents never reach eval, the store, the services or the faces.
@@ -54,7 +56,7 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     ("cli",      &["service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store"], &[]),
     ("server",   &["api", "app", "service", "store", "agent", "eval", "config"], &[]),
     // Pages call server functions; they never reach the store or the services.
-    ("ui",       &["api", "records", "evalset", "eval", "agent", "app"], &[IO]),
+    ("ui",       &["api", "records", "evalset", "draft", "eval", "agent", "app"], &[IO]),
     ("app",      &["ui", "api"], &[]),
     ("lib",      &["app"], &[]),
     // Test support (fake servers), compiled only into tests.

@@ -64,12 +64,28 @@ impl AgentProfile {
         }
     }
 
-    /// The agent this profile describes.
-    fn build(&self) -> Arc<dyn Agent> {
+    /// The built-in tools the profile's agent may call (an ADK agent's tools live on its server).
+    fn tools(&self) -> ToolRegistry {
         let mut tools = ToolRegistry::demo();
         if let Some(wanted) = &self.tools {
             tools.retain(|name| wanted.iter().any(|w| w == name));
         }
+        tools
+    }
+
+    /// The names of the tools the profile's agent is known to have.
+    pub fn tool_names(&self) -> Vec<String> {
+        match self.kind {
+            AgentKind::Demo | AgentKind::Openai => {
+                self.tools().iter().map(|tool| tool.name().to_string()).collect()
+            }
+            AgentKind::Adk => Vec::new(),
+        }
+    }
+
+    /// The agent this profile describes.
+    fn build(&self) -> Arc<dyn Agent> {
+        let tools = self.tools();
         match self.kind {
             AgentKind::Demo => Arc::new(DemoAgent::new()),
             AgentKind::Openai => {

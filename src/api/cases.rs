@@ -1,13 +1,19 @@
-//! Server functions behind the case page's actions: duplicate, delete and undo, the history
-//! and restoring a version. The work is `service::cases`, shared with the REST API.
+//! Server functions behind the case page and its editor: save, duplicate, delete and undo, the
+//! history and restoring a version, tool-name suggestions. The work is `service::cases`,
+//! shared with the REST API.
 
-use crate::records::CaseVersionSummary;
+use crate::evalset::EvalCase;
+use crate::records::{CaseVersionSummary, StoredCase};
 use leptos::prelude::*;
+use leptos::server_fn::codec::Json;
+use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::cases;
+#[cfg(feature = "ssr")]
+use crate::store::StoreError;
 
 /// Copies the case under the first free `<eval_id>_copy` id; answers the copy's id.
 #[server]
@@ -64,4 +70,55 @@ pub async fn restore_case_version(
         .await
         .map_err(ServerFnError::new)?;
     Ok(restored.version)
+}
+
+/// What a save did: saved the case, or found that it changed since the editor opened it (the
+/// stored case is sent so the editor can show the difference and offer reload or overwrite).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SaveOutcome {
+    Saved { eval_id: String, version: i64 },
+    Changed(StoredCase),
+}
+
+/// The editor's save of the case opened as `eval_id` at `version`; a new eval_id renames it.
+#[server(input = Json)]
+pub async fn save_case(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+    case: EvalCase,
+    version: i64,
+) -> Result<SaveOutcome, ServerFnError> {
+    let store = &services().store;
+    match cases::save_case(store, &app, &eval_set_id, &eval_id, &case, version).await {
+        Ok(saved) => Ok(SaveOutcome::Saved {
+            eval_id: saved.case.eval_id,
+            version: saved.version,
+        }),
+        Err(cases::CaseError::Store(StoreError::Stale { .. })) => Ok(SaveOutcome::Changed(
+            cases::get_case(store, &app, &eval_set_id, &eval_id).await?,
+        )),
+        Err(err) => Err(ServerFnError::new(err)),
+    }
+}
+
+/// Tool names for the editor's name fields: the configured agents' and this evalset's.
+#[server]
+pub async fn tool_suggestions(app: String, eval_set_id: String) -> Result<Vec<String>, ServerFnError> {
+    let services = services();
+    Ok(cases::tool_suggestions(&services.store, &services.profiles, &app, &eval_set_id).await?)
+}
+
+/// The case as it was at `version`, for the history's diff.
+#[server]
+pub async fn case_version(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+    version: i64,
+) -> Result<EvalCase, ServerFnError> {
+    cases::case_version(&services().store, &app, &eval_set_id, &eval_id, version)
+        .await
+        .map(|version| version.case)
+        .map_err(ServerFnError::new)
 }

@@ -73,6 +73,25 @@ pub fn validate_eval_id(eval_id: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A new name typed for a case (rename, duplicate, the editor): `[A-Za-z0-9_.-]{1,128}`, so it
+/// reads well in URLs, files and reports. Ids that came in a file keep whatever
+/// [`validate_eval_id`] allows until they are renamed.
+pub fn validate_new_eval_id(eval_id: &str) -> Result<(), String> {
+    validate_eval_id(eval_id)?;
+    if eval_id.chars().count() > 128 {
+        return Err("The eval id is longer than 128 characters.".into());
+    }
+    match eval_id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        Some(bad) => Err(format!(
+            "The eval id contains `{bad}`: use letters, digits, `_`, `-` and `.`."
+        )),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +103,17 @@ mod tests {
         assert!(validate_eval_id(" x").is_err());
         assert!(validate_eval_id("a\nb").is_err());
         assert!(validate_eval_id(&"x".repeat(201)).is_err());
+    }
+
+    #[test]
+    fn new_eval_ids_use_letters_digits_and_three_marks() {
+        assert!(validate_new_eval_id("paris_weather-2.v1").is_ok());
+        assert!(validate_new_eval_id(&"x".repeat(128)).is_ok());
+        assert!(validate_new_eval_id(&"x".repeat(129)).is_err());
+        assert_eq!(
+            validate_new_eval_id("has space").unwrap_err(),
+            "The eval id contains ` `: use letters, digits, `_`, `-` and `.`."
+        );
+        assert!(validate_new_eval_id("").is_err());
     }
 }

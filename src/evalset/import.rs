@@ -122,7 +122,8 @@ fn check_case(case: &EvalCase, seen: &mut HashSet<String>) -> Result<(), String>
     Ok(())
 }
 
-fn validate_case(case: &EvalCase) -> Result<(), String> {
+/// The checks a single case passes wherever it comes from: a file, the API, the editor.
+pub fn validate_case(case: &EvalCase) -> Result<(), String> {
     if case.eval_id.trim().is_empty() {
         return Err("eval_id is empty".into());
     }

@@ -11,10 +11,13 @@ mod tests;
 
 pub use changes::case_changes;
 pub use export::{to_adk_json, AdkFileWriter};
-pub use ids::{eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id};
+pub use ids::{
+    eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id,
+    validate_new_eval_id,
+};
 pub use import::{
-    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, FormatError, LegacyDefaults,
-    SourceFormat,
+    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, validate_case, FormatError,
+    LegacyDefaults, SourceFormat,
 };
 pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,

@@ -1,6 +1,7 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
-use crate::evalset::{case_changes, validate_eval_id, EvalCase};
+use crate::agent::AgentProfiles;
+use crate::evalset::{case_changes, validate_case, validate_new_eval_id, EvalCase};
 use crate::records::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::store::{CaseVersion, Store, StoreError};
 
@@ -16,6 +17,8 @@ pub enum CaseError {
     NoSuchVersion { eval_id: String, version: i64 },
     #[error("{0}")]
     InvalidId(String),
+    #[error("{0}")]
+    InvalidCase(String),
     #[error("name at least one eval case")]
     NoneNamed,
     /// Not found, or changed since `version` was read (`StoreError::Conflict`).
@@ -66,6 +69,40 @@ pub async fn update_case(
     Ok(store
         .update_case(app, eval_set_id, eval_id, case, version)
         .await?)
+}
+
+/// The editor's save: `case` replaces the case stored as `eval_id` if that is still at
+/// `version`; a new eval_id in `case` renames it in the same write (the id must be free).
+pub async fn save_case(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    eval_id: &str,
+    case: &EvalCase,
+    version: i64,
+) -> Result<StoredCase, CaseError> {
+    validate_case(case).map_err(CaseError::InvalidCase)?;
+    if case.eval_id != eval_id {
+        validate_new_eval_id(&case.eval_id).map_err(CaseError::InvalidId)?;
+    }
+    Ok(store
+        .update_case(app, eval_set_id, eval_id, case, version)
+        .await?)
+}
+
+/// The tool names the editor suggests: those of the configured agents and those the
+/// evalset's cases already call, sorted, each once.
+pub async fn tool_suggestions(
+    store: &Store,
+    profiles: &AgentProfiles,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<Vec<String>, StoreError> {
+    let mut names = store.case_tool_names(app, eval_set_id).await?;
+    names.extend(profiles.iter().flat_map(|profile| profile.tool_names()));
+    names.sort();
+    names.dedup();
+    Ok(names)
 }
 
 /// How long a deleted case can be brought back: the server purges older deletes at start-up.
@@ -196,7 +233,7 @@ pub async fn duplicate_case(
     let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
     case.eval_id = match new_eval_id {
         Some(id) => {
-            validate_eval_id(id).map_err(CaseError::InvalidId)?;
+            validate_new_eval_id(id).map_err(CaseError::InvalidId)?;
             id.to_string()
         }
         None => free_copy_id(&store.case_ids(app, eval_set_id).await?, eval_id),
@@ -223,7 +260,7 @@ pub async fn rename_case(
     new_eval_id: &str,
     version: i64,
 ) -> Result<StoredCase, CaseError> {
-    validate_eval_id(new_eval_id).map_err(CaseError::InvalidId)?;
+    validate_new_eval_id(new_eval_id).map_err(CaseError::InvalidId)?;
     let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
     case.eval_id = new_eval_id.to_string();
     Ok(store

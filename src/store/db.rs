@@ -16,9 +16,12 @@ use std::time::Duration;
 pub enum StoreError {
     #[error("{0}")]
     NotFound(String),
-    /// An id that already exists, or an edit based on an old version.
+    /// An id that already exists.
     #[error("{0}")]
     Conflict(String),
+    /// An edit based on a version that is no longer the stored one.
+    #[error("{message}")]
+    Stale { message: String, current: i64 },
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("could not prepare the database: {0}")]
@@ -209,6 +212,24 @@ impl Store {
         Ok(writer.finish())
     }
 
+    /// The distinct tool names the evalset's cases call, sorted.
+    pub async fn case_tool_names(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>> {
+        let set_row = self.eval_set_row(app, eval_set_id).await?;
+        let lists: Vec<String> =
+            sqlx::query_scalar("SELECT DISTINCT tool_names FROM eval_cases WHERE eval_set_row = ?")
+                .bind(set_row)
+                .fetch_all(&self.pool)
+                .await?;
+        let mut names: Vec<String> = lists
+            .iter()
+            .flat_map(|list| list.split_whitespace())
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
     /// The eval ids of an evalset, sorted.
     pub async fn case_ids(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>> {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
@@ -339,10 +360,13 @@ impl Store {
                 .await?
                 .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
         if current != expected_version {
-            return Err(StoreError::Conflict(format!(
-                "eval case `{eval_id}` was changed by someone else: you edited version {expected_version}, \
-                 the stored version is {current}. Reload it and apply your change again."
-            )));
+            return Err(StoreError::Stale {
+                message: format!(
+                    "eval case `{eval_id}` changed since you opened it: you edited version {expected_version}, \
+                     the stored version is {current}. Reload it and apply your change again."
+                ),
+                current,
+            });
         }
         // The version being replaced joins the case's history.
         sqlx::query(

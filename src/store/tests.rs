@@ -116,7 +116,7 @@ async fn updates_check_the_version() {
     assert_eq!(updated.version, 2);
     assert_eq!(updated.case.extra["note"], "edited");
     let stale = store.update_case("demo", "weather", "b", &stored.case, 1).await;
-    assert!(matches!(stale, Err(StoreError::Conflict(_))));
+    assert!(matches!(stale, Err(StoreError::Stale { current: 2, .. })));
     assert_eq!(
         store.get_case("demo", "weather", "b").await.unwrap().case.extra["note"],
         "edited"

@@ -63,6 +63,9 @@ impl From<StoreError> for ApiError {
         match err {
             StoreError::NotFound(message) => ApiError::not_found(message),
             StoreError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, message, Value::Null),
+            StoreError::Stale { message, current } => {
+                ApiError::new(StatusCode::CONFLICT, message, json!({"currentVersion": current}))
+            }
             other => {
                 tracing::error!("store error: {other}");
                 ApiError::new(
@@ -117,9 +120,10 @@ impl From<ImportError> for ApiError {
 impl From<CaseError> for ApiError {
     fn from(err: CaseError) -> Self {
         match err {
-            CaseError::IdMismatch { .. } | CaseError::InvalidId(_) | CaseError::NoneNamed => {
-                ApiError::bad_request(err.to_string())
-            }
+            CaseError::IdMismatch { .. }
+            | CaseError::InvalidId(_)
+            | CaseError::InvalidCase(_)
+            | CaseError::NoneNamed => ApiError::bad_request(err.to_string()),
             CaseError::NoSuchVersion { .. } => ApiError::not_found(err.to_string()),
             CaseError::Store(err) => err.into(),
         }
