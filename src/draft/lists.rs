@@ -22,6 +22,19 @@ pub fn move_item<T: Keyed>(list: &mut [T], key: Key, delta: isize) -> bool {
     true
 }
 
+/// Moves the item `key` to where `target` is (a drop onto another item); false if either is missing.
+pub fn move_to<T: Keyed>(list: &mut Vec<T>, key: Key, target: Key) -> bool {
+    let (Some(from), Some(to)) = (
+        list.iter().position(|item| item.key() == key),
+        list.iter().position(|item| item.key() == target),
+    ) else {
+        return false;
+    };
+    let item = list.remove(from);
+    list.insert(to, item);
+    from != to
+}
+
 pub fn remove_item<T: Keyed>(list: &mut Vec<T>, key: Key) {
     list.retain(|item| item.key() != key);
 }

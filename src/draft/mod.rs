@@ -10,9 +10,9 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-pub use build::Problem;
+pub use build::{item_field, Problem};
 pub use json_text::{parse_json, parse_json_object, JsonTextError};
-pub use lists::{duplicate_item, move_item, remove_item, Keyed};
+pub use lists::{duplicate_item, move_item, move_to, remove_item, Keyed};
 pub use model::{
     CallDraft, CaseDraft, EventDraft, Key, PartDraft, ResponseDraft, RubricDraft, ScenarioDraft,
     SessionDraft, Steps, TextDraft, TurnDraft,

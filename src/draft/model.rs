@@ -248,6 +248,10 @@ impl CaseDraft {
         key
     }
 
+    pub fn turn(&self, key: Key) -> Option<&TurnDraft> {
+        self.turns.iter().find(|turn| turn.key == key)
+    }
+
     pub fn turn_mut(&mut self, key: Key) -> Option<&mut TurnDraft> {
         self.turns.iter_mut().find(|turn| turn.key == key)
     }
@@ -473,6 +477,10 @@ impl TurnDraft {
         }
     }
 
+    pub fn call(&self, key: Key) -> Option<&CallDraft> {
+        self.calls().into_iter().find(|call| call.key == key)
+    }
+
     /// The call `key`, wherever the turn holds it.
     pub fn call_mut(&mut self, key: Key) -> Option<&mut CallDraft> {
         match &mut self.steps {
@@ -482,6 +490,33 @@ impl TurnDraft {
                 .flat_map(|event| &mut event.parts)
                 .find_map(|part| match part {
                     PartDraft::Call(call) if call.key == key => Some(call),
+                    _ => None,
+                }),
+        }
+    }
+
+    pub fn response(&self, key: Key) -> Option<&ResponseDraft> {
+        match &self.steps {
+            Steps::ToolUses { responses, .. } => responses.iter().find(|r| r.key == key),
+            Steps::Events(events) => events
+                .iter()
+                .flat_map(|event| &event.parts)
+                .find_map(|part| match part {
+                    PartDraft::Response(response) if response.key == key => Some(response),
+                    _ => None,
+                }),
+        }
+    }
+
+    /// The text `key`: an intermediate response's, or a text part's of an event.
+    pub fn text(&self, key: Key) -> Option<&str> {
+        match &self.steps {
+            Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == key).map(|t| t.text.as_str()),
+            Steps::Events(events) => events
+                .iter()
+                .flat_map(|event| &event.parts)
+                .find_map(|part| match part {
+                    PartDraft::Text { key: k, text, .. } if *k == key => Some(text.as_str()),
                     _ => None,
                 }),
         }

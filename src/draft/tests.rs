@@ -307,3 +307,15 @@ fn session_state_must_be_a_json_object_and_eval_ids_are_checked() {
     let fields: Vec<String> = draft.problems().into_iter().map(|p| p.field).collect();
     assert_eq!(fields, ["eval_id", "session.state"]);
 }
+
+#[test]
+fn a_dropped_call_takes_the_place_of_the_one_it_is_dropped_on() {
+    let mut draft = CaseDraft::from_case(&case(weather_case()));
+    let keys: Vec<Key> = draft.turns[0].calls().iter().map(|c| c.key).collect();
+    let Steps::ToolUses { calls, .. } = &mut draft.turns[0].steps else {
+        panic!("tool_uses form")
+    };
+    assert!(move_to(calls, keys[0], keys[1]));
+    assert_eq!(calls[1].key, keys[0]);
+    assert!(!move_to(calls, keys[0], 999));
+}

@@ -2,6 +2,7 @@
 //! byte-for-byte as ADK does. Pure: no I/O, no clock; compiled for the server and the browser.
 
 mod changes;
+mod diff;
 mod export;
 mod ids;
 mod import;
@@ -10,6 +11,7 @@ mod model;
 mod tests;
 
 pub use changes::case_changes;
+pub use diff::{case_diff, line_diff, DiffKind, DiffLine};
 pub use export::{to_adk_json, AdkFileWriter};
 pub use ids::{
     eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id,

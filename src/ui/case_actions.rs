@@ -1,7 +1,7 @@
-//! The case page's actions: duplicate (then open the copy) and delete, asked first, after which
+//! The case page's actions: edit, duplicate (then open the copy) and delete, asked first, after which
 //! the evalset page offers to undo it.
 
-use super::{case_href, encode_query_value, error_text, eval_set_href, ErrorNote};
+use super::{case_href, edit_href, encode_query_value, error_text, eval_set_href, ErrorNote};
 use crate::api::cases::{DeleteCase, DuplicateCase};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
@@ -33,6 +33,7 @@ pub fn CaseActions(app: String, eval_set_id: String, eval_id: String) -> impl In
             }
         });
     }
+    let edit = edit_href(&app, &eval_set_id, &eval_id);
     let args = move || (app.clone(), eval_set_id.clone(), eval_id.clone());
     let on_duplicate = {
         let args = args.clone();
@@ -60,6 +61,7 @@ pub fn CaseActions(app: String, eval_set_id: String, eval_id: String) -> impl In
     };
     view! {
         <div class="case-actions">
+            <a class="button primary" href=edit>"Edit"</a>
             <button on:click=on_duplicate disabled=move || duplicate.pending().get()>"Duplicate"</button>
             <button class="danger" on:click=move |_| asking.set(true)>"Delete"</button>
         </div>

@@ -3,8 +3,10 @@
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
 mod case_actions;
+mod case_editor;
 mod case_history;
 mod chat;
+mod diff_view;
 mod eval_case_page;
 mod evalset_page;
 mod evalsets_page;
@@ -13,6 +15,7 @@ mod json_view;
 mod markdown;
 mod settings_page;
 
+pub use case_editor::CaseEditorPage;
 pub use chat::ChatPage;
 pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
@@ -73,6 +76,14 @@ pub fn encode_query_value(value: &str) -> String {
 pub fn case_href(app: &str, eval_set_id: &str, eval_id: &str) -> String {
     format!(
         "/evalsets/{app}/{eval_set_id}/case?eval_id={}",
+        encode_query_value(eval_id)
+    )
+}
+
+/// Link to one case's editor.
+pub fn edit_href(app: &str, eval_set_id: &str, eval_id: &str) -> String {
+    format!(
+        "/evalsets/{app}/{eval_set_id}/edit?eval_id={}",
         encode_query_value(eval_id)
     )
 }

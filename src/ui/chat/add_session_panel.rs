@@ -5,7 +5,7 @@ use crate::api::chat::{add_chat_session_to_eval_set, suggested_eval_id, AddSessi
 use crate::api::list_eval_sets;
 use crate::evalset::validate_eval_id;
 use crate::records::{SessionRecord, SessionTurn};
-use crate::ui::{case_href, error_text, ErrorNote};
+use crate::ui::{case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -151,11 +151,13 @@ pub(super) fn AddSessionPanel(
                         Ok(AddSessionOutcome::Added(stored)) => {
                             let stored = *stored;
                             let href = case_href(&stored.app_name, &stored.eval_set_id, &stored.case.eval_id);
+                            let edit = edit_href(&stored.app_name, &stored.eval_set_id, &stored.case.eval_id);
                             view! {
                                 <p class="note note-passed" role="status">
                                     <span class="status-icon" aria-hidden="true">"✓"</span>
                                     "Saved as " <a href=href>{stored.case.eval_id.clone()}</a> " in "
-                                    <code>{stored.eval_set_id.clone()}</code> "."
+                                    <code>{stored.eval_set_id.clone()}</code> ". "
+                                    <a class="button small" href=edit>"Open in editor"</a>
                                 </p>
                             }
                                 .into_any()

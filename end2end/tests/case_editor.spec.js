@@ -1,0 +1,117 @@
+// The case editor: a captured case edited field by field, saved, exported and restored; a
+// concurrent edit is caught; unsaved changes are not left behind silently.
+const { test, expect } = require('@playwright/test');
+const { open, failOnConsoleErrors } = require('../support');
+
+failOnConsoleErrors(test);
+
+/** Chats with the demo agent and adds the session to `evalset` as `evalId`. */
+async function captureCase(page, evalset, evalId) {
+  await open(page, '/chat');
+  const input = page.getByLabel('Message');
+  await input.fill("What's the weather in Paris, and 20 EUR in USD?");
+  await input.press('Enter');
+  await expect(page.locator('.tool-card')).toHaveCount(2);
+  await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
+  await page.getByLabel('New evalset id').fill(evalset);
+  await page.getByLabel('Eval id', { exact: true }).fill(evalId);
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText(evalId);
+}
+
+const callNames = (page) => page.locator('.call-list .call-row .row-title .mono');
+
+test('edit a captured case: invalid args, a new call, keyboard reorder, save, export, restore', async ({ page, request }) => {
+  await captureCase(page, 'editor_e2e', 'paris_trip');
+  await page.getByRole('link', { name: 'Open in editor' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit paris_trip');
+  await expect(callNames(page)).toHaveText(['get_weather', 'convert_currency']);
+  const save = page.getByRole('button', { name: 'Save' });
+  await expect(save).toBeDisabled();
+
+  // Invalid JSON: the error names its line, and nothing can be saved.
+  const firstCall = page.locator('.call-row').first();
+  const args = firstCall.getByLabel('Args (JSON object)');
+  await args.fill('{\n  "city": Lyon\n}');
+  await expect(firstCall.locator('.field-error')).toContainText('line 2, column');
+  await expect(page.locator('.problems')).toContainText('turn 1, call 1 (get_weather): args');
+  await expect(save).toBeDisabled();
+  await args.fill('{\n  "city": "Lyon"\n}');
+  await expect(firstCall.locator('.field-error')).toHaveCount(0);
+  await expect(save).toBeEnabled();
+
+  // A new call, moved up one place with Alt+↑.
+  await page.getByRole('button', { name: 'Add tool call' }).click();
+  const added = page.locator('.call-row').nth(2);
+  await added.getByLabel('Tool name').fill('get_time');
+  await added.getByLabel('Args (JSON object)').fill('{"tz": "CET"}');
+  await added.getByLabel('Tool name').press('Alt+ArrowUp');
+  await expect(callNames(page)).toHaveText(['get_weather', 'get_time', 'convert_currency']);
+  await expect(page.locator('.call-row').nth(1).getByLabel('Tool name')).toBeFocused();
+
+  await page.getByLabel('Expected final response').fill('Lyon is sunny; 20 EUR is about 21.6 USD.');
+  await expect(page.locator('.save-state')).toHaveText(/Unsaved changes/);
+
+  // Leaving asks first; staying keeps the edits.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.getByRole('link', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/edit\?eval_id=paris_trip/);
+
+  await page.keyboard.press('Control+s');
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 2');
+
+  await page.reload();
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+  await expect(callNames(page)).toHaveText(['get_weather', 'get_time', 'convert_currency']);
+  await expect(page.locator('.call-row').first().getByLabel('Args (JSON object)')).toHaveValue(/"city": "Lyon"/);
+  await expect(page.getByLabel('Expected final response')).toHaveValue('Lyon is sunny; 20 EUR is about 21.6 USD.');
+
+  const exported = await (await request.get('/apps/demo/eval_sets/editor_e2e/export')).text();
+  expect(exported).toContain('"city": "Lyon"');
+  expect(exported).toContain('"name": "get_time"');
+  expect(exported).toContain('Lyon is sunny; 20 EUR is about 21.6 USD.');
+
+  // The case page's history: what the save changed, and a restore of the captured version.
+  await page.getByRole('link', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/case\?eval_id=paris_trip/);
+  const history = page.locator('.history');
+  await expect(history.locator('tbody tr')).toHaveCount(2);
+  await expect(history.locator('tbody tr').first()).toContainText(
+    'turn 1: tool calls changed from [get_weather, convert_currency] to [get_weather, get_time, convert_currency]',
+  );
+  await history.locator('tbody tr').nth(1).getByRole('button', { name: 'Restore' }).click();
+  await expect(page.locator('.page-header')).toContainText('version 3');
+  await expect(page.locator('.tool-call .json').first()).toContainText('"city": "Paris"');
+});
+
+test('a second editor saving the same case gets the conflict, with the diff', async ({ browser, page }) => {
+  await captureCase(page, 'editor_conflict', 'shared');
+  const editor = '/evalsets/demo/editor_conflict/edit?eval_id=shared';
+  const other = await (await browser.newContext()).newPage();
+  await open(page, editor);
+  await open(other, editor);
+
+  await other.getByLabel('Expected final response').fill('Theirs.');
+  await other.getByRole('button', { name: 'Save' }).click();
+  await expect(other.locator('.save-state')).toHaveText('Saved · version 2');
+
+  await page.getByLabel('Expected final response').fill('Mine.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const conflict = page.locator('.conflict');
+  await expect(conflict).toContainText('This case changed since you opened it');
+  await expect(conflict.locator('.diff-removed.diff-line')).toContainText('Theirs.');
+  await expect(conflict.locator('.diff-added.diff-line')).toContainText('Mine.');
+  await expect(page.locator('.save-state')).toHaveText(/changed since you opened it/);
+
+  await conflict.getByRole('button', { name: 'Overwrite it with mine' }).click();
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 3');
+  await expect(conflict).toHaveCount(0);
+
+  // The other editor is now behind: it reloads the stored case instead.
+  await other.getByLabel('Expected final response').fill('Theirs again.');
+  await other.getByRole('button', { name: 'Save' }).click();
+  await other.locator('.conflict').getByRole('button', { name: /Reload the stored case/ }).click();
+  await expect(other.getByLabel('Expected final response')).toHaveValue('Mine.');
+  await expect(other.locator('.save-state')).toHaveText('No changes');
+  await other.context().close();
+});
