@@ -63,3 +63,57 @@ test('the history says what each save changed and restores a version', async ({ 
   await expect(page.locator('.page-header')).toContainText('version 3');
   await expect(page.locator('.tool-call .json').first()).toContainText('"city": "Paris"');
 });
+
+test('the case list deletes one case or a selection, asked first, and undoes it', async ({ page, request }) => {
+  const set = evalset('case_list_delete');
+  const copy = (id, text) => ({
+    ...set.eval_cases[0],
+    eval_id: id,
+    conversation: [{ ...set.eval_cases[0].conversation[0], user_content: { role: 'user', parts: [{ text }] } }],
+  });
+  set.eval_cases.push(copy('lyon', 'Weather in Lyon?'), copy('nice', 'Weather in Nice?'));
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  await open(page, '/evalsets/demo/case_list_delete');
+  const rows = page.locator('.data-table tbody tr');
+  await expect(rows).toHaveCount(3);
+
+  // One row's Delete asks first; Cancel keeps the case.
+  await rows.nth(2).getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Delete nice?');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(rows).toHaveCount(3);
+
+  // Two selected, deleted together, then brought back.
+  await page.getByLabel('Select paris').check();
+  await page.getByLabel('Select lyon').check();
+  await expect(page.locator('.selection-bar')).toContainText('2 cases selected');
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  await expect(dialog).toContainText('Delete 2 cases?');
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('nice');
+  const notice = page.getByRole('status').filter({ hasText: 'Deleted' });
+  await expect(notice).toContainText('Deleted lyon, paris');
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Brought back' })).toContainText('lyon, paris');
+  await expect(rows).toHaveCount(3);
+
+  // Duplicate from the list.
+  await rows.nth(0).getByRole('button', { name: 'Duplicate' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Duplicated as' })).toContainText('paris_copy');
+  await expect(rows).toHaveCount(4);
+});
+
+test('the history shows an older version against the current one', async ({ page, request }) => {
+  await importSet(request, 'case_diff');
+  const path = '/apps/demo/eval_sets/case_diff/evals/paris';
+  const v1 = await (await request.get(path)).json();
+  v1.conversation[0].final_response.parts[0].text = 'Rainy.';
+  expect((await request.put(path, { data: v1 })).status()).toBe(200);
+  await open(page, '/evalsets/demo/case_diff/case?eval_id=paris');
+  const history = page.locator('.history');
+  await history.locator('tbody tr').nth(1).getByRole('button', { name: 'Diff' }).click();
+  await expect(history.locator('.diff-line.diff-removed')).toHaveText(/Sunny\./);
+  await expect(history.locator('.diff-line.diff-added')).toHaveText(/Rainy\./);
+});

@@ -19,9 +19,10 @@ test('import a fixture, open a case, see its tool calls, export it', async ({ pa
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(setId);
   const row = page.getByRole('row', { name: /simple_multi_turn_conversation/ });
   await expect(row).toContainText('Turn off device_2 in the Bedroom.');
-  await expect(row.getByRole('cell').nth(1)).toHaveText('2');
+  // Cells: selection, eval id, turns, ...
+  await expect(row.getByRole('cell').nth(2)).toHaveText('2');
 
-  await row.getByRole('link').click();
+  await row.getByRole('link', { name: /simple_multi_turn_conversation/ }).click();
   await expect(page.getByRole('heading', { name: 'Turn 1' })).toBeVisible();
   const firstCall = page.locator('.turn').first().locator('.tool-call').first();
   await expect(firstCall.locator('.tool-name')).toHaveText('set_device_info');

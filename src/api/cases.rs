@@ -28,19 +28,31 @@ pub async fn duplicate_case(
     Ok(copy.case.eval_id)
 }
 
-/// Deletes the case; [`undo_delete_case`] brings it back for a day.
+/// Deletes the case; [`undo_delete_cases`] brings it back for a day.
 #[server]
 pub async fn delete_case(app: String, eval_set_id: String, eval_id: String) -> Result<(), ServerFnError> {
     Ok(cases::delete_case(&services().store, &app, &eval_set_id, &eval_id).await?)
 }
 
-#[server]
-pub async fn undo_delete_case(
+/// Deletes the cases selected in a list; [`undo_delete_cases`] brings them back for a day.
+#[server(input = Json)]
+pub async fn delete_cases(
     app: String,
     eval_set_id: String,
-    eval_id: String,
+    eval_ids: Vec<String>,
 ) -> Result<(), ServerFnError> {
-    cases::undo_delete(&services().store, &app, &eval_set_id, &[eval_id])
+    cases::delete_cases(&services().store, &app, &eval_set_id, &eval_ids)
+        .await
+        .map_err(ServerFnError::new)
+}
+
+#[server(input = Json)]
+pub async fn undo_delete_cases(
+    app: String,
+    eval_set_id: String,
+    eval_ids: Vec<String>,
+) -> Result<(), ServerFnError> {
+    cases::undo_delete(&services().store, &app, &eval_set_id, &eval_ids)
         .await
         .map_err(ServerFnError::new)
 }
@@ -77,7 +89,7 @@ pub async fn restore_case_version(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SaveOutcome {
     Saved { eval_id: String, version: i64 },
-    Changed(StoredCase),
+    Changed(Box<StoredCase>),
 }
 
 /// The editor's save of the case opened as `eval_id` at `version`; a new eval_id renames it.
@@ -95,9 +107,9 @@ pub async fn save_case(
             eval_id: saved.case.eval_id,
             version: saved.version,
         }),
-        Err(cases::CaseError::Store(StoreError::Stale { .. })) => Ok(SaveOutcome::Changed(
+        Err(cases::CaseError::Store(StoreError::Stale { .. })) => Ok(SaveOutcome::Changed(Box::new(
             cases::get_case(store, &app, &eval_set_id, &eval_id).await?,
-        )),
+        ))),
         Err(err) => Err(ServerFnError::new(err)),
     }
 }

@@ -498,13 +498,15 @@ impl TurnDraft {
     pub fn response(&self, key: Key) -> Option<&ResponseDraft> {
         match &self.steps {
             Steps::ToolUses { responses, .. } => responses.iter().find(|r| r.key == key),
-            Steps::Events(events) => events
-                .iter()
-                .flat_map(|event| &event.parts)
-                .find_map(|part| match part {
-                    PartDraft::Response(response) if response.key == key => Some(response),
-                    _ => None,
-                }),
+            Steps::Events(events) => {
+                events
+                    .iter()
+                    .flat_map(|event| &event.parts)
+                    .find_map(|part| match part {
+                        PartDraft::Response(response) if response.key == key => Some(response),
+                        _ => None,
+                    })
+            }
         }
     }
 
@@ -512,13 +514,15 @@ impl TurnDraft {
     pub fn text(&self, key: Key) -> Option<&str> {
         match &self.steps {
             Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == key).map(|t| t.text.as_str()),
-            Steps::Events(events) => events
-                .iter()
-                .flat_map(|event| &event.parts)
-                .find_map(|part| match part {
-                    PartDraft::Text { key: k, text, .. } if *k == key => Some(text.as_str()),
-                    _ => None,
-                }),
+            Steps::Events(events) => {
+                events
+                    .iter()
+                    .flat_map(|event| &event.parts)
+                    .find_map(|part| match part {
+                        PartDraft::Text { key: k, text, .. } if *k == key => Some(text.as_str()),
+                        _ => None,
+                    })
+            }
         }
     }
 

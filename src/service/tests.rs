@@ -82,3 +82,55 @@ async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
     assert_eq!(stored.summary.status, RunStatus::Finished);
     assert_eq!(stored.summary.done, 1);
 }
+
+#[tokio::test]
+async fn an_editor_save_renames_in_the_same_write_and_a_stale_one_changes_nothing() {
+    use super::cases::{case_ids, get_case, save_case, tool_suggestions, CaseError};
+    use crate::store::StoreError;
+
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(YesJudge)).await;
+    let summary = import_file(&services.store, "demo", "weather.test.json", None, EVALSET, false)
+        .await
+        .unwrap();
+    let set = summary.eval_set_id.as_str();
+    let store = &services.store;
+    let [old_id] = case_ids(store, "demo", set).await.unwrap().try_into().unwrap();
+    let opened = get_case(store, "demo", set, &old_id).await.unwrap();
+
+    let mut edited = opened.case.clone();
+    edited.eval_id = "paris_weather".into();
+    let saved = save_case(store, "demo", set, &old_id, &edited, opened.version)
+        .await
+        .unwrap();
+    assert_eq!((saved.case.eval_id.as_str(), saved.version), ("paris_weather", 2));
+    assert_eq!(case_ids(store, "demo", set).await.unwrap(), ["paris_weather"]);
+
+    // Saved again from the version first opened: refused, and the stored case stays.
+    let stale = save_case(store, "demo", set, "paris_weather", &edited, opened.version).await;
+    assert!(matches!(
+        stale,
+        Err(CaseError::Store(StoreError::Stale { current: 2, .. }))
+    ));
+    // A typed id keeps to letters, digits and `_-.`; a case has turns or a scenario.
+    edited.eval_id = "paris weather".into();
+    let bad_id = save_case(store, "demo", set, "paris_weather", &edited, 2).await;
+    assert!(matches!(bad_id, Err(CaseError::InvalidId(_))));
+    edited.eval_id = "paris_weather".into();
+    edited.conversation = None;
+    let no_turns = save_case(store, "demo", set, "paris_weather", &edited, 2).await;
+    assert!(matches!(no_turns, Err(CaseError::InvalidCase(_))));
+    assert_eq!(
+        get_case(store, "demo", set, "paris_weather")
+            .await
+            .unwrap()
+            .version,
+        2
+    );
+
+    // The demo agent's tools are suggested, with those the evalset calls.
+    let names = tool_suggestions(store, &services.profiles, "demo", set)
+        .await
+        .unwrap();
+    assert!(names.iter().any(|n| n == "get_weather"), "{names:?}");
+}

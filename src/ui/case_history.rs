@@ -1,8 +1,10 @@
-//! A case's history on its page: each version with what it changed, and Restore for the older
-//! ones (a restore is a new version; the page then shows it).
+//! A case's history on its page: each version with what it changed, a diff of any older one
+//! against the current one, and Restore (a restore is a new version; the page then shows it).
 
+use super::diff_view::DiffView;
 use super::{error_text, short_time, ErrorNote};
-use crate::api::cases::{case_history, RestoreCaseVersion};
+use crate::api::cases::{case_history, case_version, RestoreCaseVersion};
+use crate::evalset::{case_diff, EvalCase};
 use crate::records::CaseVersionSummary;
 use leptos::prelude::*;
 
@@ -12,8 +14,28 @@ pub fn CaseHistory(
     eval_set_id: String,
     eval_id: String,
     current_version: i64,
+    current: EvalCase,
     restore: ServerAction<RestoreCaseVersion>,
 ) -> impl IntoView {
+    // The older version shown against the current one, if any.
+    let compared = RwSignal::new(None::<i64>);
+    let compared_case = {
+        let (app, set, id) = (app.clone(), eval_set_id.clone(), eval_id.clone());
+        Resource::new(
+            move || compared.get(),
+            move |version| {
+                let (app, set, id) = (app.clone(), set.clone(), id.clone());
+                async move {
+                    match version {
+                        Some(version) => case_version(app, set, id, version)
+                            .await
+                            .map(|case| Some((version, case))),
+                        None => Ok(None),
+                    }
+                }
+            },
+        )
+    };
     let history = {
         let (app, set, id) = (app.clone(), eval_set_id.clone(), eval_id.clone());
         Resource::new(
@@ -39,6 +61,14 @@ pub fn CaseHistory(
                         view! { <span class="muted">"current"</span> }.into_any()
                     } else {
                         view! {
+                            <button
+                                aria-pressed=move || (compared.get() == Some(version)).to_string()
+                                on:click=move |_| {
+                                    compared.update(|c| *c = if *c == Some(version) { None } else { Some(version) })
+                                }
+                            >
+                                "Diff"
+                            </button>
                             <button on:click=move |_| {
                                 restore.dispatch(RestoreCaseVersion {
                                     app: app.clone(),
@@ -86,6 +116,28 @@ pub fn CaseHistory(
                                 }
                                     .into_any()
                             }
+                            Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                        }
+                    })
+                }}
+            </Transition>
+            <Transition fallback=|| ()>
+                {move || {
+                    let current = current.clone();
+                    Suspend::new(async move {
+                        match compared_case.await {
+                            Ok(Some((version, old))) => {
+                                view! {
+                                    <h3>"Version " {version} " against the current one"</h3>
+                                    <DiffView
+                                        lines=case_diff(&old, &current)
+                                        old_label=format!("version {version}")
+                                        new_label="current".to_string()
+                                    />
+                                }
+                                    .into_any()
+                            }
+                            Ok(None) => ().into_any(),
                             Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                         }
                     })

@@ -61,8 +61,9 @@ pub fn DiffView(lines: Vec<DiffLine>, old_label: String, new_label: String) -> i
                 }
                 .into_any()
             }
-            Shown::Fold(n) => view! { <div class="diff-line diff-fold">{format!("… {n} unchanged lines")}</div> }
-                .into_any(),
+            Shown::Fold(n) => {
+                view! { <div class="diff-line diff-fold">{format!("… {n} unchanged lines")}</div> }.into_any()
+            }
         })
         .collect_view();
     view! {

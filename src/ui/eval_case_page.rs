@@ -100,6 +100,7 @@ fn CaseView(stored: StoredCase, restore: ServerAction<RestoreCaseVersion>) -> im
             eval_set_id=set
             eval_id=case.eval_id.clone()
             current_version=stored.version
+            current=case.clone()
             restore
         />
     }

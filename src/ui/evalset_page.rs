@@ -1,14 +1,25 @@
 //! One evalset: its cases, filtered and sorted by the server, a page at a time. The filter, the
 //! order and the page live in the URL (`?q=&sort=&desc=1&page=`), so they survive a reload and
-//! can be linked to.
+//! can be linked to. Cases can be duplicated, deleted one by one or selected and deleted
+//! together; a delete is offered for undo (`?deleted=ID`, once per case).
 
 use super::evaluate::EvaluatePanel;
-use super::{case_href, count, encode_query_value, error_text, export_href, preview, ErrorNote};
-use crate::api::cases::UndoDeleteCase;
+use super::{case_href, count, edit_href, encode_query_value, error_text, export_href, preview, ErrorNote};
+use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
 use crate::api::list_cases;
 use crate::records::{CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use std::collections::BTreeSet;
+
+/// The list's actions, shared by its rows and its toolbar.
+#[derive(Clone, Copy)]
+struct ListActions {
+    delete: ServerAction<DeleteCases>,
+    /// The ids the last delete named, for the undo offer.
+    deleting: RwSignal<Vec<String>>,
+    duplicate: ServerAction<DuplicateCase>,
+}
 
 #[component]
 pub fn EvalSetPage() -> impl IntoView {
@@ -34,36 +45,83 @@ pub fn EvalSetPage() -> impl IntoView {
             descending: query.get("desc").is_some_and(|d| d == "1"),
         }
     };
-    // `?deleted=ID` after a case page's delete: offer to undo it, then list the cases again.
-    let deleted = move || query.read().get("deleted");
-    let undo = ServerAction::<UndoDeleteCase>::new();
+    // `?deleted=ID` (once per case) after a delete: offer to undo it, then list the cases again.
+    let deleted = move || query.read().get_all("deleted").unwrap_or_default();
+    let undo = ServerAction::<UndoDeleteCases>::new();
+    let actions = ListActions {
+        delete: ServerAction::new(),
+        deleting: RwSignal::new(Vec::new()),
+        duplicate: ServerAction::new(),
+    };
     let cases = Resource::new(
-        move || (app(), eval_set_id(), case_query(), page(), undo.version().get()),
+        move || {
+            let versions = (
+                undo.version().get(),
+                actions.delete.version().get(),
+                actions.duplicate.version().get(),
+            );
+            (app(), eval_set_id(), case_query(), page(), versions)
+        },
         |(app, id, query, page, _)| list_cases(app, id, query, page),
     );
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        if let Some(Ok(())) = actions.delete.value().get() {
+            let mut params = query.get_untracked();
+            params.remove("deleted");
+            let mut href = format!(
+                "/evalsets/{}/{}?{}",
+                untrack(app),
+                untrack(eval_set_id),
+                params.to_query_string().trim_start_matches('?')
+            );
+            for id in actions.deleting.get_untracked() {
+                href.push_str(&format!("&deleted={}", encode_query_value(&id)));
+            }
+            navigate(&href, Default::default());
+        }
+    });
     let undo_banner = move || {
-        let eval_id = deleted()?;
+        let eval_ids = deleted();
+        if eval_ids.is_empty() {
+            return None;
+        }
         let done = matches!(undo.value().get(), Some(Ok(())));
         let failed = undo.value().get().and_then(Result::err);
+        let names = eval_ids.join(", ");
         Some(view! {
             <div class="notice" role="status">
                 {if done {
-                    view! { "Brought back " <code>{eval_id.clone()}</code> "." }.into_any()
+                    view! { "Brought back " <code>{names}</code> "." }.into_any()
                 } else {
-                    let dispatch_id = eval_id.clone();
                     view! {
-                        "Deleted " <code>{eval_id.clone()}</code> ". "
+                        "Deleted " <code>{names}</code> ". "
                         <button on:click=move |_| {
-                            undo.dispatch(UndoDeleteCase {
+                            undo.dispatch(UndoDeleteCases {
                                 app: app(),
                                 eval_set_id: eval_set_id(),
-                                eval_id: dispatch_id.clone(),
+                                eval_ids: eval_ids.clone(),
                             });
                         }>"Undo"</button>
                     }
                         .into_any()
                 }}
                 {failed.map(|err| view! { <ErrorNote message=error_text(&err) /> })}
+            </div>
+        })
+    };
+    let action_error = move || {
+        let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
+        failed(actions.delete.value().get())
+            .or_else(|| failed(actions.duplicate.value().get().map(|r| r.map(|_| ()))))
+            .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+    };
+    let copied = move || {
+        let copy = actions.duplicate.value().get()?.ok()?;
+        let href = case_href(&app(), &eval_set_id(), &copy);
+        Some(view! {
+            <div class="notice" role="status">
+                "Duplicated as " <a class="mono" href=href>{copy}</a> "."
             </div>
         })
     };
@@ -75,10 +133,12 @@ pub fn EvalSetPage() -> impl IntoView {
             <span class="mono">{eval_set_id}</span>
         </nav>
         {undo_banner}
+        {copied}
+        {action_error}
         <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
             {move || Suspend::new(async move {
                 match cases.await {
-                    Ok(page) => view! { <CaseList page /> }.into_any(),
+                    Ok(page) => view! { <CaseList page actions /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
@@ -87,7 +147,7 @@ pub fn EvalSetPage() -> impl IntoView {
 }
 
 #[component]
-fn CaseList(page: CaseListPage) -> impl IntoView {
+fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
     let set = page.eval_set.clone();
     let (app, id) = (set.app_name.clone(), set.eval_set_id.clone());
     let title = set.name.clone().unwrap_or_else(|| id.clone());
@@ -106,12 +166,37 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
         }
     };
     let filtered = !query.text.trim().is_empty();
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    // The cases a confirmation dialog is asking to delete.
+    let asking = RwSignal::new(Vec::<String>::new());
+    let on_page: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();
     let rows = page
         .cases
         .iter()
         .map(|case| {
+            let eval_id = case.eval_id.clone();
+            let (toggle_id, checked_id, dup_id, del_id) =
+                (eval_id.clone(), eval_id.clone(), eval_id.clone(), eval_id.clone());
+            let (app_dup, set_dup) = (app.clone(), id.clone());
             view! {
-                <tr>
+                <tr class:selected=move || selected.with(|s| s.contains(&checked_id))>
+                    <td class="select">
+                        <input
+                            type="checkbox"
+                            aria-label=format!("Select {eval_id}")
+                            prop:checked={
+                                let eval_id = eval_id.clone();
+                                move || selected.with(|s| s.contains(&eval_id))
+                            }
+                            on:change=move |_| {
+                                selected.update(|s| {
+                                    if !s.remove(&toggle_id) {
+                                        s.insert(toggle_id.clone());
+                                    }
+                                })
+                            }
+                        />
+                    </td>
                     <td>
                         <a class="mono" href=case_href(&app, &id, &case.eval_id)>
                             {case.eval_id.clone()}
@@ -121,6 +206,25 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
                     <td class="num">{case.tool_call_count}</td>
                     <td class="preview" title=case.first_user_message.clone()>
                         {preview(&case.first_user_message, 120)}
+                    </td>
+                    <td class="actions">
+                        <a class="button small" href=edit_href(&app, &id, &case.eval_id)>"Edit"</a>
+                        <button
+                            class="small"
+                            disabled=move || actions.duplicate.pending().get()
+                            on:click=move |_| {
+                                actions.duplicate.dispatch(DuplicateCase {
+                                    app: app_dup.clone(),
+                                    eval_set_id: set_dup.clone(),
+                                    eval_id: dup_id.clone(),
+                                });
+                            }
+                        >
+                            "Duplicate"
+                        </button>
+                        <button class="small danger" on:click=move |_| asking.set(vec![del_id.clone()])>
+                            "Delete"
+                        </button>
                     </td>
                 </tr>
             }
@@ -163,14 +267,56 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
             }
                 .into_any()
         } else {
+            let all = on_page.clone();
+            let all_selected = {
+                let all = all.clone();
+                move || selected.with(|s| !all.is_empty() && all.iter().all(|id| s.contains(id)))
+            };
             view! {
+                <div class="selection-bar" role="toolbar" aria-label="Selected cases">
+                    <span class="muted">
+                        {move || match selected.with(BTreeSet::len) {
+                            0 => "Select cases to delete several at once.".to_string(),
+                            n => format!("{} selected", count(n as i64, "case")),
+                        }}
+                    </span>
+                    <button
+                        class="danger small"
+                        disabled=move || selected.with(BTreeSet::is_empty) || actions.delete.pending().get()
+                        on:click=move |_| asking.set(selected.get().into_iter().collect())
+                    >
+                        "Delete selected"
+                    </button>
+                </div>
                 <table class="data-table">
                     <thead>
                         <tr>
+                            <th scope="col" class="select">
+                                <input
+                                    type="checkbox"
+                                    aria-label="Select all cases on this page"
+                                    prop:checked=all_selected.clone()
+                                    on:change=move |_| {
+                                        let select = !all_selected();
+                                        selected.update(|s| {
+                                            for id in &all {
+                                                if select {
+                                                    s.insert(id.clone());
+                                                } else {
+                                                    s.remove(id);
+                                                }
+                                            }
+                                        })
+                                    }
+                                />
+                            </th>
                             <th scope="col">"Eval id"</th>
                             <th scope="col" class="num">"Turns"</th>
                             <th scope="col" class="num">"Tool calls"</th>
                             <th scope="col">"First user message"</th>
+                            <th scope="col">
+                                <span class="visually-hidden">"Actions"</span>
+                            </th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -192,7 +338,57 @@ fn CaseList(page: CaseListPage) -> impl IntoView {
             }
                 .into_any()
         }}
+        <DeleteDialog asking app=app.clone() eval_set_id=id.clone() actions />
         {(set.case_count > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
+    }
+}
+
+/// Asks before deleting the cases in `asking` (one row's, or the selection).
+#[component]
+fn DeleteDialog(
+    asking: RwSignal<Vec<String>>,
+    app: String,
+    eval_set_id: String,
+    actions: ListActions,
+) -> impl IntoView {
+    let confirm = move |_| {
+        let eval_ids = asking.get_untracked();
+        actions.deleting.set(eval_ids.clone());
+        actions.delete.dispatch(DeleteCases {
+            app: app.clone(),
+            eval_set_id: eval_set_id.clone(),
+            eval_ids,
+        });
+        asking.set(Vec::new());
+    };
+    let title = move || match asking.with(Vec::len) {
+        1 => format!("Delete {}?", asking.with(|a| a[0].clone())),
+        n => format!("Delete {n} cases?"),
+    };
+    view! {
+        <Show when=move || !asking.with(Vec::is_empty)>
+            <div class="overlay" on:click=move |_| asking.set(Vec::new())>
+                <div
+                    class="dialog"
+                    role="alertdialog"
+                    aria-modal="true"
+                    aria-labelledby="delete-cases-title"
+                    on:click=|ev| ev.stop_propagation()
+                    on:keydown=move |ev| {
+                        if ev.key() == "Escape" {
+                            asking.set(Vec::new());
+                        }
+                    }
+                >
+                    <h2 id="delete-cases-title">{title}</h2>
+                    <p>"You can undo this from this page for a day; after that it is gone."</p>
+                    <div class="dialog-actions">
+                        <button on:click=move |_| asking.set(Vec::new())>"Cancel"</button>
+                        <button class="danger" on:click=confirm.clone()>"Delete"</button>
+                    </div>
+                </div>
+            </div>
+        </Show>
     }
 }
 

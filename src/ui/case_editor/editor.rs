@@ -52,7 +52,10 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
     let can_save = move || dirty.get() && problems.with(Vec::is_empty) && !save.pending().get();
     let navigate = use_navigate();
     Effect::new(move |_| match save.value().get() {
-        Some(Ok(SaveOutcome::Saved { eval_id, version: new })) => {
+        Some(Ok(SaveOutcome::Saved {
+            eval_id,
+            version: new,
+        })) => {
             if let Some((sent_draft, _)) = sent.try_update_value(Option::take).flatten() {
                 saved.set(sent_draft);
             }
@@ -73,13 +76,14 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
         Some(Ok(SaveOutcome::Changed(stored))) => {
             let mine = sent.with_value(|s| s.as_ref().map(|(_, case)| case.clone()));
             if let Some(mine) = mine {
-                conflict.set(Some((stored, mine)));
+                conflict.set(Some((*stored, mine)));
             }
         }
         _ => {}
     });
     let on_save = move || {
-        if dirty.get_untracked() && problems.with_untracked(Vec::is_empty) && !save.pending().get_untracked() {
+        if dirty.get_untracked() && problems.with_untracked(Vec::is_empty) && !save.pending().get_untracked()
+        {
             send(version.get_untracked());
         }
     };

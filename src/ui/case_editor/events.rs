@@ -4,7 +4,8 @@
 
 use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
 use crate::draft::{
-    item_field, move_item, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft, ResponseDraft, Steps,
+    item_field, move_item, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft, ResponseDraft,
+    Steps,
 };
 use leptos::prelude::*;
 
@@ -32,12 +33,10 @@ enum NewPart {
 #[component]
 pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
     let events = move || {
-        editing
-            .draft
-            .with(|d| match d.turn(turn).map(|t| &t.steps) {
-                Some(Steps::Events(events)) => events.iter().map(|e| e.key).collect::<Vec<_>>(),
-                _ => Vec::new(),
-            })
+        editing.draft.with(|d| match d.turn(turn).map(|t| &t.steps) {
+            Some(Steps::Events(events)) => events.iter().map(|e| e.key).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
     };
     let add = move |what: NewPart| {
         editing.draft.update(|d| {
@@ -52,7 +51,9 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
                     text: String::new(),
                 },
             };
-            with_events(d, turn, |events| events.push(EventDraft::new(event_key, author, part)));
+            with_events(d, turn, |events| {
+                events.push(EventDraft::new(event_key, author, part))
+            });
         })
     };
     view! {
@@ -85,7 +86,11 @@ fn EventRow(editing: Editing, turn: Key, event: Key) -> impl IntoView {
             })
         })
     };
-    let on_remove = move || editing.draft.update(|d| with_events(d, turn, |events| remove_item(events, event)));
+    let on_remove = move || {
+        editing
+            .draft
+            .update(|d| with_events(d, turn, |events| remove_item(events, event)))
+    };
     // The parts do not change shape while the event is shown (only their text does).
     let parts = editing
         .draft
@@ -158,7 +163,9 @@ fn part_fields(editing: Editing, turn: Key, part: PartDraft) -> AnyView {
         }
         PartDraft::Response(response) => {
             let key = response.key;
-            let read = move |d: &CaseDraft, pick: fn(&ResponseDraft) -> String| d.turn(turn)?.response(key).map(pick);
+            let read = move |d: &CaseDraft, pick: fn(&ResponseDraft) -> String| {
+                d.turn(turn)?.response(key).map(pick)
+            };
             view! {
                 {field(
                     editing,
@@ -203,9 +210,13 @@ fn part_fields(editing: Editing, turn: Key, part: PartDraft) -> AnyView {
         PartDraft::Kept { base, .. } => {
             let kind = serde_json::to_value(&base)
                 .ok()
-                .and_then(|v| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>().join(", ")))
+                .and_then(|v| {
+                    v.as_object()
+                        .map(|m| m.keys().cloned().collect::<Vec<_>>().join(", "))
+                })
                 .unwrap_or_default();
-            view! { <p class="muted kept-part">"Kept as it is: " <span class="mono">{kind}</span></p> }.into_any()
+            view! { <p class="muted kept-part">"Kept as it is: " <span class="mono">{kind}</span></p> }
+                .into_any()
         }
     }
 }

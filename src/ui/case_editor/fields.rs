@@ -13,8 +13,12 @@ pub struct Editing {
 
 impl Editing {
     pub fn problem(&self, field: &str) -> Option<String> {
-        self.problems
-            .with(|problems| problems.iter().find(|p| p.field == field).map(|p| p.message.clone()))
+        self.problems.with(|problems| {
+            problems
+                .iter()
+                .find(|p| p.field == field)
+                .map(|p| p.message.clone())
+        })
     }
 }
 

@@ -36,7 +36,11 @@ pub fn RubricList(editing: Editing, owner: Option<Key>) -> impl IntoView {
             }
         })
     };
-    let title = if owner.is_some() { "Turn rubrics" } else { "Case rubrics" };
+    let title = if owner.is_some() {
+        "Turn rubrics"
+    } else {
+        "Case rubrics"
+    };
     view! {
         <section class="rubrics">
             <h3>{title}</h3>

@@ -64,7 +64,9 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
     let add_response = move |_| {
         editing.draft.update(|d| {
             let key = d.new_key();
-            with_lists(d, turn, |_, responses, _, _| responses.push(ResponseDraft::new(key)));
+            with_lists(d, turn, |_, responses, _, _| {
+                responses.push(ResponseDraft::new(key))
+            });
         })
     };
     let add_text = move |_| {
@@ -124,11 +126,18 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
             })
         })
     });
-    let on_remove = move || editing.draft.update(|d| with_lists(d, turn, |calls, _, _, _| remove_item(calls, call)));
+    let on_remove = move || {
+        editing
+            .draft
+            .update(|d| with_lists(d, turn, |calls, _, _, _| remove_item(calls, call)))
+    };
     let number = move || {
         editing
             .draft
-            .with(|d| d.turn(turn).and_then(|t| t.calls().iter().position(|c| c.key == call)))
+            .with(|d| {
+                d.turn(turn)
+                    .and_then(|t| t.calls().iter().position(|c| c.key == call))
+            })
             .map(|i| i + 1)
             .unwrap_or_default()
     };
@@ -214,9 +223,13 @@ fn ResponseRow(editing: Editing, turn: Key, response: Key) -> impl IntoView {
             })
         })
     };
-    let on_remove =
-        move || editing.draft.update(|d| with_lists(d, turn, |_, responses, _, _| remove_item(responses, response)));
-    let get = move |d: &CaseDraft, pick: fn(&ResponseDraft) -> String| d.turn(turn)?.response(response).map(pick);
+    let on_remove = move || {
+        editing
+            .draft
+            .update(|d| with_lists(d, turn, |_, responses, _, _| remove_item(responses, response)))
+    };
+    let get =
+        move |d: &CaseDraft, pick: fn(&ResponseDraft) -> String| d.turn(turn)?.response(response).map(pick);
     view! {
         <li
             class="call-row"
@@ -268,12 +281,14 @@ fn TextRow(editing: Editing, turn: Key, text: Key) -> impl IntoView {
             })
         })
     };
-    let on_remove = move || editing.draft.update(|d| with_lists(d, turn, |_, _, texts, _| remove_item(texts, text)));
-    let get = move |d: &CaseDraft, pick: fn(&TextDraft) -> String| {
-        match &d.turn(turn)?.steps {
-            Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == text).map(pick),
-            Steps::Events(_) => None,
-        }
+    let on_remove = move || {
+        editing
+            .draft
+            .update(|d| with_lists(d, turn, |_, _, texts, _| remove_item(texts, text)))
+    };
+    let get = move |d: &CaseDraft, pick: fn(&TextDraft) -> String| match &d.turn(turn)?.steps {
+        Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == text).map(pick),
+        Steps::Events(_) => None,
     };
     let set = move |d: &mut CaseDraft, write: &dyn Fn(&mut TextDraft)| {
         with_lists(d, turn, |_, _, texts, _| {

@@ -10,7 +10,11 @@ use leptos::prelude::*;
 
 #[component]
 pub fn TurnList(editing: Editing) -> impl IntoView {
-    let keys = move || editing.draft.with(|d| d.turns.iter().map(|t| t.key).collect::<Vec<_>>());
+    let keys = move || {
+        editing
+            .draft
+            .with(|d| d.turns.iter().map(|t| t.key).collect::<Vec<_>>())
+    };
     let scenario = move || editing.draft.with(|d| d.scenario.is_some());
     let add = move |_| {
         editing.draft.update(|d| {
