@@ -11,7 +11,9 @@ async function captureCase(page, evalset, evalId) {
   const input = page.getByLabel('Message');
   await input.fill("What's the weather in Paris, and 20 EUR in USD?");
   await input.press('Enter');
+  await expect(page).toHaveURL(/\/chat\?app=demo&session=/);
   await expect(page.locator('.tool-card')).toHaveCount(2);
+  await expect(page.locator('.bubble-agent').last()).toContainText('Paris');
   await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
   await page.getByLabel('New evalset id').fill(evalset);
   await page.getByLabel('Eval id', { exact: true }).fill(evalId);
@@ -114,4 +116,31 @@ test('a second editor saving the same case gets the conflict, with the diff', as
   await expect(other.getByLabel('Expected final response')).toHaveValue('Mine.');
   await expect(other.locator('.save-state')).toHaveText('No changes');
   await other.context().close();
+});
+
+test('calls reorder by drag and drop too', async ({ page, request }) => {
+  const set = {
+    eval_set_id: 'editor_drag',
+    eval_cases: [{
+      eval_id: 'two_calls',
+      conversation: [{
+        invocation_id: 'i1',
+        user_content: { role: 'user', parts: [{ text: 'Weather and time in Paris?' }] },
+        intermediate_data: { tool_uses: [
+          { id: 'c1', name: 'get_weather', args: { city: 'Paris' } },
+          { id: 'c2', name: 'get_time', args: { tz: 'CET' } },
+        ] },
+      }],
+    }],
+  };
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  await open(page, '/evalsets/demo/editor_drag/edit?eval_id=two_calls');
+  await expect(callNames(page)).toHaveText(['get_weather', 'get_time']);
+  await page.locator('.call-row').nth(1).locator('.drag-handle').dragTo(page.locator('.call-row').nth(0));
+  await expect(callNames(page)).toHaveText(['get_time', 'get_weather']);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 2');
+  const saved = await (await request.get('/apps/demo/eval_sets/editor_drag/evals/two_calls')).json();
+  // The calls keep their ids through the move.
+  expect(saved.conversation[0].intermediate_data.tool_uses.map((c) => c.id)).toEqual(['c2', 'c1']);
 });

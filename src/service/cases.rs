@@ -10,9 +10,6 @@ pub const CASES_PER_PAGE: i64 = 50;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
-    /// The case's own eval_id differs from the one it is stored under.
-    #[error("the body's eval_id `{given}` does not match the eval_id `{expected}` in the URL")]
-    IdMismatch { given: String, expected: String },
     #[error("eval case `{eval_id}` has no version {version}")]
     NoSuchVersion { eval_id: String, version: i64 },
     #[error("{0}")]
@@ -21,7 +18,7 @@ pub enum CaseError {
     InvalidCase(String),
     #[error("name at least one eval case")]
     NoneNamed,
-    /// Not found, or changed since `version` was read (`StoreError::Conflict`).
+    /// Not found, an id taken, or changed since `version` was read.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -51,28 +48,9 @@ pub async fn get_case(
     store.get_case(app, eval_set_id, eval_id).await
 }
 
-/// Replaces a case read at `version`; a stale version changes nothing (`StoreError::Conflict`).
-pub async fn update_case(
-    store: &Store,
-    app: &str,
-    eval_set_id: &str,
-    eval_id: &str,
-    case: &EvalCase,
-    version: i64,
-) -> Result<StoredCase, CaseError> {
-    if case.eval_id != eval_id {
-        return Err(CaseError::IdMismatch {
-            given: case.eval_id.clone(),
-            expected: eval_id.to_string(),
-        });
-    }
-    Ok(store
-        .update_case(app, eval_set_id, eval_id, case, version)
-        .await?)
-}
-
-/// The editor's save: `case` replaces the case stored as `eval_id` if that is still at
-/// `version`; a new eval_id in `case` renames it in the same write (the id must be free).
+/// Replaces the case stored as `eval_id` if that is still at `version` (a stale version changes
+/// nothing: `StoreError::Stale`); a new eval_id in `case` renames it in the same write (the id
+/// must be free). The editor's save and REST's PUT.
 pub async fn save_case(
     store: &Store,
     app: &str,

@@ -31,15 +31,18 @@ async fn cases_are_read_edited_with_versions_and_deleted() {
     // The same stale version again: refused, nothing changes.
     let mut stale = case.clone();
     stale["tags"] = json!(["lost update"]);
-    assert_error(app.put_json(&path, &stale).await, StatusCode::CONFLICT).await;
+    let body = assert_error(app.put_json(&path, &stale).await, StatusCode::CONFLICT).await;
+    assert_eq!(body["detail"]["currentVersion"], 2);
     assert_eq!(app.get_json(&path).await["tags"], json!(["edited"]));
 
     let mut unversioned = saved.clone();
     unversioned.as_object_mut().unwrap().remove("version");
     assert_error(app.put_json(&path, &unversioned).await, StatusCode::BAD_REQUEST).await;
+    // A new eval_id renames the case, if it is a typed id's letters, digits and `_-.`.
     let mut other_id = saved.clone();
-    other_id["eval_id"] = json!("different");
-    assert_error(app.put_json(&path, &other_id).await, StatusCode::BAD_REQUEST).await;
+    other_id["eval_id"] = json!("not an id");
+    let body = assert_error(app.put_json(&path, &other_id).await, StatusCode::BAD_REQUEST).await;
+    assert!(body["error"].as_str().unwrap().contains("` `"), "{body}");
     let mut invalid = saved.clone();
     invalid["conversation"] = json!("not a list");
     let body = assert_error(app.put_json(&path, &invalid).await, StatusCode::BAD_REQUEST).await;
@@ -52,6 +55,19 @@ async fn cases_are_read_edited_with_versions_and_deleted() {
         .await
         .unwrap();
     assert_error(bad_json, StatusCode::BAD_REQUEST).await;
+
+    let mut renamed = saved.clone();
+    renamed["eval_id"] = json!("renamed_by_put");
+    let response = app.put_json(&path, &renamed).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let saved: Value = response.json().await.unwrap();
+    assert_eq!(
+        (saved["eval_id"].as_str(), saved["version"].as_i64()),
+        (Some("renamed_by_put"), Some(3))
+    );
+    assert_error(app.get(&path).await, StatusCode::NOT_FOUND).await;
+    let path = format!("/apps/demo/eval_sets/{id}/evals/renamed_by_put");
+    assert_eq!(app.get_json(&path).await["tags"], json!(["edited"]));
 
     assert_eq!(app.delete(&path).await.status(), StatusCode::NO_CONTENT);
     assert_error(app.get(&path).await, StatusCode::NOT_FOUND).await;

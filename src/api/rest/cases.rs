@@ -86,7 +86,8 @@ async fn get_eval_case(
 }
 
 /// Replaces a case. The body is the case (snake_case or camelCase) plus the `version` it was
-/// read at; a stale version is refused with 409 and nothing changes.
+/// read at; a stale version is refused with 409 and nothing changes. A new eval_id in the body
+/// renames the case in the same write, as the editor's save does.
 async fn put_eval_case(
     State(state): State<AppState>,
     Path((app, eval_set_id, eval_id)): Path<(String, String, String)>,
@@ -103,7 +104,7 @@ async fn put_eval_case(
             ))
         }
     };
-    let stored = cases::update_case(
+    let stored = cases::save_case(
         &state.services.store,
         &app,
         &eval_set_id,

@@ -120,10 +120,9 @@ impl From<ImportError> for ApiError {
 impl From<CaseError> for ApiError {
     fn from(err: CaseError) -> Self {
         match err {
-            CaseError::IdMismatch { .. }
-            | CaseError::InvalidId(_)
-            | CaseError::InvalidCase(_)
-            | CaseError::NoneNamed => ApiError::bad_request(err.to_string()),
+            CaseError::InvalidId(_) | CaseError::InvalidCase(_) | CaseError::NoneNamed => {
+                ApiError::bad_request(err.to_string())
+            }
             CaseError::NoSuchVersion { .. } => ApiError::not_found(err.to_string()),
             CaseError::Store(err) => err.into(),
         }

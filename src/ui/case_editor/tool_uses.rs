@@ -89,7 +89,7 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
             </ol>
             <button type="button" on:click=add_call>"Add tool call"</button>
         </section>
-        <details class="steps" open=move || !responses().is_empty() || !texts().is_empty()>
+        <details class="steps">
             <summary>
                 "Tool responses (" {move || responses().len()} ") and intermediate responses ("
                 {move || texts().len()} ")"
