@@ -1,6 +1,8 @@
 //! The HTML shell and the router.
 
-use crate::ui::{CaseEditorPage, ChatPage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage};
+use crate::ui::{
+    CaseEditorPage, CaseResultPage, ChatPage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage,
+};
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
@@ -54,6 +56,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
                     <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage />
                     <Route path=path!("/evalsets/:app/:eval_set_id/edit") view=CaseEditorPage />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view=CaseResultPage />
                 </Routes>
             </main>
         </Router>

@@ -3,6 +3,7 @@
 //! only) and the JSON REST API for scripts (`rest`). Each maps the service's domain errors to
 //! what its caller understands: a `ServerFnError`, or a status with a JSON body.
 
+pub mod case_results;
 pub mod cases;
 pub mod chat;
 pub mod evalsets;

@@ -5,6 +5,7 @@
 //! `embedding.rs`, the sentence-embedding model, and `judge/client.rs`, the judge model's HTTP
 //! client.
 
+mod compare;
 mod config;
 mod efficiency;
 #[cfg(feature = "ssr")]
@@ -28,6 +29,7 @@ mod services;
 mod tests;
 mod trajectory;
 
+pub use compare::{align_calls, compare_args, word_diff, AlignedCall, ArgChange, ArgDiff, CallMatch};
 pub use config::{ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
     evaluate_efficiency, Efficiency, EfficiencyResult, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1,

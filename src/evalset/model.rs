@@ -524,6 +524,25 @@ impl IntermediateData {
 }
 
 impl Invocation {
+    /// Makes what the agent did in `actual` this turn's expectation: its steps and final
+    /// response. The user's message, the turn's id, rubrics and unknown fields stay, and so does
+    /// the form of the steps: a turn in the tool_uses form gets the actual's calls, responses and
+    /// texts in that form (an agent's run records invocation_events).
+    pub fn accept_actual(&mut self, actual: &Invocation) {
+        let steps = actual.intermediate_data.clone().unwrap_or_default();
+        self.intermediate_data = match self.intermediate_data.take() {
+            Some(expected) if expected.invocation_events.is_some() => actual.intermediate_data.clone(),
+            expected => Some(IntermediateData {
+                tool_uses: steps.tool_calls().into_iter().cloned().collect(),
+                tool_responses: steps.tool_responses().into_iter().cloned().collect(),
+                intermediate_responses: steps.intermediate_texts(),
+                invocation_events: None,
+                extra: expected.map(|e| e.extra).unwrap_or_default(),
+            }),
+        };
+        self.final_response = actual.final_response.clone();
+    }
+
     pub fn tool_calls(&self) -> Vec<&FunctionCall> {
         self.intermediate_data
             .as_ref()

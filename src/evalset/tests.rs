@@ -450,3 +450,41 @@ fn floats_survive_exactly() {
     );
     assert_eq!(once, to_adk_json(&parse_ok(&once)));
 }
+
+#[test]
+fn accepting_an_actual_keeps_the_expected_form_and_the_users_message() {
+    let mut expected: Invocation = serde_json::from_value(json!({
+        "invocation_id": "e1",
+        "user_content": {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+        "final_response": {"role": "model", "parts": [{"text": "Rainy."}]},
+        "intermediate_data": {"tool_uses": [{"name": "get_weather", "args": {"city": "Lyon"}}]},
+        "x_note": 1
+    }))
+    .unwrap();
+    let actual: Invocation = serde_json::from_value(json!({
+        "invocation_id": "a1",
+        "user_content": {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+        "final_response": {"role": "model", "parts": [{"text": "Sunny."}]},
+        "intermediate_data": {"invocation_events": [
+            {"author": "demo", "content": {"role": "model", "parts": [
+                {"function_call": {"id": "c1", "name": "get_weather", "args": {"city": "Paris"}}}]}},
+            {"author": "demo", "content": {"role": "user", "parts": [
+                {"function_response": {"id": "c1", "name": "get_weather", "response": {"sky": "clear"}}}]}}
+        ]}
+    }))
+    .unwrap();
+    expected.accept_actual(&actual);
+    let value = serde_json::to_value(&expected).unwrap();
+    assert_eq!(value["invocation_id"], "e1");
+    assert_eq!(value["x_note"], 1);
+    assert_eq!(value["final_response"]["parts"][0]["text"], "Sunny.");
+    let data = &value["intermediate_data"];
+    assert_eq!(data["tool_uses"][0]["args"]["city"], "Paris");
+    assert_eq!(data["tool_responses"][0]["response"]["sky"], "clear");
+    assert!(data.get("invocation_events").is_none(), "{data}");
+
+    // A turn in the events form takes the actual's events as they are.
+    let mut events_form = actual.clone();
+    events_form.accept_actual(&actual);
+    assert_eq!(events_form.intermediate_data, actual.intermediate_data);
+}

@@ -191,21 +191,20 @@ impl Store {
         .bind(run_row)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let scores: String = row.try_get("scores_json")?;
-                let result: String = row.try_get("result_json")?;
-                Ok(EvalRunCase {
-                    run_index: row.try_get("run_index")?,
-                    case_index: row.try_get("case_index")?,
-                    eval_id: row.try_get("eval_id")?,
-                    status: row.try_get("status")?,
-                    error: row.try_get("error")?,
-                    metric_scores: serde_json::from_str(&scores).map_err(corrupt)?,
-                    result: serde_json::from_str::<Value>(&result).map_err(corrupt)?,
-                })
-            })
-            .collect()
+        rows.iter().map(run_case).collect()
+    }
+
+    /// One case's stored runs, in run order, with their whole results.
+    pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
+        let rows = sqlx::query(
+            "SELECT run_index, case_index, eval_id, status, error, scores_json, result_json \
+             FROM eval_run_cases WHERE run_row = ? AND eval_id = ? ORDER BY run_index",
+        )
+        .bind(run_row)
+        .bind(eval_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_case).collect()
     }
 
     /// The (run_index, case_index) pairs already stored, which a resume skips.
@@ -217,6 +216,20 @@ impl Store {
                 .await?;
         Ok(rows.into_iter().map(|(r, c)| (r as usize, c as usize)).collect())
     }
+}
+
+fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
+    let scores: String = row.try_get("scores_json")?;
+    let result: String = row.try_get("result_json")?;
+    Ok(EvalRunCase {
+        run_index: row.try_get("run_index")?,
+        case_index: row.try_get("case_index")?,
+        eval_id: row.try_get("eval_id")?,
+        status: row.try_get("status")?,
+        error: row.try_get("error")?,
+        metric_scores: serde_json::from_str(&scores).map_err(corrupt)?,
+        result: serde_json::from_str::<Value>(&result).map_err(corrupt)?,
+    })
 }
 
 fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {

@@ -5,6 +5,7 @@
 mod case_actions;
 mod case_editor;
 mod case_history;
+mod case_result;
 mod chat;
 mod diff_view;
 mod eval_case_page;
@@ -16,6 +17,7 @@ mod markdown;
 mod settings_page;
 
 pub use case_editor::CaseEditorPage;
+pub use case_result::{case_result_href, CaseResultPage};
 pub use chat::ChatPage;
 pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
@@ -107,6 +109,32 @@ pub fn short_time(iso: &str) -> String {
     format!("{} UTC", iso.get(..16).unwrap_or(iso).replace('T', " "))
 }
 
+/// Seconds since the epoch, as the store records run times, to the minute in UTC.
+pub fn short_time_seconds(seconds: f64) -> String {
+    let days = (seconds / 86_400.0).floor() as i64;
+    let minute_of_day = ((seconds - days as f64 * 86_400.0) / 60.0).floor() as i64;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 /// Shortens a one-line preview to `max` characters.
 pub fn preview(text: &str, max: usize) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -137,6 +165,8 @@ mod tests {
         assert_eq!(count(1, "case"), "1 case");
         assert_eq!(count(0, "case"), "0 cases");
         assert_eq!(short_time("2026-11-23T08:36:25.294Z"), "2026-11-23 08:36 UTC");
+        assert_eq!(short_time_seconds(1_795_422_985.5), "2026-11-23 08:36 UTC");
+        assert_eq!(short_time_seconds(951_782_400.0), "2000-02-29 00:00 UTC");
     }
 
     #[test]

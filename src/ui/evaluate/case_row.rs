@@ -5,6 +5,7 @@ use super::labels::{case_status_badge, cost_text, score_text};
 use super::open_cases::OpenCases;
 use super::run_detail::RunDetail;
 use crate::eval::{EvalStatus, MetricSummary};
+use crate::ui::case_result_href;
 use leptos::prelude::*;
 
 /// One case of run `result_id`: its pooled status and metric scores; "Show" opens each run's
@@ -14,8 +15,11 @@ pub(super) fn CaseResultRow(
     case: CaseResults,
     multi_run: bool,
     result_id: String,
+    app: String,
+    eval_set_id: String,
     open_cases: OpenCases,
 ) -> impl IntoView {
+    let result_href = case_result_href(&app, &eval_set_id, &result_id, &case.summary.eval_id);
     let CaseResults { summary: case, runs } = case;
     let open = {
         let (result_id, eval_id) = (result_id.clone(), case.eval_id.clone());
@@ -49,7 +53,11 @@ pub(super) fn CaseResultRow(
         .collect_view();
     view! {
         <tr>
-            <td class="mono">{case.eval_id.clone()}</td>
+            <td>
+                <a class="mono" href=result_href title="Expected against actual, turn by turn">
+                    {case.eval_id.clone()}
+                </a>
+            </td>
             <td>{case_status_badge(case.final_eval_status, case.errors)}</td>
             {pass_at}
             {scores}

@@ -8,7 +8,7 @@ use crate::eval::{
 use crate::records::RunStatus;
 use leptos::prelude::*;
 
-pub(super) fn run_status_badge(status: RunStatus) -> impl IntoView {
+pub(crate) fn run_status_badge(status: RunStatus) -> impl IntoView {
     let (class, label) = match status {
         RunStatus::Running => ("badge running", "● running"),
         RunStatus::Finished => ("badge passed", "✓ finished"),
@@ -18,7 +18,7 @@ pub(super) fn run_status_badge(status: RunStatus) -> impl IntoView {
     view! { <span class=class>{label}</span> }
 }
 
-pub(super) fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoView {
+pub(crate) fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoView {
     let (class, label) = if errors > 0 {
         ("badge error", "! ERROR")
     } else {
@@ -32,13 +32,13 @@ pub(super) fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoV
     view! { <span class=class>{label}</span> }
 }
 
-pub(super) fn score_text(score: Option<f64>) -> String {
+pub(crate) fn score_text(score: Option<f64>) -> String {
     score.map_or("–".into(), |s| format!("{s:.3}"))
 }
 
 /// The informational metrics of a case as one line, e.g. "1.5 tool calls · 340 tokens ·
 /// 0.88 s"; values not available are left out.
-pub(super) fn cost_text(metrics: &[MetricSummary]) -> String {
+pub(crate) fn cost_text(metrics: &[MetricSummary]) -> String {
     let value = |name: &str| {
         metrics
             .iter()

@@ -2,9 +2,8 @@
 //! score, and the judge's evidence.
 
 use super::case_runs::CaseRun;
-use super::evidence::EvidenceView;
-use super::labels::{case_status_badge, score_text};
-use crate::eval::{EvalMetricResult, EvalMetricResultPerInvocation};
+use super::metric_result::MetricResult;
+use crate::eval::EvalMetricResultPerInvocation;
 use crate::evalset::Content;
 use crate::ui::ErrorNote;
 use leptos::prelude::*;
@@ -55,27 +54,5 @@ fn TurnResult(number: usize, turn: EvalMetricResultPerInvocation) -> impl IntoVi
             <p><span class="muted">"agent:"</span> " " {answer}</p>
             <ul class="metric-results">{metrics}</ul>
         </div>
-    }
-}
-
-/// A metric's verdict on a turn, with the reason it could not score and its evidence, if any.
-#[component]
-fn MetricResult(metric: EvalMetricResult) -> impl IntoView {
-    let details = metric.details;
-    view! {
-        <li>
-            <span class="mono">{metric.metric_name}</span>
-            " "
-            {score_text(metric.score)}
-            " "
-            {case_status_badge(metric.eval_status, 0)}
-            {details.reason.map(|reason| view! { <p class="muted">{reason}</p> })}
-            {details.evidence.map(|evidence| view! {
-                <details>
-                    <summary>"Evidence"</summary>
-                    <EvidenceView evidence />
-                </details>
-            })}
-        </li>
     }
 }

@@ -21,6 +21,7 @@ pub(super) fn RunResults(
     open_cases: OpenCases,
 ) -> impl IntoView {
     let summary = view.summary.clone();
+    let (row_app, row_set) = (app.clone(), summary.eval_set_id.clone());
     let action_error = RwSignal::new(None::<String>);
     let act = move |resume: bool| {
         let (app, id) = (app.clone(), summary.result_id.clone());
@@ -78,7 +79,7 @@ pub(super) fn RunResults(
                         each=move || cases.clone()
                         key=|case| case.summary.eval_id.clone()
                         children=move |case| {
-                            view! { <CaseResultRow case multi_run result_id=result_id.clone() open_cases /> }
+                            view! { <CaseResultRow case multi_run result_id=result_id.clone() app=row_app.clone() eval_set_id=row_set.clone() open_cases /> }
                         }
                     />
                 </tbody>

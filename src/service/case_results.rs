@@ -1,0 +1,126 @@
+//! One case's results in a run, and what can be done from them: accept what the agent did as
+//! the new expectation (a versioned save, as the editor's), and run the case again with the
+//! run's metrics and agent.
+
+use super::cases::{save_case, CaseError};
+use super::eval_runs::{start_eval_run, stored_plan, EvalRunError, StartEvalRun};
+use super::Services;
+use crate::eval::EvalCaseResult;
+use crate::records::{EvalRunCase, StoredCase};
+use crate::store::{EvalRunRecord, Store, StoreError};
+use serde::Deserialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CaseResultError {
+    #[error("eval result `{result_id}` has no run {run} of eval case `{eval_id}`")]
+    NoSuchRun {
+        result_id: String,
+        eval_id: String,
+        run: i64,
+    },
+    #[error("run {run} of eval case `{eval_id}` has no turn {turn}")]
+    NoSuchTurn { eval_id: String, run: i64, turn: usize },
+    #[error("the agent did not finish this run of `{0}`: there is no actual to accept")]
+    NothingToAccept(String),
+    #[error("{0}")]
+    Unreadable(String),
+    #[error(transparent)]
+    Case(#[from] CaseError),
+    #[error(transparent)]
+    Run(#[from] EvalRunError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A case's stored runs in a run, with the run's record.
+pub async fn case_runs(
+    store: &Store,
+    app: &str,
+    result_id: &str,
+    eval_id: &str,
+) -> Result<(EvalRunRecord, Vec<EvalRunCase>), StoreError> {
+    let record = store.eval_run(app, result_id).await?;
+    let runs = store.eval_run_case_runs(record.row, eval_id).await?;
+    Ok((record, runs))
+}
+
+/// Replaces the expectation of one turn (or, without `turn`, of every turn) with what the agent
+/// did in run `run` of the result; `version` is the case version the caller read (a stale one
+/// is refused and nothing changes). Answers the case as saved.
+pub async fn accept_actual(
+    store: &Store,
+    app: &str,
+    result_id: &str,
+    eval_id: &str,
+    run: i64,
+    turn: Option<usize>,
+    version: i64,
+) -> Result<StoredCase, CaseResultError> {
+    let (record, runs) = case_runs(store, app, result_id, eval_id).await?;
+    let stored_run =
+        runs.into_iter()
+            .find(|r| r.run_index == run)
+            .ok_or_else(|| CaseResultError::NoSuchRun {
+                result_id: result_id.to_string(),
+                eval_id: eval_id.to_string(),
+                run,
+            })?;
+    if stored_run.error.is_some() {
+        return Err(CaseResultError::NothingToAccept(eval_id.to_string()));
+    }
+    let result = EvalCaseResult::deserialize(&stored_run.result).map_err(|e| {
+        CaseResultError::Unreadable(format!("the stored result of `{eval_id}` is unreadable: {e}"))
+    })?;
+    let actual: Vec<_> = result
+        .eval_metric_result_per_invocation
+        .iter()
+        .map(|per| &per.actual_invocation)
+        .collect();
+    let eval_set_id = &record.summary.eval_set_id;
+    let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
+    let turns = case
+        .conversation
+        .as_mut()
+        .map(Vec::as_mut_slice)
+        .unwrap_or_default();
+    let chosen: Vec<usize> = match turn {
+        Some(t) => vec![t],
+        None => (0..turns.len().min(actual.len())).collect(),
+    };
+    for t in chosen {
+        let (Some(expected), Some(actual)) = (turns.get_mut(t), actual.get(t)) else {
+            return Err(CaseResultError::NoSuchTurn {
+                eval_id: eval_id.to_string(),
+                run,
+                turn: t,
+            });
+        };
+        expected.accept_actual(actual);
+    }
+    Ok(save_case(store, app, eval_set_id, eval_id, &case, version).await?)
+}
+
+/// Runs one case of a run again, as it is stored now, with the run's metrics, agent and number
+/// of runs. Answers the new run's record.
+pub async fn rerun_case(
+    services: &Services,
+    app: &str,
+    result_id: &str,
+    eval_id: &str,
+) -> Result<EvalRunRecord, CaseResultError> {
+    let record = services.store.eval_run(app, result_id).await?;
+    let (_, config) = stored_plan(&record).map_err(CaseResultError::Unreadable)?;
+    let (started, _) = start_eval_run(
+        services,
+        StartEvalRun {
+            app_name: app,
+            eval_set_id: &record.summary.eval_set_id,
+            eval_ids: &[eval_id.to_string()],
+            config,
+            agent: Some(&record.summary.agent),
+            num_runs: record.summary.num_runs.max(1) as usize,
+        },
+    )
+    .await?;
+    Ok(started)
+}

@@ -1,0 +1,278 @@
+//! One case's result in one run (its own URL, linked from the run results): each turn's
+//! expected and actual side by side, with accept-actual and re-run right there. With several
+//! runs of the case, `?run=N` picks one.
+
+mod trajectory;
+mod turn_result;
+
+use super::evaluate::labels::{case_status_badge, run_status_badge};
+use super::{
+    case_href, edit_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
+};
+use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
+use crate::eval::{EvalCaseResult, EvalStatus};
+use crate::records::RunStatus;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use serde::Deserialize;
+use std::time::Duration;
+use turn_result::TurnResult;
+
+/// How often a running run is read again.
+const POLL: Duration = Duration::from_millis(700);
+
+/// Link to one case's result in a run.
+pub fn case_result_href(app: &str, eval_set_id: &str, result_id: &str, eval_id: &str) -> String {
+    format!(
+        "/evalsets/{app}/{eval_set_id}/results/{}?eval_id={}",
+        encode_query_value(result_id),
+        encode_query_value(eval_id)
+    )
+}
+
+#[component]
+pub fn CaseResultPage() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    let app = move || params.read().get("app").unwrap_or_default();
+    let eval_set_id = move || params.read().get("eval_set_id").unwrap_or_default();
+    let result_id = move || params.read().get("result_id").unwrap_or_default();
+    let eval_id = move || query.read().get("eval_id").unwrap_or_default();
+    let run = move || {
+        query
+            .read()
+            .get("run")
+            .and_then(|r| r.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    let accept = ServerAction::<AcceptActual>::new();
+    let rerun = ServerAction::<RerunCase>::new();
+    let refresh = RwSignal::new(0);
+    let result = Resource::new(
+        move || {
+            (
+                app(),
+                result_id(),
+                eval_id(),
+                accept.version().get(),
+                refresh.get(),
+            )
+        },
+        |(app, result_id, eval_id, _, _)| case_result(app, result_id, eval_id),
+    );
+    // While the run is running, keep re-reading it.
+    Effect::new(move |_| {
+        let running = result
+            .get()
+            .and_then(Result::ok)
+            .is_some_and(|view| view.run.status == RunStatus::Running);
+        if running {
+            set_timeout(move || refresh.update(|n| *n += 1), POLL);
+        }
+    });
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        if let Some(Ok(new_result)) = rerun.value().get() {
+            navigate(
+                &case_result_href(
+                    &untrack(app),
+                    &untrack(eval_set_id),
+                    &new_result,
+                    &untrack(eval_id),
+                ),
+                Default::default(),
+            );
+        }
+    });
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <a href="/">"Evalsets"</a>
+            <span aria-hidden="true">"/"</span>
+            <a class="mono" href=move || eval_set_href(&app(), &eval_set_id())>{eval_set_id}</a>
+            <span aria-hidden="true">"/"</span>
+            <span class="mono">{result_id}</span>
+            <span aria-hidden="true">"/"</span>
+            <span class="mono">{eval_id}</span>
+        </nav>
+        {move || {
+            let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
+            failed(accept.value().get().map(|r| r.map(|_| ())))
+                .or_else(|| failed(rerun.value().get().map(|r| r.map(|_| ()))))
+                .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+        }}
+        {move || {
+            matches!(accept.value().get(), Some(Ok(_)))
+                .then(|| {
+                    view! {
+                        <p class="note note-passed" role="status">
+                            <span class="status-icon" aria-hidden="true">"✓"</span>
+                            "Accepted as the expectation: the case has a new version. Run it again to see it pass."
+                        </p>
+                    }
+                })
+        }}
+        <Transition fallback=|| view! { <p class="muted">"Loading the result…"</p> }>
+            {move || Suspend::new(async move {
+                match result.await {
+                    Ok(view) => view! { <CaseResultBody view run=run() accept rerun /> }.into_any(),
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn CaseResultBody(
+    view: CaseResultView,
+    run: i64,
+    accept: ServerAction<AcceptActual>,
+    rerun: ServerAction<RerunCase>,
+) -> impl IntoView {
+    let CaseResultView {
+        run: summary,
+        metric_names: _,
+        runs,
+        current,
+    } = view;
+    let (app, set, result_id) = (
+        summary.app_name.clone(),
+        summary.eval_set_id.clone(),
+        summary.result_id.clone(),
+    );
+    let eval_id = runs.first().map(|r| r.eval_id.clone()).unwrap_or_default();
+    let shown = runs.iter().find(|r| r.run_index == run).or(runs.first()).cloned();
+    let switcher = (runs.len() > 1).then(|| {
+        let links = runs
+            .iter()
+            .map(|r| {
+                let href = format!(
+                    "{}&run={}",
+                    case_result_href(&app, &set, &result_id, &r.eval_id),
+                    r.run_index
+                );
+                let status = if r.error.is_some() {
+                    "error"
+                } else {
+                    match r.status {
+                        1 => "passed",
+                        2 => "failed",
+                        _ => "not evaluated",
+                    }
+                };
+                let current = Some(r.run_index) == shown.as_ref().map(|s| s.run_index);
+                view! {
+                    <a href=href aria-current=current.then_some("page") class="run-link">
+                        {format!("Run {} · {status}", r.run_index + 1)}
+                    </a>
+                }
+            })
+            .collect_view();
+        view! { <nav class="run-switcher" aria-label="Runs of this case">{links}</nav> }
+    });
+    let Some(shown) = shown else {
+        let message = if summary.status == RunStatus::Running {
+            "This case has not finished yet in this run."
+        } else {
+            "This run has no result for this case."
+        };
+        return view! {
+            <h1 class="mono">{eval_id}</h1>
+            <p class="muted">{message}</p>
+        }
+        .into_any();
+    };
+    let result = EvalCaseResult::deserialize(&shown.result);
+    let status = result
+        .as_ref()
+        .map(|r| r.final_eval_status)
+        .unwrap_or(EvalStatus::NotEvaluated);
+    let errors = usize::from(shown.error.is_some());
+    let run_index = shown.run_index;
+    let version = current.as_ref().map(|c| c.version);
+    let accept_turn = version.filter(|_| errors == 0).map(|version| {
+        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
+        Callback::new(move |turn: usize| {
+            accept.dispatch(AcceptActual {
+                app: app.clone(),
+                result_id: result_id.clone(),
+                eval_id: eval_id.clone(),
+                run: run_index,
+                turn: Some(turn),
+                version,
+            });
+        })
+    });
+    let accept_all = accept_turn.map(|_| {
+        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
+        move |_| {
+            accept.dispatch(AcceptActual {
+                app: app.clone(),
+                result_id: result_id.clone(),
+                eval_id: eval_id.clone(),
+                run: run_index,
+                turn: None,
+                version: version.unwrap_or_default(),
+            });
+        }
+    });
+    let on_rerun = {
+        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
+        move |_| {
+            rerun.dispatch(RerunCase {
+                app: app.clone(),
+                result_id: result_id.clone(),
+                eval_id: eval_id.clone(),
+            });
+        }
+    };
+    let turns = match result {
+        Ok(result) => result
+            .eval_metric_result_per_invocation
+            .into_iter()
+            .enumerate()
+            .map(|(index, turn)| view! { <TurnResult number=index + 1 turn on_accept=accept_turn /> })
+            .collect_view()
+            .into_any(),
+        Err(err) => {
+            view! { <ErrorNote message=format!("The stored result could not be read: {err}") /> }.into_any()
+        }
+    };
+    view! {
+        <div class="page-header">
+            <div>
+                <h1 class="mono">{eval_id.clone()}</h1>
+                <p class="muted">
+                    {case_status_badge(status, errors)} " · run of " {short_time_seconds(summary.created_at)} " · agent "
+                    <code>{summary.agent.clone()}</code> " · " {run_status_badge(summary.status)}
+                </p>
+            </div>
+            <div class="case-actions">
+                {accept_all
+                    .map(|on_click| {
+                        view! {
+                            <button on:click=on_click disabled=move || accept.pending().get()>
+                                "Accept actual as expected"
+                            </button>
+                        }
+                    })}
+                <button class="primary" on:click=on_rerun disabled=move || rerun.pending().get()>
+                    "Re-run this case"
+                </button>
+                {current
+                    .as_ref()
+                    .map(|_| {
+                        view! {
+                            <a class="button" href=edit_href(&app, &set, &eval_id)>"Edit case"</a>
+                            <a class="button" href=case_href(&app, &set, &eval_id)>"Case"</a>
+                        }
+                    })}
+            </div>
+        </div>
+        {switcher}
+        {current.is_none().then(|| view! { <p class="note note-warning">"This case has been deleted since the run: there is nothing to accept into."</p> })}
+        {shown.error.clone().map(|e| view! { <ErrorNote message=format!("Agent error: {e}") /> })}
+        {turns}
+    }
+    .into_any()
+}

@@ -1,0 +1,116 @@
+//! One turn of a case result: the user's message, the aligned trajectories, the final
+//! responses with their word diff, the metrics' verdicts on the turn, and its timing; "Accept
+//! actual" makes what the agent did this turn's expectation.
+
+use super::trajectory::Trajectory;
+use crate::eval::{word_diff, EvalMetricResultPerInvocation};
+use crate::evalset::{Content, DiffKind, FunctionCall, Invocation};
+use crate::ui::evaluate::metric_result::MetricResult;
+use leptos::prelude::*;
+
+#[component]
+pub fn TurnResult(
+    number: usize,
+    turn: EvalMetricResultPerInvocation,
+    /// Accepts this turn's actual; None when there is nothing to accept into.
+    on_accept: Option<Callback<usize>>,
+) -> impl IntoView {
+    let actual = turn.actual_invocation;
+    let expected = turn.expected_invocation;
+    let calls = |invocation: Option<&Invocation>| -> Vec<FunctionCall> {
+        invocation
+            .map(|i| i.tool_calls().into_iter().cloned().collect())
+            .unwrap_or_default()
+    };
+    let (expected_calls, actual_calls) = (calls(expected.as_ref()), calls(Some(&actual)));
+    let text = |content: Option<&Content>| content.map(Content::joined_text).unwrap_or_default();
+    let expected_text = text(expected.as_ref().and_then(|e| e.final_response.as_ref()));
+    let actual_text = text(actual.final_response.as_ref());
+    let timing = timing_text(&actual);
+    let metrics = turn
+        .eval_metric_results
+        .into_iter()
+        .map(|metric| view! { <MetricResult metric /> })
+        .collect_view();
+    view! {
+        <section class="card turn-result-card" id=format!("turn-{number}")>
+            <div class="row-head">
+                <h2 class="turn-title">"Turn " {number}</h2>
+                {timing.map(|t| view! { <span class="muted small">{t}</span> })}
+                {on_accept
+                    .map(|accept| {
+                        view! {
+                            <button
+                                type="button"
+                                title="Make what the agent did this turn the expectation (a new case version)"
+                                on:click=move |_| accept.run(number - 1)
+                            >
+                                "Accept actual for this turn"
+                            </button>
+                        }
+                    })}
+            </div>
+            <div class="message-row">
+                <span class="role role-user">"User"</span>
+                <p class="message">{actual.user_content.joined_text()}</p>
+            </div>
+            <h3>"Tool calls"</h3>
+            <Trajectory expected=expected_calls actual=actual_calls />
+            <h3>"Final response"</h3>
+            <div class="response-pair">
+                <div>
+                    <p class="muted small">"Expected"</p>
+                    <p class="message">{expected_text.clone()}</p>
+                </div>
+                <div>
+                    <p class="muted small">"Actual"</p>
+                    <p class="message">{actual_text.clone()}</p>
+                </div>
+            </div>
+            <ResponseDiff expected=expected_text actual=actual_text />
+            <h3>"Metrics"</h3>
+            <ul class="metric-results">{metrics}</ul>
+        </section>
+    }
+}
+
+/// The actual response against the expected one, word by word.
+#[component]
+fn ResponseDiff(expected: String, actual: String) -> impl IntoView {
+    if expected == actual {
+        return view! { <p class="muted small">"The responses are the same."</p> }.into_any();
+    }
+    let runs = word_diff(&expected, &actual)
+        .into_iter()
+        .map(|(kind, text)| match kind {
+            DiffKind::Same => view! { <span>{text}</span> }.into_any(),
+            DiffKind::Removed => {
+                view! { <del class="diff-removed" title="expected, not said">{text}</del> }.into_any()
+            }
+            DiffKind::Added => {
+                view! { <ins class="diff-added" title="said, not expected">{text}</ins> }.into_any()
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="word-diff">
+            <span class="muted small">"Word diff (− expected, + actual): "</span>
+            {runs}
+        </p>
+    }
+    .into_any()
+}
+
+/// "1.20 s (model 0.80 s, tools 0.30 s)" from the durations the runner recorded, if any.
+fn timing_text(actual: &Invocation) -> Option<String> {
+    let total = actual.duration?;
+    let parts: Vec<String> = [("model", actual.model_duration), ("tools", actual.tool_duration)]
+        .into_iter()
+        .filter_map(|(label, value)| value.map(|v| format!("{label} {v:.2} s")))
+        .collect();
+    Some(if parts.is_empty() {
+        format!("{total:.2} s")
+    } else {
+        format!("{total:.2} s ({})", parts.join(", "))
+    })
+}
