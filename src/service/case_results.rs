@@ -78,11 +78,7 @@ pub async fn accept_actual(
         .collect();
     let eval_set_id = &record.summary.eval_set_id;
     let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
-    let turns = case
-        .conversation
-        .as_mut()
-        .map(Vec::as_mut_slice)
-        .unwrap_or_default();
+    let turns = case.conversation.as_deref_mut().unwrap_or_default();
     let chosen: Vec<usize> = match turn {
         Some(t) => vec![t],
         None => (0..turns.len().min(actual.len())).collect(),
