@@ -144,3 +144,34 @@ test('calls reorder by drag and drop too', async ({ page, request }) => {
   // The calls keep their ids through the move.
   expect(saved.conversation[0].intermediate_data.tool_uses.map((c) => c.id)).toEqual(['c2', 'c1']);
 });
+
+test('a new eval_id renames the case on save and later saves follow it', async ({ page, request }) => {
+  const set = {
+    eval_set_id: 'editor_rename',
+    eval_cases: [{
+      eval_id: 'old_name',
+      conversation: [{
+        invocation_id: 'i1',
+        user_content: { role: 'user', parts: [{ text: 'Hello' }] },
+        final_response: { role: 'model', parts: [{ text: 'Hi.' }] },
+      }],
+    }],
+  };
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  await open(page, '/evalsets/demo/editor_rename/edit?eval_id=old_name');
+  const evalId = page.getByLabel('eval_id (letters, digits, _ - .)');
+  await evalId.fill('new name');
+  await expect(page.locator('.problems')).toContainText('The eval id contains ` `');
+  await evalId.fill('new_name');
+  await page.keyboard.press('Control+s');
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 2');
+  await expect(page).toHaveURL(/\/edit\?eval_id=new_name/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit new_name');
+
+  await page.getByLabel('Expected final response').fill('Hello there.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 3');
+  const stored = await (await request.get('/apps/demo/eval_sets/editor_rename/evals/new_name')).json();
+  expect(stored.conversation[0].final_response.parts[0].text).toBe('Hello there.');
+  expect((await request.get('/apps/demo/eval_sets/editor_rename/evals/old_name')).status()).toBe(404);
+});

@@ -3,8 +3,8 @@
 
 use super::json_text::{parse_json, parse_json_object};
 use super::model::{
-    content_text, object_text, pretty, rubric_kind, tags_text, CallDraft, CaseDraft, EventDraft, Key,
-    PartDraft, ResponseDraft, RubricDraft, Steps, TextDraft, TurnDraft,
+    content_text, object_text, pretty, rubric_kind, tag_values, tags_text, CallDraft, CaseDraft, EventDraft,
+    Key, PartDraft, ResponseDraft, RubricDraft, Steps, TextDraft, TurnDraft,
 };
 use crate::evalset::{validate_new_eval_id, Content, EvalCase, IntermediateData, Invocation, Part, Rubric};
 use serde_json::Value;
@@ -61,12 +61,20 @@ impl CaseDraft {
         }
         case.eval_id = self.eval_id.clone();
         if self.tags != tags_text(&self.base) {
+            // A tag left as it was keeps its value (a number stays a number).
+            let before = tag_values(&self.base);
             let tags: Vec<Value> = self
                 .tags
                 .split(',')
                 .map(str::trim)
                 .filter(|tag| !tag.is_empty())
-                .map(|tag| Value::String(tag.to_string()))
+                .map(|tag| {
+                    before
+                        .iter()
+                        .find(|(text, _)| text == tag)
+                        .map(|(_, value)| value.clone())
+                        .unwrap_or_else(|| Value::String(tag.to_string()))
+                })
                 .collect();
             if tags.is_empty() {
                 case.extra.shift_remove("tags");

@@ -11,8 +11,7 @@ mod model;
 mod tests;
 
 pub use build::{item_field, Problem};
-pub use json_text::{parse_json, parse_json_object, JsonTextError};
-pub use lists::{duplicate_item, move_item, move_to, remove_item, Keyed};
+pub use lists::{duplicate_item, move_item, move_to, remove_item};
 pub use model::{
     CallDraft, CaseDraft, EventDraft, Key, PartDraft, ResponseDraft, RubricDraft, ScenarioDraft,
     SessionDraft, Steps, TextDraft, TurnDraft,

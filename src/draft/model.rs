@@ -2,7 +2,7 @@
 //! of the case it was made from (a default one when the editor added it); `build` writes the
 //! edited text back onto a copy of it.
 
-use super::lists::Keyed;
+use super::lists::{duplicate_item, Keyed};
 use crate::evalset::{
     Content, ConversationScenario, EvalCase, FunctionCall, FunctionResponse, Invocation, InvocationEvent,
     Part, Rubric, SessionInput,
@@ -154,21 +154,26 @@ pub(super) fn content_text(content: Option<&Content>) -> String {
     content.map(Content::joined_text).unwrap_or_default()
 }
 
-/// The case's `tags` extra field as the editor shows it.
-pub(super) fn tags_text(case: &EvalCase) -> String {
+/// The case's tags as the editor shows them, each with the value it came from.
+pub(super) fn tag_values(case: &EvalCase) -> Vec<(String, Value)> {
+    let shown = |value: &Value| match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
     match case.extra.get("tags") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| match item {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
+        Some(Value::Array(items)) => items.iter().map(|item| (shown(item), item.clone())).collect(),
+        Some(other) => vec![(shown(other), other.clone())],
+        None => Vec::new(),
     }
+}
+
+/// The case's `tags` extra field as the editor shows it: comma-separated.
+pub(super) fn tags_text(case: &EvalCase) -> String {
+    tag_values(case)
+        .into_iter()
+        .map(|(text, _)| text)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub(super) fn rubric_kind(rubric: &Rubric) -> String {
@@ -182,7 +187,13 @@ pub(super) fn rubric_kind(rubric: &Rubric) -> String {
 
 impl CaseDraft {
     pub fn from_case(case: &EvalCase) -> CaseDraft {
-        let mut next_key = 0;
+        CaseDraft::from_case_after(case, 0)
+    }
+
+    /// A draft whose keys all come after `last_key`: a case read again into an open editor
+    /// must not reuse the keys of rows the page still shows.
+    pub fn from_case_after(case: &EvalCase, last_key: Key) -> CaseDraft {
+        let mut next_key = last_key;
         let mut keys = Keys(&mut next_key);
         let session = case.session_input.as_ref().map(|s| SessionDraft {
             base: s.clone(),
@@ -237,15 +248,53 @@ impl CaseDraft {
                 texts: Vec::new(),
             }
         };
+        let base = Invocation {
+            invocation_id: self.fresh_invocation_id(),
+            ..Invocation::default()
+        };
         self.turns.push(TurnDraft {
             key,
-            base: Invocation::default(),
+            base,
             user: String::new(),
             final_response: String::new(),
             steps,
             rubrics: Vec::new(),
         });
         key
+    }
+
+    /// An invocation id no turn has, for a new or copied turn.
+    fn fresh_invocation_id(&self) -> String {
+        (self.turns.len() + 1..)
+            .map(|n| format!("e-turn-{n}"))
+            .find(|id| !self.turns.iter().any(|t| &t.base.invocation_id == id))
+            .expect("some id is free")
+    }
+
+    /// Puts a copy of the turn `key` after it, with new keys and its own invocation id; the
+    /// calls keep their ids (they pair with the copied responses).
+    pub fn duplicate_turn(&mut self, key: Key) {
+        let invocation_id = self.fresh_invocation_id();
+        let mut next = self.next_key;
+        if let Some(copy) = duplicate_item(&mut self.turns, key, &mut next) {
+            if let Some(turn) = self.turn_mut(copy) {
+                turn.base.invocation_id = invocation_id;
+            }
+        }
+        self.next_key = next;
+    }
+
+    /// Puts a copy of a call (tool_uses form) after it; the copy is a new call, without an id.
+    pub fn duplicate_call(&mut self, turn: Key, call: Key) {
+        let mut next = self.next_key;
+        if let Some(Steps::ToolUses { calls, .. }) = self.turn_mut(turn).map(|t| &mut t.steps) {
+            if let Some(copy) = duplicate_item(calls, call, &mut next) {
+                if let Some(c) = calls.iter_mut().find(|c| c.key == copy) {
+                    c.base.id = None;
+                }
+            }
+        }
+        self.next_key = next;
     }
 
     pub fn turn(&self, key: Key) -> Option<&TurnDraft> {
@@ -510,7 +559,7 @@ impl TurnDraft {
         }
     }
 
-    /// The text `key`: an intermediate response's, or a text part's of an event.
+    /// The text `key`, read-only (see [`TurnDraft::text_mut`]).
     pub fn text(&self, key: Key) -> Option<&str> {
         match &self.steps {
             Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == key).map(|t| t.text.as_str()),
@@ -597,10 +646,8 @@ impl Keyed for CallDraft {
     fn key(&self) -> Key {
         self.key
     }
-    /// A copy is a new call: it does not keep the original's id.
     fn rekey(&mut self, next: &mut Key) {
         self.key = Keys(next).next();
-        self.base.id = None;
     }
 }
 

@@ -1,3 +1,4 @@
+use super::json_text::parse_json_object;
 use super::*;
 use crate::evalset::{parse_evalset_file, EvalCase, LegacyDefaults};
 use serde_json::{json, Value};
@@ -166,25 +167,42 @@ fn calls_reorder_by_key_and_keep_their_ids() {
 }
 
 #[test]
-fn a_duplicated_turn_gets_new_keys_and_its_calls_no_ids() {
+fn a_duplicated_turn_gets_new_keys_and_its_own_invocation_id() {
     let mut draft = CaseDraft::from_case(&case(weather_case()));
     let key = draft.turns[0].key;
-    let mut next = draft.next_key;
-    let copy = duplicate_item(&mut draft.turns, key, &mut next).unwrap();
-    draft.next_key = next;
-    assert_ne!(copy, key);
+    draft.duplicate_turn(key);
+    assert_ne!(draft.turns[1].key, key);
     let old: Vec<Key> = draft.turns[0].calls().iter().map(|c| c.key).collect();
     let new: Vec<Key> = draft.turns[1].calls().iter().map(|c| c.key).collect();
     assert!(old.iter().all(|k| !new.contains(k)));
     let built = json_of(&draft.build().unwrap());
+    assert_eq!(built["conversation"][1]["invocation_id"], json!("e-turn-2"));
+    // The copied calls keep their ids, which the copied responses refer to.
     assert_eq!(
-        built["conversation"][1]["intermediate_data"]["tool_uses"][0].get("id"),
-        None
-    );
-    assert_eq!(
-        built["conversation"][0]["intermediate_data"]["tool_uses"][0]["id"],
+        built["conversation"][1]["intermediate_data"]["tool_uses"][0]["id"],
         json!("call-1")
     );
+    assert!(draft.next_key > *new.iter().max().unwrap());
+}
+
+#[test]
+fn a_duplicated_call_is_a_new_call_without_an_id() {
+    let mut draft = CaseDraft::from_case(&case(weather_case()));
+    let (turn, call) = first_call_key(&draft);
+    draft.duplicate_call(turn, call);
+    let built = json_of(&draft.build().unwrap());
+    let uses = &built["conversation"][0]["intermediate_data"]["tool_uses"];
+    assert_eq!(uses[1], json!({"name": "get_weather", "args": {"city": "Paris"}}));
+    assert_eq!(uses[0]["id"], json!("call-1"));
+}
+
+#[test]
+fn a_case_read_again_gets_keys_after_the_open_ones() {
+    let original = case(weather_case());
+    let open = CaseDraft::from_case(&original);
+    let again = CaseDraft::from_case_after(&original, open.next_key);
+    assert!(again.turns[0].key > open.next_key);
+    assert_eq!(json_of(&again.build().unwrap()), json_of(&original));
 }
 
 #[test]
@@ -253,6 +271,17 @@ fn tags_are_an_extra_field() {
     assert_eq!(again.tags, "smoke, weather");
     again.tags.clear();
     assert_eq!(again.build().unwrap().extra.get("tags"), None);
+
+    // Tags left alone keep their values when another one is added.
+    let mut numbered = weather_case();
+    numbered["tags"] = json!([7, "smoke"]);
+    let mut draft = CaseDraft::from_case(&case(numbered));
+    assert_eq!(draft.tags, "7, smoke");
+    draft.tags.push_str(", nightly");
+    assert_eq!(
+        draft.build().unwrap().extra["tags"],
+        json!([7, "smoke", "nightly"])
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! can be linked to. Cases can be duplicated, deleted one by one or selected and deleted
 //! together; a delete is offered for undo (`?deleted=ID`, once per case).
 
+use super::delete_cases_dialog::DeleteCasesDialog;
 use super::evaluate::EvaluatePanel;
 use super::{case_href, count, edit_href, encode_query_value, error_text, export_href, preview, ErrorNote};
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
@@ -48,6 +49,8 @@ pub fn EvalSetPage() -> impl IntoView {
     // `?deleted=ID` (once per case) after a delete: offer to undo it, then list the cases again.
     let deleted = move || query.read().get_all("deleted").unwrap_or_default();
     let undo = ServerAction::<UndoDeleteCases>::new();
+    // The ids the last undo brought back: the banner says so only for those.
+    let undone = RwSignal::new(Vec::<String>::new());
     let actions = ListActions {
         delete: ServerAction::new(),
         deleting: RwSignal::new(Vec::new()),
@@ -86,7 +89,7 @@ pub fn EvalSetPage() -> impl IntoView {
         if eval_ids.is_empty() {
             return None;
         }
-        let done = matches!(undo.value().get(), Some(Ok(())));
+        let done = matches!(undo.value().get(), Some(Ok(()))) && undone.with(|ids| *ids == eval_ids);
         let failed = undo.value().get().and_then(Result::err);
         let names = eval_ids.join(", ");
         Some(view! {
@@ -97,6 +100,7 @@ pub fn EvalSetPage() -> impl IntoView {
                     view! {
                         "Deleted " <code>{names}</code> ". "
                         <button on:click=move |_| {
+                            undone.set(eval_ids.clone());
                             undo.dispatch(UndoDeleteCases {
                                 app: app(),
                                 eval_set_id: eval_set_id(),
@@ -338,57 +342,14 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
             }
                 .into_any()
         }}
-        <DeleteDialog asking app=app.clone() eval_set_id=id.clone() actions />
+        <DeleteCasesDialog
+            asking
+            app=app.clone()
+            eval_set_id=id.clone()
+            delete=actions.delete
+            deleting=actions.deleting
+        />
         {(set.case_count > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
-    }
-}
-
-/// Asks before deleting the cases in `asking` (one row's, or the selection).
-#[component]
-fn DeleteDialog(
-    asking: RwSignal<Vec<String>>,
-    app: String,
-    eval_set_id: String,
-    actions: ListActions,
-) -> impl IntoView {
-    let confirm = move |_| {
-        let eval_ids = asking.get_untracked();
-        actions.deleting.set(eval_ids.clone());
-        actions.delete.dispatch(DeleteCases {
-            app: app.clone(),
-            eval_set_id: eval_set_id.clone(),
-            eval_ids,
-        });
-        asking.set(Vec::new());
-    };
-    let title = move || match asking.with(Vec::len) {
-        1 => format!("Delete {}?", asking.with(|a| a[0].clone())),
-        n => format!("Delete {n} cases?"),
-    };
-    view! {
-        <Show when=move || !asking.with(Vec::is_empty)>
-            <div class="overlay" on:click=move |_| asking.set(Vec::new())>
-                <div
-                    class="dialog"
-                    role="alertdialog"
-                    aria-modal="true"
-                    aria-labelledby="delete-cases-title"
-                    on:click=|ev| ev.stop_propagation()
-                    on:keydown=move |ev| {
-                        if ev.key() == "Escape" {
-                            asking.set(Vec::new());
-                        }
-                    }
-                >
-                    <h2 id="delete-cases-title">{title}</h2>
-                    <p>"You can undo this from this page for a day; after that it is gone."</p>
-                    <div class="dialog-actions">
-                        <button on:click=move |_| asking.set(Vec::new())>"Cancel"</button>
-                        <button class="danger" on:click=confirm.clone()>"Delete"</button>
-                    </div>
-                </div>
-            </div>
-        </Show>
     }
 }
 

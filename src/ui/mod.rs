@@ -7,6 +7,7 @@ mod case_editor;
 mod case_history;
 mod case_result;
 mod chat;
+mod delete_cases_dialog;
 mod diff_view;
 mod eval_case_page;
 mod evalset_page;

@@ -13,6 +13,8 @@ pub fn ConflictPanel(
     opened_version: i64,
     on_reload: Callback<()>,
     on_overwrite: Callback<()>,
+    /// A save is under way (an overwrite must not be sent twice).
+    pending: Signal<bool>,
 ) -> impl IntoView {
     let lines = case_diff(&stored.case, &mine);
     view! {
@@ -27,7 +29,12 @@ pub fn ConflictPanel(
                 <button type="button" on:click=move |_| on_reload.run(())>
                     "Reload the stored case (drop my changes)"
                 </button>
-                <button type="button" class="danger" on:click=move |_| on_overwrite.run(())>
+                <button
+                    type="button"
+                    class="danger"
+                    disabled=move || pending.get()
+                    on:click=move |_| on_overwrite.run(())
+                >
                     "Overwrite it with mine"
                 </button>
             </div>

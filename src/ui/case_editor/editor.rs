@@ -13,14 +13,13 @@ use crate::evalset::EvalCase;
 use crate::records::StoredCase;
 use crate::ui::{case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
-use leptos_router::NavigateOptions;
 
 #[component]
 pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
     let app = StoredValue::new(stored.app_name.clone());
     let set = StoredValue::new(stored.eval_set_id.clone());
-    let opened_id = StoredValue::new(stored.case.eval_id.clone());
+    // The id the case is stored under: a saved rename changes it.
+    let opened_id = RwSignal::new(stored.case.eval_id.clone());
     let opened = CaseDraft::from_case(&stored.case);
     let draft = RwSignal::new(opened.clone());
     // The draft as last saved (or opened): the page has unsaved changes when they differ.
@@ -44,13 +43,12 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
         save.dispatch(SaveCase {
             app: app.get_value(),
             eval_set_id: set.get_value(),
-            eval_id: opened_id.get_value(),
+            eval_id: opened_id.get_untracked(),
             case,
             version: at_version,
         });
     };
     let can_save = move || dirty.get() && problems.with(Vec::is_empty) && !save.pending().get();
-    let navigate = use_navigate();
     Effect::new(move |_| match save.value().get() {
         Some(Ok(SaveOutcome::Saved {
             eval_id,
@@ -62,15 +60,11 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             version.set(new);
             saved_version.set(Some(new));
             conflict.set(None);
-            if eval_id != opened_id.get_value() {
-                // Renamed: the page's address follows the case.
-                navigate(
-                    &edit_href(&app.get_value(), &set.get_value(), &eval_id),
-                    NavigateOptions {
-                        replace: true,
-                        ..Default::default()
-                    },
-                );
+            if eval_id != opened_id.get_untracked() {
+                // Renamed: the address follows the case, without the router reading it again
+                // (which would drop what was typed since the save).
+                replace_address(&edit_href(&app.get_value(), &set.get_value(), &eval_id));
+                opened_id.set(eval_id);
             }
         }
         Some(Ok(SaveOutcome::Changed(stored))) => {
@@ -97,7 +91,7 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
 
     let on_reload = Callback::new(move |()| {
         if let Some((stored, _)) = conflict.get_untracked() {
-            let fresh = CaseDraft::from_case(&stored.case);
+            let fresh = CaseDraft::from_case_after(&stored.case, draft.with_untracked(|d| d.next_key));
             draft.set(fresh.clone());
             saved.set(fresh);
             version.set(stored.version);
@@ -123,9 +117,11 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             "No changes".into()
         }
     };
+    // Recomputed when a tool name changes, not on every keystroke elsewhere.
+    let draft_tools = Memo::new(move |_| draft.with(CaseDraft::tool_names));
     let suggestions = move || {
         let mut names = tools.clone();
-        names.extend(draft.with(CaseDraft::tool_names));
+        names.extend(draft_tools.get());
         names.sort();
         names.dedup();
         names
@@ -133,11 +129,11 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             .map(|name| view! { <option value=name></option> })
             .collect_view()
     };
-    let close_href = move || case_href(&app.get_value(), &set.get_value(), &opened_id.get_value());
+    let close_href = move || case_href(&app.get_value(), &set.get_value(), &opened_id.get());
     view! {
         <div class="editor-toolbar">
             <div>
-                <h1>"Edit " <span class="mono">{opened_id.get_value()}</span></h1>
+                <h1>"Edit " <span class="mono">{move || opened_id.get()}</span></h1>
                 <p class="muted">"Version " {move || version.get()}</p>
             </div>
             <div class="toolbar-actions">
@@ -195,6 +191,7 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
                             opened_version=version.get_untracked()
                             on_reload
                             on_overwrite
+                            pending=save.pending().into()
                         />
                     }
                 })
@@ -208,4 +205,14 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             <RubricList editing owner=None />
         </section>
     }
+}
+
+/// Replaces the page's address in the browser's history, leaving the router's state alone.
+fn replace_address(href: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = href;
 }

@@ -3,8 +3,7 @@
 
 use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
 use crate::draft::{
-    duplicate_item, item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, Key, ResponseDraft,
-    Steps, TextDraft,
+    item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, Key, ResponseDraft, Steps, TextDraft,
 };
 use leptos::prelude::*;
 
@@ -12,18 +11,16 @@ use leptos::prelude::*;
 fn with_lists(
     draft: &mut CaseDraft,
     turn: Key,
-    change: impl FnOnce(&mut Vec<CallDraft>, &mut Vec<ResponseDraft>, &mut Vec<TextDraft>, &mut Key),
+    change: impl FnOnce(&mut Vec<CallDraft>, &mut Vec<ResponseDraft>, &mut Vec<TextDraft>),
 ) {
-    let mut next = draft.next_key;
     if let Some(Steps::ToolUses {
         calls,
         responses,
         texts,
     }) = draft.turn_mut(turn).map(|t| &mut t.steps)
     {
-        change(calls, responses, texts, &mut next);
+        change(calls, responses, texts);
     }
-    draft.next_key = next;
 }
 
 fn list_keys<T>(
@@ -58,22 +55,20 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
     let add_call = move |_| {
         editing.draft.update(|d| {
             let key = d.new_key();
-            with_lists(d, turn, |calls, _, _, _| calls.push(CallDraft::new(key)));
+            with_lists(d, turn, |calls, _, _| calls.push(CallDraft::new(key)));
         })
     };
     let add_response = move |_| {
         editing.draft.update(|d| {
             let key = d.new_key();
-            with_lists(d, turn, |_, responses, _, _| {
-                responses.push(ResponseDraft::new(key))
-            });
+            with_lists(d, turn, |_, responses, _| responses.push(ResponseDraft::new(key)));
         })
     };
     let add_text = move |_| {
         editing.draft.update(|d| {
             let key = d.new_key();
             let author = d.turn(turn).map(|t| t.last_author()).unwrap_or_default();
-            with_lists(d, turn, |_, _, texts, _| texts.push(TextDraft::new(key, author)));
+            with_lists(d, turn, |_, _, texts| texts.push(TextDraft::new(key, author)));
         })
     };
     view! {
@@ -114,22 +109,16 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
 fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>>) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
-            with_lists(d, turn, |calls, _, _, _| {
+            with_lists(d, turn, |calls, _, _| {
                 move_item(calls, call, delta);
             })
         })
     };
-    let on_duplicate = Callback::new(move |()| {
-        editing.draft.update(|d| {
-            with_lists(d, turn, |calls, _, _, next| {
-                duplicate_item(calls, call, next);
-            })
-        })
-    });
+    let on_duplicate = Callback::new(move |()| editing.draft.update(|d| d.duplicate_call(turn, call)));
     let on_remove = move || {
         editing
             .draft
-            .update(|d| with_lists(d, turn, |calls, _, _, _| remove_item(calls, call)))
+            .update(|d| with_lists(d, turn, |calls, _, _| remove_item(calls, call)))
     };
     let number = move || {
         editing
@@ -147,11 +136,12 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
             .with(|d| d.turn(turn).and_then(|t| t.call(call)).map(|c| c.name.clone()))
             .unwrap_or_default()
     };
+    // Only a dragged call is dropped here; text dragged into a field goes to the field.
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
         if let Some(from) = dragged.get_untracked() {
+            ev.prevent_default();
             editing.draft.update(|d| {
-                with_lists(d, turn, |calls, _, _, _| {
+                with_lists(d, turn, |calls, _, _| {
                     move_to(calls, from, call);
                 })
             });
@@ -169,7 +159,11 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
                     keeping_focus(|| on_move(delta));
                 }
             }
-            on:dragover=|ev| ev.prevent_default()
+            on:dragover=move |ev| {
+                if dragged.get_untracked().is_some() {
+                    ev.prevent_default();
+                }
+            }
             on:drop=on_drop
         >
             <div class="row-head">
@@ -218,7 +212,7 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
 fn ResponseRow(editing: Editing, turn: Key, response: Key) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
-            with_lists(d, turn, |_, responses, _, _| {
+            with_lists(d, turn, |_, responses, _| {
                 move_item(responses, response, delta);
             })
         })
@@ -226,7 +220,7 @@ fn ResponseRow(editing: Editing, turn: Key, response: Key) -> impl IntoView {
     let on_remove = move || {
         editing
             .draft
-            .update(|d| with_lists(d, turn, |_, responses, _, _| remove_item(responses, response)))
+            .update(|d| with_lists(d, turn, |_, responses, _| remove_item(responses, response)))
     };
     let get =
         move |d: &CaseDraft, pick: fn(&ResponseDraft) -> String| d.turn(turn)?.response(response).map(pick);
@@ -276,7 +270,7 @@ fn ResponseRow(editing: Editing, turn: Key, response: Key) -> impl IntoView {
 fn TextRow(editing: Editing, turn: Key, text: Key) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
-            with_lists(d, turn, |_, _, texts, _| {
+            with_lists(d, turn, |_, _, texts| {
                 move_item(texts, text, delta);
             })
         })
@@ -284,14 +278,14 @@ fn TextRow(editing: Editing, turn: Key, text: Key) -> impl IntoView {
     let on_remove = move || {
         editing
             .draft
-            .update(|d| with_lists(d, turn, |_, _, texts, _| remove_item(texts, text)))
+            .update(|d| with_lists(d, turn, |_, _, texts| remove_item(texts, text)))
     };
     let get = move |d: &CaseDraft, pick: fn(&TextDraft) -> String| match &d.turn(turn)?.steps {
         Steps::ToolUses { texts, .. } => texts.iter().find(|t| t.key == text).map(pick),
         Steps::Events(_) => None,
     };
     let set = move |d: &mut CaseDraft, write: &dyn Fn(&mut TextDraft)| {
-        with_lists(d, turn, |_, _, texts, _| {
+        with_lists(d, turn, |_, _, texts| {
             if let Some(t) = texts.iter_mut().find(|t| t.key == text) {
                 write(t);
             }

@@ -5,7 +5,7 @@ use super::events::EventsEditor;
 use super::fields::{field, keeping_focus, row_buttons, Editing, FieldKind};
 use super::rubrics::RubricList;
 use super::tool_uses::ToolUsesEditor;
-use crate::draft::{duplicate_item, item_field, move_item, remove_item, Key, Steps};
+use crate::draft::{item_field, move_item, remove_item, Key, Steps};
 use leptos::prelude::*;
 
 #[component]
@@ -50,13 +50,7 @@ fn TurnEditor(editing: Editing, turn: Key) -> impl IntoView {
             move_item(&mut d.turns, turn, delta);
         })
     };
-    let on_duplicate = Callback::new(move |()| {
-        editing.draft.update(|d| {
-            let mut next = d.next_key;
-            duplicate_item(&mut d.turns, turn, &mut next);
-            d.next_key = next;
-        })
-    });
+    let on_duplicate = Callback::new(move |()| editing.draft.update(|d| d.duplicate_turn(turn)));
     let on_remove = move || editing.draft.update(|d| remove_item(&mut d.turns, turn));
     // A turn keeps the form it was opened in.
     let events = editing
