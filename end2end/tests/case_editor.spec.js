@@ -175,3 +175,41 @@ test('a new eval_id renames the case on save and later saves follow it', async (
   expect(stored.conversation[0].final_response.parts[0].text).toBe('Hello there.');
   expect((await request.get('/apps/demo/eval_sets/editor_rename/evals/old_name')).status()).toBe(404);
 });
+
+test('a turn in the invocation_events form is edited in that form', async ({ page, request }) => {
+  const event = (author, role, part) => ({ author, content: { role, parts: [part] } });
+  const set = {
+    eval_set_id: 'editor_events',
+    eval_cases: [{
+      eval_id: 'lights',
+      conversation: [{
+        invocation_id: 'i1',
+        user_content: { role: 'user', parts: [{ text: 'Lights on, then the fan' }] },
+        intermediate_data: { invocation_events: [
+          event('home', 'model', { function_call: { id: 'c1', name: 'set_light', args: { on: true } } }),
+          event('home', 'model', { function_call: { id: 'c2', name: 'set_fan', args: { speed: 2 } } }),
+        ] },
+      }],
+    }],
+  };
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  // Tall enough that both events are in view: a drag that has to scroll is not what this tests.
+  await page.setViewportSize({ width: 1280, height: 1600 });
+  await open(page, '/evalsets/demo/editor_events/edit?eval_id=lights');
+  await expect(page.getByRole('heading', { name: 'Expected events' })).toBeVisible();
+  const rows = page.locator('.call-row');
+  await rows.nth(1).getByLabel('Args (JSON object)').fill('{"speed": 3}');
+  await rows.nth(1).locator('.drag-handle').dragTo(rows.nth(0));
+  await expect(rows.nth(0).getByLabel('Tool call: name')).toHaveValue('set_fan');
+  await rows.nth(0).getByLabel('Author').press('Alt+ArrowDown');
+  await expect(rows.nth(1).getByLabel('Tool call: name')).toHaveValue('set_fan');
+  await rows.nth(1).getByLabel('Author').press('Alt+ArrowUp');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.save-state')).toHaveText('Saved · version 2');
+
+  const saved = await (await request.get('/apps/demo/eval_sets/editor_events/evals/lights')).json();
+  const data = saved.conversation[0].intermediate_data;
+  expect(data.tool_uses ?? []).toEqual([]);
+  expect(data.invocation_events.map((e) => e.content.parts[0].function_call.name)).toEqual(['set_fan', 'set_light']);
+  expect(data.invocation_events[0].content.parts[0].function_call).toEqual({ id: 'c2', name: 'set_fan', args: { speed: 3 } });
+});

@@ -4,8 +4,8 @@
 
 use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
 use crate::draft::{
-    item_field, move_item, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft, ResponseDraft,
-    Steps,
+    item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft,
+    ResponseDraft, Steps,
 };
 use leptos::prelude::*;
 
@@ -38,6 +38,8 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
             _ => Vec::new(),
         })
     };
+    // The event being dragged, if any.
+    let dragged = RwSignal::new(None::<Key>);
     let add = move |what: NewPart| {
         editing.draft.update(|d| {
             let (part_key, event_key) = (d.new_key(), d.new_key());
@@ -65,7 +67,7 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
             </Show>
             <ol class="call-list">
                 <For each=events key=|key| *key let:event>
-                    <EventRow editing turn event />
+                    <EventRow editing turn event dragged />
                 </For>
             </ol>
             <div class="button-row">
@@ -78,7 +80,7 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
 }
 
 #[component]
-fn EventRow(editing: Editing, turn: Key, event: Key) -> impl IntoView {
+fn EventRow(editing: Editing, turn: Key, event: Key, dragged: RwSignal<Option<Key>>) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
             with_events(d, turn, |events| {
@@ -96,17 +98,46 @@ fn EventRow(editing: Editing, turn: Key, event: Key) -> impl IntoView {
         .draft
         .with_untracked(|d| super::events::event(d, turn, event).map(|e| e.parts.clone()))
         .unwrap_or_default();
+    // Only a dragged event is dropped here; text dragged into a field goes to the field.
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        if let Some(from) = dragged.get_untracked() {
+            ev.prevent_default();
+            editing.draft.update(|d| {
+                with_events(d, turn, |events| {
+                    move_to(events, from, event);
+                })
+            });
+        }
+        dragged.set(None);
+    };
     view! {
         <li
             class="call-row"
+            class:dragging=move || dragged.get() == Some(event)
             on:keydown=move |ev| {
                 if let Some(delta) = move_key(&ev) {
                     ev.prevent_default();
                     keeping_focus(|| on_move(delta));
                 }
             }
+            on:dragover=move |ev| {
+                if dragged.get_untracked().is_some() {
+                    ev.prevent_default();
+                }
+            }
+            on:drop=on_drop
         >
             <div class="row-head">
+                <span
+                    class="drag-handle"
+                    draggable="true"
+                    title="Drag to reorder (or Alt+↑/↓)"
+                    aria-hidden="true"
+                    on:dragstart=move |_| dragged.set(Some(event))
+                    on:dragend=move |_| dragged.set(None)
+                >
+                    "⠿"
+                </span>
                 <span class="row-title">"Event"</span>
                 {row_buttons("event", on_move, None, on_remove)}
             </div>
