@@ -58,6 +58,7 @@ async fn main() {
         text: text.into(),
         sort,
         descending: false,
+        failed_last_run: false,
     };
     let scenarios = [
         ("first page, file order", query("", CaseSort::File), 1, 1),

@@ -3,9 +3,11 @@
 //! reaching the store.
 
 use crate::agent::AgentEvent;
+use crate::eval::CaseSummary;
 use crate::evalset::EvalCase;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// One row of the evalsets list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,6 +29,18 @@ pub struct CaseListItem {
     pub first_user_message: String,
     pub version: i64,
     pub updated_at: String,
+    /// How the case did in the evalset's latest run, if that run has it.
+    #[serde(default)]
+    pub last_result: Option<LastResult>,
+}
+
+/// A case's outcome in the evalset's latest run: pooled over its runs, with why each metric
+/// that could not score did not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastResult {
+    pub summary: CaseSummary,
+    /// By metric name, the reason a NOT_EVALUATED metric gave.
+    pub reasons: BTreeMap<String, String>,
 }
 
 /// Which of an evalset's cases to list, in which order.
@@ -37,6 +51,9 @@ pub struct CaseListQuery {
     pub text: String,
     pub sort: CaseSort,
     pub descending: bool,
+    /// Keeps only the cases that failed (or errored) in the evalset's latest run.
+    #[serde(default)]
+    pub failed_last_run: bool,
 }
 
 /// The orders the case list offers.
@@ -98,6 +115,9 @@ pub struct CaseListPage {
     /// How many cases match the query (all of the evalset's when it is empty).
     pub total_cases: i64,
     pub query: CaseListQuery,
+    /// The evalset's latest run, whose results the cases show.
+    #[serde(default)]
+    pub last_run: Option<EvalRunSummary>,
 }
 
 impl CaseListPage {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::eval_runs;
+use crate::service::{eval_runs, last_run};
 
 /// What the panel offers: the metrics to pick from and the agent profiles to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,6 +37,16 @@ pub struct EvalRunView {
     pub cases: Vec<EvalRunCase>,
 }
 
+/// Which of the eval set's cases a run takes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RunScope {
+    All,
+    /// These eval ids (the cases selected in the list).
+    Selected(Vec<String>),
+    /// The cases that failed or errored in the eval set's latest run.
+    FailedLastRun,
+}
+
 #[server]
 pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
     Ok(EvalOffer {
@@ -52,6 +62,7 @@ pub async fn start_eval(
     metrics: Vec<MetricChoice>,
     agent: String,
     num_runs: usize,
+    scope: RunScope,
 ) -> Result<String, ServerFnError> {
     let config = crate::eval::EvalConfig::from_picked(
         metrics
@@ -59,12 +70,26 @@ pub async fn start_eval(
             .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
     )
     .map_err(ServerFnError::new)?;
+    let eval_ids = match scope {
+        RunScope::All => Vec::new(),
+        RunScope::Selected(ids) if ids.is_empty() => {
+            return Err(ServerFnError::new("select the cases to run in the list first"))
+        }
+        RunScope::Selected(ids) => ids,
+        RunScope::FailedLastRun => {
+            let failed = last_run::failed_in_latest_run(&services().store, &app, &eval_set_id).await?;
+            if failed.is_empty() {
+                return Err(ServerFnError::new("no case failed in the latest run"));
+            }
+            failed
+        }
+    };
     let (record, _) = eval_runs::start_eval_run(
         &services(),
         eval_runs::StartEvalRun {
             app_name: &app,
             eval_set_id: &eval_set_id,
-            eval_ids: &[],
+            eval_ids: &eval_ids,
             config,
             agent: Some(&agent),
             num_runs,

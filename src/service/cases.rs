@@ -30,9 +30,11 @@ pub async fn list_cases(
     query: &CaseListQuery,
     page: i64,
 ) -> Result<CaseListPage, StoreError> {
-    store
+    let mut page = store
         .list_cases(app, eval_set_id, query, page, CASES_PER_PAGE)
-        .await
+        .await?;
+    super::last_run::add_last_run(store, &mut page).await?;
+    Ok(page)
 }
 
 pub async fn case_ids(store: &Store, app: &str, eval_set_id: &str) -> Result<Vec<String>, StoreError> {

@@ -8,6 +8,7 @@ pub mod case_results;
 pub mod cases;
 pub mod eval_runs;
 pub mod eval_sets;
+pub mod last_run;
 pub mod running;
 pub mod sessions;
 pub mod turns;

@@ -256,18 +256,32 @@ impl Store {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let per_page = per_page.clamp(1, 500);
         let text = query.text.trim().to_lowercase();
-        // instr() rather than LIKE: the user's text may hold % or _.
+        // instr() rather than LIKE: the user's text may hold % or _. The failed filter reads
+        // the evalset's latest run.
         const MATCHES: &str = "eval_set_row = ? AND (? = '' OR instr(lower(eval_id), ?) > 0 \
-             OR instr(lower(first_user_message), ?) > 0 OR instr(lower(tool_names), ?) > 0)";
-        let total_cases: i64 = if text.is_empty() {
+             OR instr(lower(first_user_message), ?) > 0 OR instr(lower(tool_names), ?) > 0) \
+             AND (? = 0 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
+             (SELECT id FROM eval_runs WHERE app_name = ? AND eval_set_id = ? \
+             ORDER BY created_at DESC, id DESC LIMIT 1) AND (status = 2 OR error IS NOT NULL)))";
+        let filter = (
+            set_row,
+            text.clone(),
+            query.failed_last_run,
+            app.to_string(),
+            eval_set_id.to_string(),
+        );
+        let total_cases: i64 = if text.is_empty() && !query.failed_last_run {
             eval_set.case_count
         } else {
             sqlx::query_scalar(&format!("SELECT COUNT(*) FROM eval_cases WHERE {MATCHES}"))
-                .bind(set_row)
-                .bind(&text)
-                .bind(&text)
-                .bind(&text)
-                .bind(&text)
+                .bind(filter.0)
+                .bind(&filter.1)
+                .bind(&filter.1)
+                .bind(&filter.1)
+                .bind(&filter.1)
+                .bind(filter.2)
+                .bind(&filter.3)
+                .bind(&filter.4)
                 .fetch_one(&self.pool)
                 .await?
         };
@@ -289,11 +303,14 @@ impl Store {
              ORDER BY {column} {direction}, position {direction} LIMIT ? OFFSET ?) \
              ORDER BY {column} {direction}, position {direction}"
         ))
-        .bind(set_row)
-        .bind(&text)
-        .bind(&text)
-        .bind(&text)
-        .bind(&text)
+        .bind(filter.0)
+        .bind(&filter.1)
+        .bind(&filter.1)
+        .bind(&filter.1)
+        .bind(&filter.1)
+        .bind(filter.2)
+        .bind(&filter.3)
+        .bind(&filter.4)
         .bind(per_page)
         .bind((page - 1) * per_page)
         .fetch_all(&self.pool)
@@ -307,6 +324,7 @@ impl Store {
                 first_user_message: row.get("first_user_message"),
                 version: row.get("version"),
                 updated_at: row.get("updated_at"),
+                last_result: None,
             })
             .collect();
         Ok(CaseListPage {
@@ -316,6 +334,7 @@ impl Store {
             per_page,
             total_cases,
             query: query.clone(),
+            last_run: None,
         })
     }
 

@@ -194,6 +194,51 @@ impl Store {
         rows.iter().map(run_case).collect()
     }
 
+    /// The evalset's newest run, if it has any.
+    pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunRecord>> {
+        let result_id: Option<String> = sqlx::query_scalar(
+            "SELECT result_id FROM eval_runs WHERE app_name = ? AND eval_set_id = ? \
+             ORDER BY created_at DESC, id DESC LIMIT 1",
+        )
+        .bind(app)
+        .bind(eval_set_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        match result_id {
+            Some(id) => Ok(Some(self.eval_run(app, &id).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The stored runs of the cases `eval_ids` (a page of the case list), without their
+    /// results unless `with_results`.
+    pub async fn eval_run_cases_of(
+        &self,
+        run_row: i64,
+        eval_ids: &[String],
+        with_results: bool,
+    ) -> StoreResult<Vec<EvalRunCase>> {
+        if eval_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let result_column = if with_results {
+            "result_json"
+        } else {
+            "'null' AS result_json"
+        };
+        let places = vec!["?"; eval_ids.len()].join(", ");
+        let sql = format!(
+            "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
+             FROM eval_run_cases WHERE run_row = ? AND eval_id IN ({places}) ORDER BY run_index, case_index"
+        );
+        let mut query = sqlx::query(&sql).bind(run_row);
+        for id in eval_ids {
+            query = query.bind(id);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter().map(run_case).collect()
+    }
+
     /// One case's stored runs, in run order, with their whole results.
     pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
         let rows = sqlx::query(

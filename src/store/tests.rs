@@ -308,6 +308,7 @@ async fn the_case_list_filters_and_sorts_in_the_database() {
             text: text.into(),
             sort,
             descending,
+            failed_last_run: false,
         };
         let store = &store;
         async move { store.list_cases("demo", "set", &query, 1, 50).await.unwrap() }

@@ -3,9 +3,13 @@
 //! can be linked to. Cases can be duplicated, deleted one by one or selected and deleted
 //! together; a delete is offered for undo (`?deleted=ID`, once per case).
 
+use super::case_status::{LastRunLine, StatusCell};
 use super::delete_cases_dialog::DeleteCasesDialog;
-use super::evaluate::EvaluatePanel;
-use super::{case_href, count, edit_href, encode_query_value, error_text, export_href, preview, ErrorNote};
+use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
+use super::{
+    case_href, case_result_href, count, edit_href, encode_query_value, error_text, export_href, preview,
+    ErrorNote,
+};
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
 use crate::api::list_cases;
 use crate::records::{CaseListPage, CaseListQuery, CaseSort};
@@ -44,6 +48,7 @@ pub fn EvalSetPage() -> impl IntoView {
                 .and_then(|s| CaseSort::parse(&s))
                 .unwrap_or_default(),
             descending: query.get("desc").is_some_and(|d| d == "1"),
+            failed_last_run: query.get("failed").is_some_and(|f| f == "1"),
         }
     };
     // `?deleted=ID` (once per case) after a delete: offer to undo it, then list the cases again.
@@ -56,12 +61,20 @@ pub fn EvalSetPage() -> impl IntoView {
         deleting: RwSignal::new(Vec::new()),
         duplicate: ServerAction::new(),
     };
+    // The Evaluate panel says when a run got further; the cases are listed again with their
+    // statuses then.
+    let runs_changed = RwSignal::new(0u32);
+    provide_context(RunsChanged(runs_changed));
+    // Kept across the list's reloads (a run's progress, an undo).
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    provide_context(SelectedCases(selected));
     let cases = Resource::new(
         move || {
             let versions = (
                 undo.version().get(),
                 actions.delete.version().get(),
                 actions.duplicate.version().get(),
+                runs_changed.get(),
             );
             (app(), eval_set_id(), case_query(), page(), versions)
         },
@@ -142,16 +155,18 @@ pub fn EvalSetPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
             {move || Suspend::new(async move {
                 match cases.await {
-                    Ok(page) => view! { <CaseList page actions /> }.into_any(),
+                    Ok(page) => view! { <CaseList page actions selected /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
         </Transition>
+        // Outside the list, which a run's progress redraws.
+        {move || view! { <EvaluatePanel app=app() eval_set_id=eval_set_id() /> }}
     }
 }
 
 #[component]
-fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
+fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSet<String>>) -> impl IntoView {
     let set = page.eval_set.clone();
     let (app, id) = (set.app_name.clone(), set.eval_set_id.clone());
     let title = set.name.clone().unwrap_or_else(|| id.clone());
@@ -166,11 +181,14 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
             if query.descending {
                 href.push_str("&desc=1");
             }
+            if query.failed_last_run {
+                href.push_str("&failed=1");
+            }
             href
         }
     };
-    let filtered = !query.text.trim().is_empty();
-    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let filtered = !query.text.trim().is_empty() || query.failed_last_run;
+    let last_run_id = page.last_run.as_ref().map(|run| run.result_id.clone());
     // The cases a confirmation dialog is asking to delete.
     let asking = RwSignal::new(Vec::<String>::new());
     let on_page: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();
@@ -208,6 +226,12 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
                     </td>
                     <td class="num">{case.turn_count}</td>
                     <td class="num">{case.tool_call_count}</td>
+                    <td class="status-cell">
+                        <StatusCell
+                            result=case.last_result.clone()
+                            link=last_run_id.as_ref().map(|run| case_result_href(&app, &id, run, &case.eval_id))
+                        />
+                    </td>
                     <td class="preview" title=case.first_user_message.clone()>
                         {preview(&case.first_user_message, 120)}
                     </td>
@@ -253,12 +277,19 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
                 "Export"
             </a>
         </div>
-        {(set.case_count > 0).then(|| view! { <CaseFilter query=query.clone() /> })}
+        {page.last_run.clone().map(|run| view! { <LastRunLine run /> })}
+        {(set.case_count > 0).then(|| view! { <CaseFilter query=query.clone() has_run=page.last_run.is_some() /> })}
         {if page.total_cases == 0 && filtered {
             view! {
                 <div class="empty-state">
                     <h2>"No case matches"</h2>
-                    <p>"No eval id, first user message or tool name contains “" {query.text.clone()} "”."</p>
+                    <p>
+                        {if query.failed_last_run {
+                            "No case that failed in the latest run matches the filter.".to_string()
+                        } else {
+                            format!("No eval id, first user message or tool name contains “{}”.", query.text)
+                        }}
+                    </p>
                 </div>
             }
                 .into_any()
@@ -292,7 +323,7 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
                         "Delete selected"
                     </button>
                 </div>
-                <table class="data-table">
+                <table class="data-table case-table">
                     <thead>
                         <tr>
                             <th scope="col" class="select">
@@ -317,6 +348,7 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
                             <th scope="col">"Eval id"</th>
                             <th scope="col" class="num">"Turns"</th>
                             <th scope="col" class="num">"Tool calls"</th>
+                            <th scope="col">"Latest run"</th>
                             <th scope="col">"First user message"</th>
                             <th scope="col">
                                 <span class="visually-hidden">"Actions"</span>
@@ -349,13 +381,12 @@ fn CaseList(page: CaseListPage, actions: ListActions) -> impl IntoView {
             delete=actions.delete
             deleting=actions.deleting
         />
-        {(set.case_count > 0).then(|| view! { <EvaluatePanel app=app.clone() eval_set_id=id.clone() /> })}
     }
 }
 
 /// The filter box and the order, sent as a GET of this page (so it works before hydration too).
 #[component]
-fn CaseFilter(query: CaseListQuery) -> impl IntoView {
+fn CaseFilter(query: CaseListQuery, has_run: bool) -> impl IntoView {
     let options = CaseSort::ALL
         .into_iter()
         .map(|sort| {
@@ -382,6 +413,15 @@ fn CaseFilter(query: CaseListQuery) -> impl IntoView {
                 <input type="checkbox" name="desc" value="1" checked=query.descending />
                 " Descending"
             </label>
+            {has_run
+                .then(|| {
+                    view! {
+                        <label>
+                            <input type="checkbox" name="failed" value="1" checked=query.failed_last_run />
+                            " Failed in the latest run"
+                        </label>
+                    }
+                })}
             <button type="submit">"Apply"</button>
         </form>
     }

@@ -6,6 +6,7 @@ mod case_actions;
 mod case_editor;
 mod case_history;
 mod case_result;
+mod case_status;
 mod chat;
 mod delete_cases_dialog;
 mod diff_view;

@@ -274,7 +274,7 @@ async fn rename_eval_case(
     Ok(Json(renamed.into()))
 }
 
-/// `?q=&sort=&desc=&page=` of the case list.
+/// `?q=&sort=&desc=&failed=&page=` of the case list.
 #[derive(Deserialize)]
 struct CaseListParams {
     #[serde(default)]
@@ -282,6 +282,9 @@ struct CaseListParams {
     sort: Option<String>,
     #[serde(default)]
     desc: Option<String>,
+    /// `1`: only the cases that failed in the latest run.
+    #[serde(default)]
+    failed: Option<String>,
     page: Option<i64>,
 }
 
@@ -302,6 +305,7 @@ async fn list_case_page(
         text: params.q,
         sort,
         descending: params.desc.is_some_and(|d| d == "1" || d == "true"),
+        failed_last_run: params.failed.is_some_and(|f| f == "1" || f == "true"),
     };
     let page = params.page.unwrap_or(1);
     Ok(Json(

@@ -16,4 +16,4 @@ mod run_form;
 mod run_list;
 mod run_results;
 
-pub use panel::EvaluatePanel;
+pub use panel::{EvaluatePanel, RunsChanged, SelectedCases};

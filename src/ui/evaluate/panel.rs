@@ -14,6 +14,15 @@ use std::time::Duration;
 /// How often a running run is re-read.
 const POLL: Duration = Duration::from_millis(700);
 
+/// Bumped when the shown run has more cases done, or another status: the page around the panel
+/// lists its cases again then, so their statuses follow the run.
+#[derive(Clone, Copy)]
+pub struct RunsChanged(pub RwSignal<u32>);
+
+/// The cases selected in the page's list, which the run form can run alone.
+#[derive(Clone, Copy)]
+pub struct SelectedCases(pub RwSignal<std::collections::BTreeSet<String>>);
+
 /// The Evaluate panel of one eval set: the run form, its runs, and the shown run's results.
 #[component]
 pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
@@ -47,6 +56,25 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
                 .map(|view| view.summary.result_id)
         })
     };
+    // Tell the page when the shown run got further (not on the first reading, which is what
+    // the page was drawn with).
+    if let Some(RunsChanged(changed)) = use_context::<RunsChanged>() {
+        let seen = StoredValue::new(None::<Option<(String, i64, RunStatus)>>);
+        Effect::new(move |_| {
+            let Some(Ok(view)) = run_view.get() else {
+                return;
+            };
+            let now = view.map(|view| (view.summary.result_id, view.summary.done, view.summary.status));
+            match seen.get_value() {
+                Some(before) if before == now => {}
+                Some(_) => {
+                    seen.set_value(Some(now));
+                    changed.update(|n| *n += 1);
+                }
+                None => seen.set_value(Some(now)),
+            }
+        });
+    }
     // While the shown run is running, keep re-reading it.
     Effect::new(move |_| {
         let running = run_view

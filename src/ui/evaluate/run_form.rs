@@ -4,7 +4,8 @@
 
 use super::custom_judge::{CustomJudgePick, CustomJudgeRow};
 use super::metric_inputs::{threshold_of, CriterionOptions, ThresholdInput};
-use crate::api::evaluate::{eval_panel_options, start_eval, MetricChoice};
+use super::panel::SelectedCases;
+use crate::api::evaluate::{eval_panel_options, start_eval, MetricChoice, RunScope};
 use crate::eval::EvalConfig;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -30,6 +31,15 @@ pub(super) fn RunForm(
     on_started: impl Fn(String) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let options = Resource::new(|| (), |_| eval_panel_options());
+    let selected = use_context::<SelectedCases>().map(|SelectedCases(s)| s);
+    // Which cases to run: "all", "selected" or "failed", remembered per evalset in the browser.
+    let scope = RwSignal::new("all".to_string());
+    let scope_key = StoredValue::new(format!("evalstudio.run_scope.{app}.{eval_set_id}"));
+    Effect::new(move |_| {
+        if let Some(saved) = remembered(&scope_key.get_value()) {
+            scope.set(saved);
+        }
+    });
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     view! {
@@ -159,12 +169,19 @@ pub(super) fn RunForm(
                                     return;
                                 }
                             };
+                            let run_scope = match scope.get_untracked().as_str() {
+                                "selected" => RunScope::Selected(
+                                    selected.map(|s| s.get_untracked().into_iter().collect()).unwrap_or_default(),
+                                ),
+                                "failed" => RunScope::FailedLastRun,
+                                _ => RunScope::All,
+                            };
                             let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
                             let agent = agent.get_untracked();
                             error.set(None);
                             pending.set(true);
                             spawn_local(async move {
-                                match start_eval(app, eval_set_id, chosen, agent, runs).await {
+                                match start_eval(app, eval_set_id, chosen, agent, runs, run_scope).await {
                                     Ok(result_id) => on_started(result_id),
                                     Err(err) => error.set(Some(error_text(&err))),
                                 }
@@ -195,6 +212,26 @@ pub(super) fn RunForm(
                                         </select>
                                     </label>
                                     <label>
+                                        "Cases "
+                                        <select
+                                            prop:value=move || scope.get()
+                                            on:change=move |ev| {
+                                                let value = event_target_value(&ev);
+                                                remember(&scope_key.get_value(), &value);
+                                                scope.set(value);
+                                            }
+                                        >
+                                            <option value="all">"All"</option>
+                                            <option value="selected">
+                                                {move || {
+                                                    let n = selected.map(|s| s.with(|s| s.len())).unwrap_or_default();
+                                                    format!("Selected in the list ({n})")
+                                                }}
+                                            </option>
+                                            <option value="failed">"Failed in the latest run"</option>
+                                        </select>
+                                    </label>
+                                    <label>
                                         "Runs per case "
                                         <input
                                             class="runs"
@@ -218,4 +255,32 @@ pub(super) fn RunForm(
             }
         </Transition>
     }
+}
+
+/// The browser's remembered value for `key`, if any.
+fn remembered(key: &str) -> Option<String> {
+    #[cfg(feature = "hydrate")]
+    {
+        window()
+            .local_storage()
+            .ok()
+            .flatten()?
+            .get_item(key)
+            .ok()
+            .flatten()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = key;
+        None
+    }
+}
+
+fn remember(key: &str, value: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(storage) = window().local_storage().ok().flatten() {
+        let _ = storage.set_item(key, value);
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (key, value);
 }

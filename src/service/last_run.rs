@@ -1,0 +1,93 @@
+//! The case list's view of the evalset's latest run: each listed case's outcome there, pooled
+//! over its runs, with the reason of each metric that could not score.
+
+use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalConfig, EvalStatus};
+use crate::records::{CaseListPage, EvalRunCase, LastResult};
+use crate::store::{Store, StoreError};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Fills in `page.last_run` and each case's `last_result` (cases the run did not reach have none).
+pub async fn add_last_run(store: &Store, page: &mut CaseListPage) -> Result<(), StoreError> {
+    let (app, set) = (&page.eval_set.app_name, &page.eval_set.eval_set_id);
+    let Some(record) = store.latest_eval_run(app, set).await? else {
+        return Ok(());
+    };
+    // A config this build cannot read (an older run's) leaves the list without statuses.
+    let Ok(config) = EvalConfig::parse(&record.config_json) else {
+        return Ok(());
+    };
+    let ids: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();
+    let rows = store.eval_run_cases_of(record.row, &ids, false).await?;
+    let mut unscored = Vec::new();
+    for item in &mut page.cases {
+        let runs: Vec<CaseRunScores> = rows
+            .iter()
+            .filter(|row| row.eval_id == item.eval_id)
+            .map(scores)
+            .collect();
+        if runs.is_empty() {
+            continue;
+        }
+        let summary = summarize_case(&item.eval_id, &runs, &config);
+        if summary
+            .metrics
+            .iter()
+            .any(|m| m.eval_status == EvalStatus::NotEvaluated)
+        {
+            unscored.push(item.eval_id.clone());
+        }
+        item.last_result = Some(LastResult {
+            summary,
+            reasons: BTreeMap::new(),
+        });
+    }
+    // Only the cases with an unscored metric have their whole results read, for the reasons.
+    for row in store.eval_run_cases_of(record.row, &unscored, true).await? {
+        let Some(last) = page
+            .cases
+            .iter_mut()
+            .find(|c| c.eval_id == row.eval_id)
+            .and_then(|c| c.last_result.as_mut())
+        else {
+            continue;
+        };
+        if let Ok(result) = EvalCaseResult::deserialize(&row.result) {
+            for metric in result.overall_eval_metric_results {
+                if let Some(reason) = metric.details.reason {
+                    last.reasons.entry(metric.metric_name).or_insert(reason);
+                }
+            }
+        }
+    }
+    page.last_run = Some(record.summary);
+    Ok(())
+}
+
+/// The eval ids that failed or errored in the evalset's latest run, in its order.
+pub async fn failed_in_latest_run(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<Vec<String>, StoreError> {
+    let Some(record) = store.latest_eval_run(app, eval_set_id).await? else {
+        return Ok(Vec::new());
+    };
+    let mut seen = std::collections::HashSet::new();
+    Ok(store
+        .eval_run_cases(record.row, false)
+        .await?
+        .into_iter()
+        .filter(|row| row.status == 2 || row.error.is_some())
+        .filter(|row| seen.insert(row.eval_id.clone()))
+        .map(|row| row.eval_id)
+        .collect())
+}
+
+fn scores(row: &EvalRunCase) -> CaseRunScores {
+    CaseRunScores {
+        final_eval_status: EvalStatus::from_number(row.status),
+        error: row.error.is_some(),
+        metric_scores: row.metric_scores.clone(),
+    }
+}
