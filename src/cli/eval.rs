@@ -3,10 +3,10 @@
 
 use super::files::{parse_eval_set, read_eval_config, read_eval_set, write};
 use super::progress::Progress;
-use super::{cases_exit_code, junit, table, CliError};
+use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
 use crate::config::Config;
-use crate::eval::{EvalConfig, EvalStatus, LazyMiniLm, RunOptions, ScoringServices};
+use crate::eval::{junit, EvalConfig, EvalStatus, LazyMiniLm, RunOptions, ScoringServices};
 use crate::records::{EvalRunCase, RunStatus};
 use crate::service::eval_runs::{
     case_summaries, create_eval_run, eval_run, eval_run_cases, eval_set_result, execute_eval_run,
@@ -152,7 +152,15 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         all_passed &= summaries
             .iter()
             .all(|case| case.final_eval_status == EvalStatus::Passed);
-        junit_suites.push(junit::suite(&expected.eval_set_id, &summaries, &errors));
+        let run_errors: Vec<junit::RunError> = errors
+            .iter()
+            .map(|c| junit::RunError {
+                eval_id: &c.eval_id,
+                run_index: c.run_index,
+                error: c.error.as_deref().unwrap_or_default(),
+            })
+            .collect();
+        junit_suites.push(junit::suite(&expected.eval_set_id, &summaries, &run_errors));
         if args.json.is_some() {
             // Read back: the record given holds the run as it started, not as it finished.
             let record = eval_run(&store, &summary.app_name, &summary.result_id).await?;

@@ -6,13 +6,12 @@ mod error;
 mod eval;
 mod files;
 mod import_export;
-mod junit;
 mod progress;
 mod score;
 mod serve;
 mod table;
 #[cfg(test)]
-mod test_summaries;
+pub(crate) mod test_summaries;
 
 pub use error::{CliError, ImportFailure};
 

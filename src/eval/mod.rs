@@ -16,6 +16,7 @@ mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
 mod judge;
+pub mod junit;
 mod metrics;
 mod partial;
 mod porter;

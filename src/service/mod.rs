@@ -9,6 +9,7 @@ pub mod cases;
 pub mod eval_runs;
 pub mod eval_sets;
 pub mod last_run;
+pub mod run_export;
 pub mod running;
 pub mod sessions;
 pub mod turns;

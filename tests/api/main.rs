@@ -27,4 +27,5 @@ mod not_found;
 mod openai_agent;
 mod pages;
 mod run;
+mod run_export;
 mod sessions;

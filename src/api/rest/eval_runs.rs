@@ -6,8 +6,9 @@ use super::error::ApiError;
 use crate::api::AppState;
 use crate::eval::{metric_infos, EvalConfig};
 use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use crate::service::run_export;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -20,6 +21,7 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval_sets/{eval_set_id}/run_eval", post(run_eval))
         .route("/{app}/eval_results", get(list_eval_results))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
+        .route("/{app}/eval_results/{result_id}/export", get(export_eval_result))
         .route("/{app}/eval_results/{result_id}/cancel", post(cancel_eval_result))
         .route("/{app}/eval_results/{result_id}/resume", post(resume_eval_result))
         .route("/{app}/eval_metrics", get(list_eval_metrics))
@@ -112,6 +114,46 @@ async fn get_eval_result(
     let store = &state.services.store;
     let record = eval_runs::eval_run(store, &app, &result_id).await?;
     Ok(Json(eval_runs::eval_set_result(store, &record).await?))
+}
+
+/// `?format=adk` (default): ADK's EvalSetResult file; `?format=junit`: JUnit XML.
+#[derive(Deserialize)]
+struct ExportQuery {
+    format: Option<String>,
+}
+
+async fn export_eval_result(
+    State(state): State<AppState>,
+    Path((app, result_id)): Path<(String, String)>,
+    Query(query): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let store = &state.services.store;
+    let (file, content_type) = match query.format.as_deref().unwrap_or("adk") {
+        "adk" => (
+            run_export::adk_result_file(store, &app, &result_id).await?,
+            "application/json",
+        ),
+        "junit" => (
+            run_export::junit_file(store, &app, &result_id).await?,
+            "application/xml",
+        ),
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "format `{other}` is not one of adk, junit"
+            )))
+        }
+    };
+    let disposition = format!(
+        "attachment; filename=\"{}\"",
+        file.file_name.replace(['"', '\\'], "_")
+    );
+    let mut response = (StatusCode::OK, file.text).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
 }
 
 async fn cancel_eval_result(

@@ -50,6 +50,11 @@ pub(super) fn RunResults(
     let multi_run = view.summary.num_runs > 1;
     let cases = case_results(&view.case_summaries, &view.cases);
     let result_id = view.summary.result_id.clone();
+    let export = format!(
+        "/apps/{}/eval_results/{}/export",
+        view.summary.app_name,
+        crate::ui::encode_query_value(&result_id)
+    );
     view! {
         <div class="run-results" aria-live="polite">
             <div class="run-header">
@@ -61,6 +66,12 @@ pub(super) fn RunResults(
                 {status
                     .resumable()
                     .then(|| view! { <button class="small primary" on:click=move |_| act_resume(true)>"Resume run"</button> })}
+                <a class="button small" href=export.clone() rel="external" download title="ADK's EvalSetResult, as `adk eval` keeps it in .adk/eval_history">
+                    "Export ADK result"
+                </a>
+                <a class="button small" href=format!("{export}?format=junit") rel="external" download>
+                    "Export JUnit"
+                </a>
             </div>
             {move || action_error.get().map(|message| view! { <ErrorNote message /> })}
             <table class="data-table results-table">

@@ -1,8 +1,15 @@
-//! The `--junit` report of `eval`: one `<testsuite>` per evalset, one `<testcase>` per eval
-//! case. Pure: the caller writes the file.
+//! A run as JUnit XML (the CLI's `--junit`, a run's export): one `<testsuite>` per evalset,
+//! one `<testcase>` per eval case. Pure: the caller writes the file.
 
-use crate::eval::{CaseSummary, EvalStatus};
-use crate::records::EvalRunCase;
+use super::{CaseSummary, EvalStatus};
+
+/// A case run the agent could not finish.
+pub struct RunError<'a> {
+    pub eval_id: &'a str,
+    /// 0-based.
+    pub run_index: i64,
+    pub error: &'a str,
+}
 
 /// The whole report around the suites [`suite`] made.
 pub fn report(suites: &[String]) -> String {
@@ -14,7 +21,7 @@ pub fn report(suites: &[String]) -> String {
 
 /// One `<testsuite>`: a test case per eval case, failed when its status is not PASSED, an
 /// error when the agent failed on it (`errors`: the case runs it could not finish).
-pub fn suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[&EvalRunCase]) -> String {
+pub fn suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[RunError]) -> String {
     let mut cases = String::new();
     let (mut failures, mut error_count) = (0, 0);
     for summary in summaries {
@@ -34,13 +41,7 @@ pub fn suite(eval_set_id: &str, summaries: &[CaseSummary], errors: &[&EvalRunCas
         let case_errors: Vec<String> = errors
             .iter()
             .filter(|e| e.eval_id == summary.eval_id)
-            .map(|e| {
-                format!(
-                    "run {}: {}",
-                    e.run_index + 1,
-                    e.error.as_deref().unwrap_or_default()
-                )
-            })
+            .map(|e| format!("run {}: {}", e.run_index + 1, e.error))
             .collect();
         let body = if !case_errors.is_empty() {
             error_count += 1;
@@ -91,7 +92,7 @@ fn xml_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::test_summaries::{case, errored_run, metric};
+    use crate::cli::test_summaries::{case, metric};
 
     #[test]
     fn a_passed_case_is_an_empty_testcase() {
@@ -145,9 +146,12 @@ mod tests {
             case("paris", EvalStatus::NotEvaluated, Vec::new()),
             case("rome", EvalStatus::Passed, Vec::new()),
         ];
-        let first = errored_run("paris", 0, "timed out");
-        let second = errored_run("paris", 1, "refused");
-        let xml = suite("set", &summaries, &[&first, &second]);
+        let error = |run_index, error| RunError {
+            eval_id: "paris",
+            run_index,
+            error,
+        };
+        let xml = suite("set", &summaries, &[error(0, "timed out"), error(1, "refused")]);
         assert!(xml.contains(r#"tests="2" failures="0" errors="1""#), "{xml}");
         assert!(
             xml.contains("<error message=\"run 1: timed out\">run 1: timed out\nrun 2: refused\n</error>"),
