@@ -1,7 +1,8 @@
 //! The HTML shell and the router.
 
 use crate::ui::{
-    CaseEditorPage, CaseResultPage, ChatPage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound, SettingsPage,
+    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound,
+    RunPage, RunsPage, SettingsPage,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
@@ -45,6 +46,7 @@ pub fn App() -> impl IntoView {
                 <nav aria-label="Main">
                     <A href="/chat">"Chat"</A>
                     <A href="/">"Evalsets"</A>
+                    <A href="/runs">"Runs"</A>
                     <A href="/settings">"Settings"</A>
                 </nav>
             </header>
@@ -53,6 +55,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=EvalSetsPage />
                     <Route path=path!("/chat") view=ChatPage />
                     <Route path=path!("/settings") view=SettingsPage />
+                    <Route path=path!("/runs") view=RunsPage />
+                    <Route path=path!("/runs/:app/:result_id") view=RunPage />
+                    <Route path=path!("/runs/:app/:result_id/compare/:other_id") view=ComparePage />
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
                     <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage />
                     <Route path=path!("/evalsets/:app/:eval_set_id/edit") view=CaseEditorPage />

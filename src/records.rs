@@ -3,7 +3,7 @@
 //! reaching the store.
 
 use crate::agent::AgentEvent;
-use crate::eval::CaseSummary;
+use crate::eval::{CaseSummary, ComparedCase, MetricStats};
 use crate::evalset::EvalCase;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -313,4 +313,38 @@ pub struct CaseVersionSummary {
 pub struct DeletedCase {
     pub eval_id: String,
     pub deleted_at: String,
+}
+
+/// One row of a runs list: the run and its per-metric means.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    pub summary: EvalRunSummary,
+    pub metrics: Vec<MetricStats>,
+}
+
+/// A run's page: its summary, per-metric statistics over all its cases, one page of its cases,
+/// and the evalset's other runs to compare it with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunPage {
+    pub summary: EvalRunSummary,
+    pub metrics: Vec<MetricStats>,
+    pub cases: Vec<CaseSummary>,
+    pub page: i64,
+    pub page_count: i64,
+    pub other_runs: Vec<EvalRunSummary>,
+}
+
+/// Two runs of an evalset compared: how many cases moved each way, per-metric statistics of
+/// both, and one page of the cases (of one kind of change, or all).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunComparison {
+    pub before: EvalRunSummary,
+    pub after: EvalRunSummary,
+    pub before_metrics: Vec<MetricStats>,
+    pub after_metrics: Vec<MetricStats>,
+    /// Per change (in `Change::ALL` order), its number of cases.
+    pub counts: Vec<usize>,
+    pub cases: Vec<ComparedCase>,
+    pub page: i64,
+    pub page_count: i64,
 }

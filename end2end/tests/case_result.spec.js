@@ -49,4 +49,20 @@ test('a failing case shows the differing arg; accept the actual, re-run, and it 
   await expect(page).not.toHaveURL(before);
   await expect(page.locator('.page-header')).toContainText('✓ PASSED');
   await expect(page.locator('.trajectory tr.call-same')).toHaveCount(1);
+
+  // The Runs page lists both runs; the newest has a score distribution (one bar per tenth) and
+  // compares with the first, where the case improved.
+  await open(page, '/runs?app=demo&eval_set_id=result_e2e');
+  const runs = page.locator('.runs-list tbody tr');
+  await expect(runs).toHaveCount(2);
+  await runs.first().getByRole('link').first().click();
+  await expect(page.locator('.run-pass-rate')).toHaveText('1 of 1 passed (100%)');
+  const histogram = page.locator('.metrics-stats svg.histogram').first();
+  await expect(histogram.locator('rect')).toHaveCount(10);
+  await page.locator('.compare-links a').first().click();
+  const compared = page.locator('.compare-cases tbody tr');
+  await expect(compared).toHaveCount(1);
+  await expect(compared.first()).toContainText('improved');
+  await expect(page.locator('.change-filters')).toContainText('improved (1)');
+  await expect(page.locator('.metric-deltas')).toContainText('+1.000');
 });

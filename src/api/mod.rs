@@ -10,6 +10,7 @@ pub mod evalsets;
 pub mod evaluate;
 #[cfg(feature = "ssr")]
 pub mod rest;
+pub mod runs;
 #[cfg(feature = "ssr")]
 mod state;
 

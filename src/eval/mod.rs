@@ -22,6 +22,7 @@ mod partial;
 mod porter;
 mod result;
 mod rouge;
+mod run_stats;
 #[cfg(feature = "ssr")]
 mod runner;
 mod score;
@@ -63,6 +64,7 @@ pub use result::{
     EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
+pub use run_stats::{compare_runs, metric_stats, passed, Change, ComparedCase, MetricStats, BUCKETS};
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
 pub use score::{

@@ -268,6 +268,9 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
                     <code>{app.clone()}</code>
                 </p>
             </div>
+            <a class="button" href=format!("/runs?app={app}&eval_set_id={}", encode_query_value(&id))>
+                "Runs"
+            </a>
             <a
                 class="button"
                 href=export_href(&app, &id)

@@ -16,6 +16,7 @@ mod evalsets_page;
 mod evaluate;
 mod json_view;
 mod markdown;
+pub(crate) mod runs;
 mod settings_page;
 
 pub use case_editor::CaseEditorPage;
@@ -24,6 +25,7 @@ pub use chat::ChatPage;
 pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
+pub use runs::{ComparePage, RunPage, RunsPage};
 pub use settings_page::SettingsPage;
 
 use leptos::prelude::*;

@@ -66,6 +66,9 @@ pub(super) fn RunResults(
                 {status
                     .resumable()
                     .then(|| view! { <button class="small primary" on:click=move |_| act_resume(true)>"Resume run"</button> })}
+                <a class="button small" href=crate::ui::runs::run_href(&view.summary.app_name, &result_id)>
+                    "Run page"
+                </a>
                 <a class="button small" href=export.clone() rel="external" download title="ADK's EvalSetResult, as `adk eval` keeps it in .adk/eval_history">
                     "Export ADK result"
                 </a>

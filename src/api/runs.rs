@@ -1,0 +1,40 @@
+//! Server functions behind the Runs pages: the runs list, one run's page, and two runs
+//! compared. The work is `service::run_views`.
+
+use crate::records::{RunComparison, RunPage, RunRow};
+use leptos::prelude::*;
+
+#[cfg(feature = "ssr")]
+use super::services;
+#[cfg(feature = "ssr")]
+use crate::service::run_views;
+
+/// The app's runs, newest first (of one evalset when given).
+#[server]
+pub async fn list_runs(app: String, eval_set_id: Option<String>) -> Result<Vec<RunRow>, ServerFnError> {
+    run_views::run_rows(&services().store, &app, eval_set_id.as_deref())
+        .await
+        .map_err(ServerFnError::new)
+}
+
+#[server]
+pub async fn run_details(app: String, result_id: String, page: i64) -> Result<RunPage, ServerFnError> {
+    run_views::run_page(&services().store, &app, &result_id, page)
+        .await
+        .map_err(ServerFnError::new)
+}
+
+/// `before` against `after`; `change` (a `Change::as_str`) keeps one kind of case.
+#[server]
+pub async fn compare_runs(
+    app: String,
+    before: String,
+    after: String,
+    change: Option<String>,
+    page: i64,
+) -> Result<RunComparison, ServerFnError> {
+    let change = change.as_deref().and_then(crate::eval::Change::parse);
+    run_views::compare(&services().store, &app, &before, &after, change, page)
+        .await
+        .map_err(ServerFnError::new)
+}

@@ -1,0 +1,242 @@
+//! What a run's page and the comparison of two runs show, from the runs' case summaries:
+//! per-metric means and score distributions, and each case's change from one run to the other.
+//! Pure.
+
+use super::{CaseSummary, EvalStatus};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Buckets of a score distribution: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0].
+pub const BUCKETS: usize = 10;
+
+/// One metric over a run's cases.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricStats {
+    pub metric_name: String,
+    pub threshold: Option<f64>,
+    /// The mean of the cases' scores (each case's pooled over its runs and turns).
+    pub mean: Option<f64>,
+    /// How many cases scored in each of the [`BUCKETS`] tenths of [0, 1] (scores outside are
+    /// clamped into the first or last).
+    pub buckets: Vec<u32>,
+    pub passed: usize,
+    pub failed: usize,
+    pub not_evaluated: usize,
+}
+
+/// Per metric (those that pass or fail; informational ones are left out), over the cases.
+pub fn metric_stats(summaries: &[CaseSummary]) -> Vec<MetricStats> {
+    let Some(first) = summaries.first() else {
+        return Vec::new();
+    };
+    first
+        .metrics
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.threshold.is_some())
+        .map(|(index, metric)| {
+            let mut stats = MetricStats {
+                metric_name: metric.metric_name.clone(),
+                threshold: metric.threshold,
+                mean: None,
+                buckets: vec![0; BUCKETS],
+                passed: 0,
+                failed: 0,
+                not_evaluated: 0,
+            };
+            let mut scores = Vec::new();
+            for case in summaries {
+                let Some(m) = case.metrics.get(index) else {
+                    continue;
+                };
+                match m.eval_status {
+                    EvalStatus::Passed => stats.passed += 1,
+                    EvalStatus::Failed => stats.failed += 1,
+                    _ => stats.not_evaluated += 1,
+                }
+                if let Some(score) = m.score {
+                    let bucket = ((score * BUCKETS as f64).floor().max(0.0) as usize).min(BUCKETS - 1);
+                    stats.buckets[bucket] += 1;
+                    scores.push(score);
+                }
+            }
+            stats.mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
+            stats
+        })
+        .collect()
+}
+
+/// Whether a case passed: every run finished and its pooled status is PASSED.
+pub fn passed(case: &CaseSummary) -> bool {
+    case.errors == 0 && case.final_eval_status == EvalStatus::Passed
+}
+
+/// How a case moved from the earlier run to the later one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Change {
+    Regressed,
+    Improved,
+    StillFailing,
+    StillPassing,
+    /// Only in the later run.
+    Added,
+    /// Only in the earlier run.
+    Removed,
+}
+
+impl Change {
+    pub const ALL: [Change; 6] = [
+        Change::Regressed,
+        Change::Improved,
+        Change::StillFailing,
+        Change::StillPassing,
+        Change::Added,
+        Change::Removed,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Regressed => "regressed",
+            Change::Improved => "improved",
+            Change::StillFailing => "still failing",
+            Change::StillPassing => "still passing",
+            Change::Added => "added",
+            Change::Removed => "removed",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Regressed => "regressed",
+            Change::Improved => "improved",
+            Change::StillFailing => "still_failing",
+            Change::StillPassing => "still_passing",
+            Change::Added => "added",
+            Change::Removed => "removed",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Change> {
+        Change::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+/// One case in a comparison: its change and both summaries (absent where it did not run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparedCase {
+    pub eval_id: String,
+    pub change: Change,
+    pub before: Option<CaseSummary>,
+    pub after: Option<CaseSummary>,
+}
+
+/// Every case of either run, in the later run's order then the removed ones, with its change.
+pub fn compare_runs(before: &[CaseSummary], after: &[CaseSummary]) -> Vec<ComparedCase> {
+    let earlier: HashMap<&str, &CaseSummary> = before.iter().map(|c| (c.eval_id.as_str(), c)).collect();
+    let later: HashMap<&str, &CaseSummary> = after.iter().map(|c| (c.eval_id.as_str(), c)).collect();
+    let mut cases: Vec<ComparedCase> = after
+        .iter()
+        .map(|now| {
+            let then = earlier.get(now.eval_id.as_str()).copied();
+            let change = match then.map(passed) {
+                None => Change::Added,
+                Some(true) if passed(now) => Change::StillPassing,
+                Some(true) => Change::Regressed,
+                Some(false) if passed(now) => Change::Improved,
+                Some(false) => Change::StillFailing,
+            };
+            ComparedCase {
+                eval_id: now.eval_id.clone(),
+                change,
+                before: then.cloned(),
+                after: Some(now.clone()),
+            }
+        })
+        .collect();
+    cases.extend(
+        before
+            .iter()
+            .filter(|then| !later.contains_key(then.eval_id.as_str()))
+            .map(|then| ComparedCase {
+                eval_id: then.eval_id.clone(),
+                change: Change::Removed,
+                before: Some(then.clone()),
+                after: None,
+            }),
+    );
+    cases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::MetricSummary;
+
+    fn case(id: &str, score: f64) -> CaseSummary {
+        let status = EvalStatus::from_score(score, 0.5);
+        CaseSummary {
+            eval_id: id.into(),
+            final_eval_status: status,
+            num_runs: 1,
+            metrics: vec![
+                MetricSummary {
+                    metric_name: "m".into(),
+                    threshold: Some(0.5),
+                    score: Some(score),
+                    eval_status: status,
+                },
+                MetricSummary {
+                    metric_name: "tokens".into(),
+                    threshold: None,
+                    score: Some(120.0),
+                    eval_status: EvalStatus::Informational,
+                },
+            ],
+            passed_runs: usize::from(status == EvalStatus::Passed),
+            errors: 0,
+            pass_at_k: Vec::new(),
+            pass_hat_k: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn stats_bucket_scores_by_tenths_and_skip_informational_metrics() {
+        let stats = metric_stats(&[case("a", 0.0), case("b", 0.55), case("c", 1.0), case("d", 0.95)]);
+        assert_eq!(stats.len(), 1);
+        let m = &stats[0];
+        assert_eq!(m.buckets, [1, 0, 0, 0, 0, 1, 0, 0, 0, 2]);
+        assert_eq!((m.passed, m.failed, m.not_evaluated), (3, 1, 0));
+        assert!((m.mean.unwrap() - 0.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cases_are_compared_by_eval_id() {
+        let before = [
+            case("kept", 1.0),
+            case("broke", 1.0),
+            case("fixed", 0.0),
+            case("gone", 1.0),
+        ];
+        let after = [
+            case("fixed", 1.0),
+            case("broke", 0.0),
+            case("kept", 1.0),
+            case("new", 0.0),
+        ];
+        let owned: Vec<(String, Change)> = compare_runs(&before, &after)
+            .into_iter()
+            .map(|c| (c.eval_id, c.change))
+            .collect();
+        assert_eq!(
+            owned,
+            [
+                ("fixed".to_string(), Change::Improved),
+                ("broke".to_string(), Change::Regressed),
+                ("kept".to_string(), Change::StillPassing),
+                ("new".to_string(), Change::Added),
+                ("gone".to_string(), Change::Removed),
+            ]
+        );
+        assert_eq!(Change::parse("still_failing"), Some(Change::StillFailing));
+    }
+}

@@ -1,0 +1,177 @@
+//! One run: its summary, each metric's statistics with its score distribution, its cases a
+//! page at a time (each linked to its result), exports, and comparison with another run.
+
+use super::metrics_table::MetricsTable;
+use super::{compare_href, duration, pass_rate, run_href};
+use crate::api::runs::run_details;
+use crate::eval::{CaseSummary, EvalStatus};
+use crate::records::RunPage as RunPageData;
+use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
+use crate::ui::{
+    case_result_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
+};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+#[component]
+pub fn RunPage() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    let app = move || params.read().get("app").unwrap_or_default();
+    let result_id = move || params.read().get("result_id").unwrap_or_default();
+    let page = move || query.read().get("page").and_then(|p| p.parse().ok()).unwrap_or(1);
+    let data = Resource::new(
+        move || (app(), result_id(), page()),
+        |(a, r, p)| run_details(a, r, p),
+    );
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <a href="/runs">"Runs"</a>
+            <span aria-hidden="true">"/"</span>
+            <span class="mono">{result_id}</span>
+        </nav>
+        <Transition fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(data) => view! { <RunView data /> }.into_any(),
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn RunView(data: RunPageData) -> impl IntoView {
+    let RunPageData {
+        summary,
+        metrics,
+        cases,
+        page,
+        page_count,
+        other_runs,
+    } = data;
+    let (app, result_id, set) = (
+        summary.app_name.clone(),
+        summary.result_id.clone(),
+        summary.eval_set_id.clone(),
+    );
+    let export = format!(
+        "/apps/{app}/eval_results/{}/export",
+        encode_query_value(&result_id)
+    );
+    let compare_links = other_runs
+        .iter()
+        .map(|other| {
+            view! {
+                <li>
+                    <a href=compare_href(&app, &result_id, &other.result_id)>
+                        {format!("against {} ({})", short_time_seconds(other.created_at), pass_rate(other))}
+                    </a>
+                </li>
+            }
+        })
+        .collect_view();
+    let metric_names: Vec<String> = cases
+        .first()
+        .map(|c| {
+            c.metrics
+                .iter()
+                .filter(|m| m.threshold.is_some())
+                .map(|m| m.metric_name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let heads = metric_names
+        .iter()
+        .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
+        .collect_view();
+    let rows = cases
+        .into_iter()
+        .map(|case| case_row(&app, &set, &result_id, case))
+        .collect_view();
+    let pager = (page_count > 1).then(|| {
+        let href = |n: i64| format!("{}?page={n}", run_href(&app, &result_id));
+        view! {
+            <nav class="pager" aria-label="Pages">
+                {(page > 1).then(|| view! { <a href=href(page - 1) rel="prev">"← Previous"</a> })}
+                <span class="muted">"Page " {page} " of " {page_count}</span>
+                {(page < page_count).then(|| view! { <a href=href(page + 1) rel="next">"Next →"</a> })}
+            </nav>
+        }
+    });
+    view! {
+        <div class="page-header">
+            <div>
+                <h1 class="mono">{result_id.clone()}</h1>
+                <p class="muted">
+                    {run_status_badge(summary.status)} " · evalset "
+                    <a class="mono" href=eval_set_href(&app, &set)>{set.clone()}</a> " · agent "
+                    <code>{summary.agent.clone()}</code> " · " {short_time_seconds(summary.created_at)} " · "
+                    {duration(&summary)}
+                </p>
+                <p class="run-pass-rate">{pass_rate(&summary)}</p>
+            </div>
+            <div class="case-actions">
+                <a class="button small" href=export.clone() rel="external" download>"Export ADK result"</a>
+                <a class="button small" href=format!("{export}?format=junit") rel="external" download>
+                    "Export JUnit"
+                </a>
+            </div>
+        </div>
+        <section class="card">
+            <h2>"Metrics"</h2>
+            <MetricsTable metrics />
+        </section>
+        {(!other_runs.is_empty())
+            .then(|| {
+                view! {
+                    <section class="card">
+                        <h2>"Compare"</h2>
+                        <ul class="compare-links">{compare_links}</ul>
+                    </section>
+                }
+            })}
+        <section class="card">
+            <h2>"Cases"</h2>
+            <table class="data-table run-cases">
+                <thead>
+                    <tr>
+                        <th scope="col">"Case"</th>
+                        <th scope="col">"Result"</th>
+                        {heads}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+            {pager}
+        </section>
+    }
+}
+
+fn case_row(app: &str, set: &str, result_id: &str, case: CaseSummary) -> impl IntoView {
+    let scores = case
+        .metrics
+        .iter()
+        .filter(|m| m.threshold.is_some())
+        .map(|m| {
+            let class = match m.eval_status {
+                EvalStatus::Passed => "num passed-text",
+                EvalStatus::Failed => "num failed-text",
+                _ => "num muted",
+            };
+            view! { <td class=class>{score_text(m.score)}</td> }
+        })
+        .collect_view();
+    view! {
+        <tr>
+            <td>
+                <a class="mono" href=case_result_href(app, set, result_id, &case.eval_id)>
+                    {case.eval_id.clone()}
+                </a>
+            </td>
+            <td>{case_status_badge(case.final_eval_status, case.errors)}</td>
+            {scores}
+        </tr>
+    }
+}
