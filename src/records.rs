@@ -281,6 +281,19 @@ impl EvalRunSummary {
     }
 }
 
+/// Where a running run stands, as its progress stream reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunProgress {
+    pub status: RunStatus,
+    pub done: i64,
+    pub total: i64,
+    pub passed: i64,
+    pub failed: i64,
+    pub errors: i64,
+    /// Seconds left at the pace so far; None before the first case finishes or once done.
+    pub eta_seconds: Option<f64>,
+}
+
 /// One stored case run: ADK's EvalCaseResult as JSON, plus what lists need without parsing it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalRunCase {

@@ -87,9 +87,9 @@ test('create an evalset, then delete it after confirming', async ({ page }) => {
   await expect(page.getByRole('row', { name: /e2e_created/ })).toHaveCount(0);
 });
 
-test('a case row opened during a run stays open while the run is polled', async ({ page }) => {
+test('a running run is followed through its progress stream, without polling, and an opened row stays open', async ({ page }) => {
   // Two cases for the fake model: `quick` is answered at once, `slow` streams for a minute, so
-  // the run stays in progress, and the panel keeps re-reading it, with `quick`'s row on screen.
+  // the run stays in progress with `quick`'s row on screen.
   const setId = 'poll_e2e';
   const turn = (id, text, answer) => ({
     invocation_id: id,
@@ -126,12 +126,17 @@ test('a case row opened during a run stays open while the run is polled', async 
   await expect(hide).toHaveAttribute('aria-expanded', 'true');
   await expect(detail).toContainText('You said: hello');
 
-  // Each poll (every 700 ms while running) redraws the results; the row must not close.
-  for (let poll = 0; poll < 4; poll += 1) {
-    await page.waitForResponse((response) => response.url().includes('get_eval_run'));
-    await expect(hide).toHaveAttribute('aria-expanded', 'true');
-    await expect(detail).toBeVisible();
-  }
+  // The progress stream reports the counts; while nothing new is stored, the results are not
+  // read again (no polling), and the open row stays open.
+  await expect(page.locator('.live-progress')).toContainText('1 of 2 case runs · 1 passed');
+  let reads = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('get_eval_run')) reads += 1;
+  });
+  await page.waitForTimeout(2000);
+  expect(reads).toBe(0);
+  await expect(hide).toHaveAttribute('aria-expanded', 'true');
+  await expect(detail).toBeVisible();
   await expect(header).toContainText('● running');
 
   // Closing still works, and the slow case is not left streaming.

@@ -10,6 +10,7 @@ pub mod eval_runs;
 pub mod eval_sets;
 pub mod last_run;
 pub mod run_export;
+pub mod run_progress;
 pub mod run_views;
 pub mod running;
 pub mod sessions;

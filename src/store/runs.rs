@@ -239,6 +239,28 @@ impl Store {
         rows.iter().map(run_case).collect()
     }
 
+    /// Case runs stored after position `after` (a row id; 0 for the start), in the order they
+    /// were stored, at most `limit`, each with its position; without results.
+    pub async fn eval_run_cases_after(
+        &self,
+        run_row: i64,
+        after: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<(i64, EvalRunCase)>> {
+        let rows = sqlx::query(
+            "SELECT rowid, run_index, case_index, eval_id, status, error, scores_json, 'null' AS result_json \
+             FROM eval_run_cases WHERE run_row = ? AND rowid > ? ORDER BY rowid LIMIT ?",
+        )
+        .bind(run_row)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("rowid")?, run_case(row)?)))
+            .collect()
+    }
+
     /// One case's stored runs, in run order, with their whole results.
     pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
         let rows = sqlx::query(

@@ -104,3 +104,105 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
     assert_eq!(failed["total_cases"], 1);
     assert_eq!(failed["cases"][0]["eval_id"], "order");
 }
+
+/// The events of a finished SSE body: (event, id, data).
+fn sse_events(body: &str) -> Vec<(String, Option<String>, Value)> {
+    body.split("\n\n")
+        .filter(|block| !block.trim().is_empty() && !block.starts_with(':'))
+        .map(|block| {
+            let field = |name: &str| {
+                block
+                    .lines()
+                    .find_map(|line| line.strip_prefix(&format!("{name}:")))
+                    .map(|v| v.trim().to_string())
+            };
+            let data = field("data")
+                .map(|d| serde_json::from_str(&d).unwrap())
+                .unwrap_or(Value::Null);
+            (field("event").unwrap_or_default(), field("id"), data)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_runs_progress_streams_in_order_a_page_at_a_time_and_resumes() {
+    let app = spawn_app().await;
+    let questions: Vec<String> = (0..60)
+        .map(|i| format!("Where is my order A{:04}?", 1000 + i))
+        .collect();
+    let conversations: Vec<(String, Vec<&str>)> = questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (format!("order_{i:02}"), vec![q.as_str()]))
+        .collect();
+    let borrowed: Vec<(&str, &[&str])> = conversations
+        .iter()
+        .map(|(id, qs)| (id.as_str(), qs.as_slice()))
+        .collect();
+    let set = common::recorded_eval_set(&borrowed).await;
+    app.import("demo", to_adk_json(&set)).await;
+    let body = json!({"wait": false, "evalMetrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 1.0}]});
+    let started = app
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .await;
+    assert_eq!(started.status(), StatusCode::ACCEPTED);
+    let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/demo/eval_results").await).unwrap();
+    let progress = format!("/apps/demo/eval_results/{}/progress", ids[0]);
+
+    let response = app.get(&progress).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+    let events = sse_events(&response.text().await.unwrap());
+    let (last_event, _, last_data) = events.last().unwrap();
+    assert_eq!(
+        (last_event.as_str(), &last_data["status"]),
+        ("end", &json!("finished"))
+    );
+    // Every case run once, in the order stored, never more than 50 in one event.
+    let batches: Vec<&(String, Option<String>, Value)> =
+        events.iter().filter(|(e, _, _)| e == "cases").collect();
+    let mut seen = Vec::new();
+    let mut positions = Vec::new();
+    for (_, id, data) in &batches {
+        let cases = data["cases"].as_array().unwrap();
+        assert!(!cases.is_empty() && cases.len() <= 50, "{}", cases.len());
+        seen.extend(cases.iter().map(|c| c["eval_id"].as_str().unwrap().to_string()));
+        positions.push(id.as_ref().unwrap().parse::<i64>().unwrap());
+    }
+    let mut expected: Vec<String> = conversations.iter().map(|(id, _)| id.clone()).collect();
+    let mut sorted = seen.clone();
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected);
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    // The last progress event says all 60 are done, with nothing left to wait for.
+    let last_progress = events.iter().rev().find(|(e, _, _)| e == "progress").unwrap();
+    assert_eq!(last_progress.2["done"], 60);
+    assert_eq!(last_progress.2["total"], 60);
+    assert_eq!(last_progress.2["passed"], 60);
+    assert_eq!(last_progress.2["eta_seconds"], Value::Null);
+
+    // Reconnecting after the first batch sends only what came after it.
+    let resumed = app
+        .http
+        .get(app.url(&progress))
+        .header("Last-Event-ID", positions[0].to_string())
+        .send()
+        .await
+        .unwrap();
+    let events = sse_events(&resumed.text().await.unwrap());
+    let again: usize = events
+        .iter()
+        .filter(|(e, _, _)| e == "cases")
+        .map(|(_, _, data)| data["cases"].as_array().unwrap().len())
+        .sum();
+    let first_batch = batches[0].2["cases"].as_array().unwrap().len();
+    assert_eq!(again, 60 - first_batch);
+    assert_eq!(events.last().unwrap().0, "end");
+
+    assert_error(
+        app.get("/apps/demo/eval_results/nope/progress").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+}

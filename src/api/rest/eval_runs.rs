@@ -7,13 +7,18 @@ use crate::api::AppState;
 use crate::eval::{metric_infos, EvalConfig};
 use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
 use crate::service::run_export;
+use crate::service::run_progress::{self, ProgressEvent};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures::StreamExt;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::time::Duration;
 
 /// Routes under `/apps`.
 pub fn routes() -> Router<AppState> {
@@ -22,6 +27,10 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval_results", get(list_eval_results))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
         .route("/{app}/eval_results/{result_id}/export", get(export_eval_result))
+        .route(
+            "/{app}/eval_results/{result_id}/progress",
+            get(eval_result_progress),
+        )
         .route("/{app}/eval_results/{result_id}/cancel", post(cancel_eval_result))
         .route("/{app}/eval_results/{result_id}/resume", post(resume_eval_result))
         .route("/{app}/eval_metrics", get(list_eval_metrics))
@@ -154,6 +163,61 @@ async fn export_eval_result(
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
     Ok(response)
+}
+
+/// `?after=N`: resume after stream position N (a `cases` event's id); `Last-Event-ID` wins.
+#[derive(Deserialize)]
+struct ProgressQuery {
+    #[serde(default)]
+    after: i64,
+}
+
+/// How often the progress stream reads the store.
+const PROGRESS_POLL: Duration = Duration::from_millis(200);
+
+/// A run's progress as server-sent events: `progress` (counts, time left) when they change,
+/// `cases` (id: the stream position) as case runs are stored, `end` when the run stops.
+async fn eval_result_progress(
+    State(state): State<AppState>,
+    Path((app, result_id)): Path<(String, String)>,
+    Query(query): Query<ProgressQuery>,
+    headers: HeaderMap,
+) -> Result<Sse<impl futures::Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let store = state.services.store.clone();
+    // Unknown runs are a 404 before the stream starts.
+    eval_runs::eval_run(&store, &app, &result_id).await?;
+    let after = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(query.after);
+    let events = run_progress::progress_stream(store, app, result_id, after, PROGRESS_POLL).map(|event| {
+        Ok(match event {
+            Ok(ProgressEvent::Progress(progress)) => SseEvent::default()
+                .event("progress")
+                .data(serde_json::to_string(&progress).expect("progress serialises")),
+            Ok(ProgressEvent::Cases { position, cases }) => {
+                let rows: Vec<Value> = cases
+                    .into_iter()
+                    .map(|c| {
+                        json!({"eval_id": c.eval_id, "run_index": c.run_index, "case_index": c.case_index,
+                               "status": c.status, "error": c.error, "metric_scores": c.metric_scores})
+                    })
+                    .collect();
+                SseEvent::default()
+                    .event("cases")
+                    .id(position.to_string())
+                    .data(json!({"cases": rows}).to_string())
+            }
+            Ok(ProgressEvent::End(status)) => SseEvent::default()
+                .event("end")
+                .data(json!({"status": status}).to_string()),
+            Err(err) => SseEvent::default()
+                .event("error")
+                .data(json!({"error": err.to_string()}).to_string()),
+        })
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
 
 async fn cancel_eval_result(

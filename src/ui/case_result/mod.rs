@@ -6,6 +6,7 @@ mod trajectory;
 mod turn_result;
 
 use super::evaluate::labels::{case_status_badge, run_status_badge};
+use super::evaluate::progress_stream::follow_progress;
 use super::{
     case_href, edit_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
 };
@@ -15,11 +16,7 @@ use crate::records::RunStatus;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;
-use std::time::Duration;
 use turn_result::TurnResult;
-
-/// How often a running run is read again.
-const POLL: Duration = Duration::from_millis(700);
 
 /// Link to one case's result in a run.
 pub fn case_result_href(app: &str, eval_set_id: &str, result_id: &str, eval_id: &str) -> String {
@@ -60,16 +57,15 @@ pub fn CaseResultPage() -> impl IntoView {
         },
         |(app, result_id, eval_id, _, _)| case_result(app, result_id, eval_id),
     );
-    // While the run is running, keep re-reading it.
-    Effect::new(move |_| {
-        let running = result
+    // While the run is running, follow its progress and read the result again as cases finish.
+    let running = Memo::new(move |_| {
+        result
             .get()
             .and_then(Result::ok)
-            .is_some_and(|view| view.run.status == RunStatus::Running);
-        if running {
-            set_timeout(move || refresh.update(|n| *n += 1), POLL);
-        }
+            .filter(|view| view.run.status == RunStatus::Running)
+            .map(|view| view.run.result_id)
     });
+    follow_progress(untrack(app), running, RwSignal::new(None), refresh);
     let navigate = use_navigate();
     Effect::new(move |_| {
         if let Some(Ok(new_result)) = rerun.value().get() {

@@ -11,6 +11,7 @@ mod metric_inputs;
 pub(crate) mod metric_result;
 mod open_cases;
 mod panel;
+pub(crate) mod progress_stream;
 mod run_detail;
 mod run_form;
 mod run_list;

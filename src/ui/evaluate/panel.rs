@@ -2,17 +2,14 @@
 //! the run is running, and lays out the run form, the runs and the results.
 
 use super::open_cases::OpenCases;
+use super::progress_stream::follow_progress;
 use super::run_form::RunForm;
 use super::run_list::RunList;
 use super::run_results::RunResults;
 use crate::api::evaluate::{get_eval_run, list_eval_runs};
-use crate::records::RunStatus;
+use crate::records::{RunProgress, RunStatus};
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
-use std::time::Duration;
-
-/// How often a running run is re-read.
-const POLL: Duration = Duration::from_millis(700);
 
 /// Bumped when the shown run has more cases done, or another status: the page around the panel
 /// lists its cases again then, so their statuses follow the run.
@@ -75,17 +72,17 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
             }
         });
     }
-    // While the shown run is running, keep re-reading it.
-    Effect::new(move |_| {
-        let running = run_view
+    // While the shown run is running, follow its progress stream.
+    let running = Memo::new(move |_| {
+        run_view
             .get()
             .and_then(Result::ok)
             .flatten()
-            .is_some_and(|view| view.summary.status == RunStatus::Running);
-        if running {
-            set_timeout(move || refresh.update(|n| *n += 1), POLL);
-        }
+            .filter(|view| view.summary.status == RunStatus::Running)
+            .map(|view| view.summary.result_id)
     });
+    let live = RwSignal::new(None::<RunProgress>);
+    follow_progress(app.clone(), running, live, refresh);
 
     let on_started = move |result_id: String| {
         selected.set(Some(result_id));
@@ -96,6 +93,7 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
         <section class="eval-panel" aria-labelledby="evaluate-heading">
             <h2 id="evaluate-heading">"Evaluate"</h2>
             <RunForm app=app.clone() eval_set_id=eval_set_id.clone() on_started />
+            {move || live.get().map(|progress| view! { <LiveProgress progress /> })}
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match runs.await {
@@ -128,5 +126,38 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
                 }
             </Transition>
         </section>
+    }
+}
+
+/// The running run's counts and the time left, as its progress stream reports them.
+#[component]
+fn LiveProgress(progress: RunProgress) -> impl IntoView {
+    let eta = progress
+        .eta_seconds
+        .map(|s| {
+            format!(
+                " · about {} left",
+                if s < 60.0 {
+                    format!("{s:.0} s")
+                } else {
+                    format!("{:.1} min", s / 60.0)
+                }
+            )
+        })
+        .unwrap_or_default();
+    view! {
+        <div class="live-progress" role="status" aria-live="polite">
+            <progress max=progress.total.to_string() value=progress.done.to_string()></progress>
+            <span>
+                {format!(
+                    "{} of {} case runs · {} passed · {} failed{}{eta}",
+                    progress.done,
+                    progress.total,
+                    progress.passed,
+                    progress.failed,
+                    if progress.errors > 0 { format!(" · {} errors", progress.errors) } else { String::new() },
+                )}
+            </span>
+        </div>
     }
 }
