@@ -88,13 +88,14 @@ e2e: tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" scripts/build-site
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, embeddings
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, results views, embeddings
 bench: model
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
 	cargo bench --features ssr --bench scoring
 	cargo bench --features ssr --bench case_list
+	cargo bench --features ssr --bench run_views
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
 
 tools: rust-tools node-tools browser

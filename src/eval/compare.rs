@@ -186,23 +186,67 @@ fn compare_values(path: String, expected: Option<&Value>, actual: Option<&Value>
 }
 
 /// The actual response against the expected one, word by word: runs of kept, removed
-/// (expected only) and added (actual only) text, whitespace included.
+/// (expected only) and added (actual only) text, whitespace included. Changes separated only by
+/// whitespace read as one: all the removed words, then all the added ones.
 pub fn word_diff(expected: &str, actual: &str) -> Vec<(DiffKind, String)> {
     use similar::{ChangeTag, TextDiff};
     let diff = TextDiff::from_words(expected, actual);
+    let changes: Vec<(DiffKind, &str)> = diff
+        .iter_all_changes()
+        .map(|change| {
+            let kind = match change.tag() {
+                ChangeTag::Equal => DiffKind::Same,
+                ChangeTag::Delete => DiffKind::Removed,
+                ChangeTag::Insert => DiffKind::Added,
+            };
+            (kind, change.value())
+        })
+        .collect();
     let mut runs: Vec<(DiffKind, String)> = Vec::new();
-    for change in diff.iter_all_changes() {
-        let kind = match change.tag() {
-            ChangeTag::Equal => DiffKind::Same,
-            ChangeTag::Delete => DiffKind::Removed,
-            ChangeTag::Insert => DiffKind::Added,
-        };
-        match runs.last_mut() {
-            Some((last, text)) if *last == kind => text.push_str(change.value()),
-            _ => runs.push((kind, change.value().to_string())),
+    let mut i = 0;
+    while i < changes.len() {
+        if changes[i].0 == DiffKind::Same {
+            push(&mut runs, DiffKind::Same, changes[i].1);
+            i += 1;
+            continue;
         }
+        // A hunk: changes, and the whitespace between them, up to the next kept word.
+        let mut end = i;
+        let mut j = i;
+        while j < changes.len() {
+            match changes[j] {
+                (DiffKind::Same, text) if text.trim().is_empty() => j += 1,
+                (DiffKind::Same, _) => break,
+                _ => {
+                    j += 1;
+                    end = j;
+                }
+            }
+        }
+        let (mut removed, mut added) = (String::new(), String::new());
+        for &(kind, text) in &changes[i..end] {
+            if kind != DiffKind::Added {
+                removed.push_str(text);
+            }
+            if kind != DiffKind::Removed {
+                added.push_str(text);
+            }
+        }
+        push(&mut runs, DiffKind::Removed, &removed);
+        push(&mut runs, DiffKind::Added, &added);
+        i = end;
     }
     runs
+}
+
+fn push(runs: &mut Vec<(DiffKind, String)>, kind: DiffKind, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    match runs.last_mut() {
+        Some((last, run)) if *last == kind => run.push_str(text),
+        _ => runs.push((kind, text.to_string())),
+    }
 }
 
 #[cfg(test)]
@@ -282,6 +326,19 @@ mod tests {
                 ("opts.days[1]", ArgChange::Missing),
                 ("gone", ArgChange::Missing),
                 ("new", ArgChange::Extra),
+            ]
+        );
+    }
+
+    #[test]
+    fn neighbouring_changes_read_as_one() {
+        assert_eq!(
+            word_diff("It is rainy in Lyon.", "It is sunny and warm in Lyon."),
+            [
+                (DiffKind::Same, "It is ".to_string()),
+                (DiffKind::Removed, "rainy".to_string()),
+                (DiffKind::Added, "sunny and warm".to_string()),
+                (DiffKind::Same, " in Lyon.".to_string()),
             ]
         );
     }

@@ -55,7 +55,7 @@ pub fn progress_stream(
             return None;
         }
         loop {
-            let record = match state.store.eval_run(&state.app, &state.result_id).await {
+            let record = match state.store.eval_run_head(&state.app, &state.result_id).await {
                 Ok(record) => record,
                 Err(err) => {
                     state.ended = true;

@@ -7,14 +7,14 @@ use crate::eval::{
     compare_runs, metric_stats, summarize_case, CaseRunScores, CaseSummary, Change, EvalConfig, EvalStatus,
 };
 use crate::records::{RunComparison, RunPage, RunRow};
-use crate::store::{EvalRunRecord, Store};
+use crate::store::{EvalRunHead, Store};
 use std::collections::BTreeMap;
 
 /// Cases per page of a run's or a comparison's case list.
 pub const RUN_CASES_PER_PAGE: usize = 50;
 
 /// A run's cases pooled over its runs, in the eval set's order.
-async fn case_summaries(store: &Store, record: &EvalRunRecord) -> Result<Vec<CaseSummary>, EvalRunError> {
+async fn case_summaries(store: &Store, record: &EvalRunHead) -> Result<Vec<CaseSummary>, EvalRunError> {
     let config = EvalConfig::parse(&record.config_json).map_err(|e| {
         EvalRunError::Unreadable(format!(
             "the stored eval config of `{}` is unreadable: {e}",
@@ -48,7 +48,7 @@ pub async fn run_rows(
 ) -> Result<Vec<RunRow>, EvalRunError> {
     let mut rows = Vec::new();
     for summary in list_eval_runs(store, app, eval_set_id).await? {
-        let record = store.eval_run(app, &summary.result_id).await?;
+        let record = store.eval_run_head(app, &summary.result_id).await?;
         let metrics = metric_stats(&case_summaries(store, &record).await?);
         rows.push(RunRow { summary, metrics });
     }
@@ -69,7 +69,7 @@ fn page_of<T: Clone>(items: &[T], page: i64) -> (Vec<T>, i64, i64) {
 }
 
 pub async fn run_page(store: &Store, app: &str, result_id: &str, page: i64) -> Result<RunPage, EvalRunError> {
-    let record = store.eval_run(app, result_id).await?;
+    let record = store.eval_run_head(app, result_id).await?;
     let summaries = case_summaries(store, &record).await?;
     let (cases, page, page_count) = page_of(&summaries, page);
     let other_runs = list_eval_runs(store, app, Some(&record.summary.eval_set_id))
@@ -98,8 +98,8 @@ pub async fn compare(
     page: i64,
 ) -> Result<RunComparison, EvalRunError> {
     let (before, after) = (
-        store.eval_run(app, before_id).await?,
-        store.eval_run(app, after_id).await?,
+        store.eval_run_head(app, before_id).await?,
+        store.eval_run_head(app, after_id).await?,
     );
     let (earlier, later) = (
         case_summaries(store, &before).await?,

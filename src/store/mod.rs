@@ -18,4 +18,4 @@ pub use case_versions::CaseVersion;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
 #[cfg(feature = "ssr")]
-pub use runs::{EvalRunRecord, NewEvalRun};
+pub use runs::{EvalRunHead, EvalRunRecord, NewEvalRun};

@@ -20,6 +20,15 @@ pub struct NewEvalRun<'a> {
     pub created_at: f64,
 }
 
+/// A run without its stored eval set (which can be large): what lists, progress and statistics
+/// need.
+#[derive(Debug, Clone)]
+pub struct EvalRunHead {
+    pub row: i64,
+    pub summary: EvalRunSummary,
+    pub config_json: String,
+}
+
 /// A stored run with what is needed to resume or report it.
 #[derive(Debug, Clone)]
 pub struct EvalRunRecord {
@@ -176,6 +185,26 @@ impl Store {
         })
     }
 
+    /// A run's head: its summary and config, without reading its stored eval set.
+    pub async fn eval_run_head(&self, app: &str, result_id: &str) -> StoreResult<EvalRunHead> {
+        let row = sqlx::query(&format!(
+            "SELECT r.id, r.config_json, {SUMMARY_COLUMNS} FROM eval_runs r \
+             WHERE r.app_name = ? AND r.result_id = ?"
+        ))
+        .bind(app)
+        .bind(result_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| {
+            StoreError::NotFound(format!("eval result `{result_id}` not found for app `{app}`"))
+        })?;
+        Ok(EvalRunHead {
+            row: row.try_get("id")?,
+            summary: run_summary(&row)?,
+            config_json: row.try_get("config_json")?,
+        })
+    }
+
     /// The stored case runs, run after run, each in the eval set's order; with their whole
     /// results, or (`with_results` false) only what summaries need, `result` then null.
     pub async fn eval_run_cases(&self, run_row: i64, with_results: bool) -> StoreResult<Vec<EvalRunCase>> {
@@ -195,7 +224,7 @@ impl Store {
     }
 
     /// The evalset's newest run, if it has any.
-    pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunRecord>> {
+    pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunHead>> {
         let result_id: Option<String> = sqlx::query_scalar(
             "SELECT result_id FROM eval_runs WHERE app_name = ? AND eval_set_id = ? \
              ORDER BY created_at DESC, id DESC LIMIT 1",
@@ -205,7 +234,7 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         match result_id {
-            Some(id) => Ok(Some(self.eval_run(app, &id).await?)),
+            Some(id) => Ok(Some(self.eval_run_head(app, &id).await?)),
             None => Ok(None),
         }
     }
