@@ -361,3 +361,11 @@ pub struct RunComparison {
     pub page: i64,
     pub page_count: i64,
 }
+
+/// A case in one run of its evalset, pooled over that run's repetitions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseInRun {
+    pub result_id: String,
+    pub created_at: f64,
+    pub summary: CaseSummary,
+}

@@ -65,4 +65,12 @@ test('a failing case shows the differing arg; accept the actual, re-run, and it 
   await expect(compared.first()).toContainText('improved');
   await expect(page.locator('.change-filters')).toContainText('improved (1)');
   await expect(page.locator('.metric-deltas')).toContainText('+1.000');
+
+  // The case page draws the case across its runs: failed, then passed.
+  await open(page, '/evalsets/demo/result_e2e/case?eval_id=paris');
+  const across = page.locator('.across-runs');
+  await expect(across.locator('.run-history li')).toHaveCount(2);
+  const spark = across.locator('tr', { hasText: 'tool_trajectory_avg_score' }).locator('svg.sparkline');
+  await expect(spark.locator('circle.dot-fail')).toHaveCount(1);
+  await expect(spark.locator('circle.dot-pass')).toHaveCount(1);
 });

@@ -2,7 +2,7 @@
 //! stored now), accepting what the agent did as the expectation, running the case again. The
 //! work is `service::case_results`.
 
-use crate::records::{EvalRunCase, EvalRunSummary, StoredCase};
+use crate::records::{CaseInRun, EvalRunCase, EvalRunSummary, StoredCase};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -65,4 +65,14 @@ pub async fn rerun_case(app: String, result_id: String, eval_id: String) -> Resu
         .await
         .map(|record| record.summary.result_id)
         .map_err(ServerFnError::new)
+}
+
+/// The case in its evalset's newest runs, oldest first.
+#[server]
+pub async fn case_across_runs(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+) -> Result<Vec<CaseInRun>, ServerFnError> {
+    Ok(case_results::case_across_runs(&services().store, &app, &eval_set_id, &eval_id).await?)
 }

@@ -2,7 +2,7 @@
 //! and words, and one chip per metric (its score against the threshold; a metric that could not
 //! score in grey, with the reason on hover).
 
-use super::evaluate::labels::{case_status_badge, run_status_badge, score_text};
+use super::evaluate::labels::{case_status_badge, flaky_badge, run_status_badge, score_text};
 use super::short_time_seconds;
 use crate::eval::{EvalStatus, MetricSummary};
 use crate::records::{EvalRunSummary, LastResult};
@@ -25,12 +25,14 @@ pub fn StatusCell(result: Option<LastResult>, link: Option<String>) -> impl Into
         .map(|metric| chip(metric, reasons.get(&metric.metric_name).cloned()))
         .collect_view();
     let badge = case_status_badge(summary.final_eval_status, summary.errors);
+    let flaky = flaky_badge(&summary);
     view! {
         <div class="status-line">
             {match link {
                 Some(href) => view! { <a href=href class="status-link" title="Expected against actual">{badge}</a> }.into_any(),
                 None => badge.into_any(),
             }}
+            {flaky}
             <span class="chips">{chips}</span>
         </div>
     }

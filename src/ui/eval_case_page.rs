@@ -1,6 +1,7 @@
 //! One eval case, turn by turn: what the user says, the tool calls expected, the expected answer;
 //! its actions (duplicate, delete) and its history.
 
+use super::case_across_runs::CaseAcrossRuns;
 use super::case_actions::CaseActions;
 use super::case_history::CaseHistory;
 use super::json_view::JsonView;
@@ -95,6 +96,7 @@ fn CaseView(stored: StoredCase, restore: ServerAction<RestoreCaseVersion>) -> im
             <summary>"Case JSON (as exported)"</summary>
             <JsonView value=raw />
         </details>
+        <CaseAcrossRuns app=app.clone() eval_set_id=set.clone() eval_id=case.eval_id.clone() />
         <CaseHistory
             app
             eval_set_id=set

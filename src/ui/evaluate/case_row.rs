@@ -1,7 +1,7 @@
 //! One case's row in the run results, and its details row that "Show" opens.
 
 use super::case_runs::CaseResults;
-use super::labels::{case_status_badge, cost_text, score_text};
+use super::labels::{case_status_badge, cost_text, flaky_badge, score_text};
 use super::open_cases::OpenCases;
 use super::run_detail::RunDetail;
 use crate::eval::{EvalStatus, MetricSummary};
@@ -58,7 +58,7 @@ pub(super) fn CaseResultRow(
                     {case.eval_id.clone()}
                 </a>
             </td>
-            <td>{case_status_badge(case.final_eval_status, case.errors)}</td>
+            <td>{case_status_badge(case.final_eval_status, case.errors)} {flaky_badge(&case)}</td>
             {pass_at}
             {scores}
             <td class="muted small">{cost}</td>

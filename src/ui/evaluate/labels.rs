@@ -2,7 +2,7 @@
 //! informational metrics.
 
 use crate::eval::{
-    EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1,
+    CaseSummary, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1,
     TOOL_CALL_COUNT_V1,
 };
 use crate::records::RunStatus;
@@ -30,6 +30,22 @@ pub(crate) fn case_status_badge(status: EvalStatus, errors: usize) -> impl IntoV
         }
     };
     view! { <span class=class>{label}</span> }
+}
+
+/// "flaky" when runs of the same case disagree (some passed, some did not), with pass@k and
+/// pass^k on hover.
+pub(crate) fn flaky_badge(case: &CaseSummary) -> Option<impl IntoView> {
+    let flaky = case.num_runs > 1 && case.passed_runs > 0 && case.passed_runs < case.num_runs;
+    flaky.then(|| {
+        let k = case.num_runs;
+        let title = format!(
+            "{} of {k} runs passed · pass@{k} {:.2} · pass^{k} {:.2}",
+            case.passed_runs,
+            case.pass_at_k.last().copied().unwrap_or(0.0),
+            case.pass_hat_k.last().copied().unwrap_or(0.0)
+        );
+        view! { <span class="badge error" title=title>"≈ flaky"</span> }
+    })
 }
 
 pub(crate) fn score_text(score: Option<f64>) -> String {
