@@ -335,6 +335,17 @@ pub struct RunRow {
     pub metrics: Vec<MetricStats>,
 }
 
+/// A page of a run's results table: the run, its metrics, and a page of its cases pooled over
+/// their runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultsPage {
+    pub summary: EvalRunSummary,
+    pub metric_names: Vec<String>,
+    pub case_summaries: Vec<CaseSummary>,
+    pub page: i64,
+    pub page_count: i64,
+}
+
 /// A run's page: its summary, per-metric statistics over all its cases, one page of its cases,
 /// and the evalset's other runs to compare it with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

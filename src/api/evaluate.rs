@@ -2,15 +2,15 @@
 //! runs, and read their results case by case. The work itself is `service::eval_runs`, shared
 //! with the REST API and the CLI.
 
-use crate::eval::{CaseSummary, MetricInfo};
-use crate::records::{EvalRunCase, EvalRunSummary};
+use crate::eval::MetricInfo;
+use crate::records::{EvalRunSummary, ResultsPage};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::{eval_runs, last_run};
+use crate::service::{eval_runs, last_run, run_views};
 
 /// What the panel offers: the metrics to pick from and the agent profiles to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,15 +26,6 @@ pub struct MetricChoice {
     pub threshold: f64,
     /// The criterion's other keys as JSON object text, for metrics that take them.
     pub options: Option<String>,
-}
-
-/// A run with its results so far: the stored case runs and the summaries pooled over runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EvalRunView {
-    pub summary: EvalRunSummary,
-    pub metric_names: Vec<String>,
-    pub case_summaries: Vec<CaseSummary>,
-    pub cases: Vec<EvalRunCase>,
 }
 
 /// Which of the eval set's cases a run takes.
@@ -106,14 +97,15 @@ pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<Eval
     Ok(eval_runs::list_eval_runs(&services().store, &app, Some(&eval_set_id)).await?)
 }
 
-/// One run with its results; without a result id, the eval set's newest run (None if it has
+/// A page of one run's results; without a result id, the eval set's newest run (None if it has
 /// none yet).
 #[server]
 pub async fn get_eval_run(
     app: String,
     eval_set_id: String,
     result_id: Option<String>,
-) -> Result<Option<EvalRunView>, ServerFnError> {
+    page: i64,
+) -> Result<Option<ResultsPage>, ServerFnError> {
     let store = &services().store;
     let result_id = match result_id {
         Some(id) => id,
@@ -126,15 +118,10 @@ pub async fn get_eval_run(
             None => return Ok(None),
         },
     };
-    let record = eval_runs::eval_run(store, &app, &result_id).await?;
-    let (expected, config) = eval_runs::stored_plan(&record).map_err(ServerFnError::new)?;
-    let cases = eval_runs::eval_run_cases(store, &record, true).await?;
-    Ok(Some(EvalRunView {
-        metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
-        case_summaries: eval_runs::case_summaries(&expected, &config, &cases),
-        summary: record.summary,
-        cases,
-    }))
+    run_views::results_page(store, &app, &result_id, page)
+        .await
+        .map(Some)
+        .map_err(ServerFnError::new)
 }
 
 #[server]

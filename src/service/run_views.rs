@@ -6,7 +6,7 @@ use super::eval_runs::{list_eval_runs, EvalRunError};
 use crate::eval::{
     compare_runs, metric_stats, summarize_case, CaseRunScores, CaseSummary, Change, EvalConfig, EvalStatus,
 };
-use crate::records::{RunComparison, RunPage, RunRow};
+use crate::records::{ResultsPage, RunComparison, RunPage, RunRow};
 use crate::store::{EvalRunHead, Store};
 use std::collections::BTreeMap;
 
@@ -66,6 +66,28 @@ fn page_of<T: Clone>(items: &[T], page: i64) -> (Vec<T>, i64, i64) {
         .cloned()
         .collect();
     (shown, page, page_count)
+}
+
+/// One page of a run's case summaries, for its results table (the cases' per-turn results are
+/// read when a case is opened).
+pub async fn results_page(
+    store: &Store,
+    app: &str,
+    result_id: &str,
+    page: i64,
+) -> Result<ResultsPage, EvalRunError> {
+    let record = store.eval_run_head(app, result_id).await?;
+    let config =
+        EvalConfig::parse(&record.config_json).map_err(|e| EvalRunError::Unreadable(e.to_string()))?;
+    let summaries = case_summaries(store, &record).await?;
+    let (case_summaries, page, page_count) = page_of(&summaries, page);
+    Ok(ResultsPage {
+        summary: record.summary,
+        metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
+        case_summaries,
+        page,
+        page_count,
+    })
 }
 
 pub async fn run_page(store: &Store, app: &str, result_id: &str, page: i64) -> Result<RunPage, EvalRunError> {

@@ -1,32 +1,35 @@
-//! One case's row in the run results, and its details row that "Show" opens.
+//! One case's row in the run results, and its details row that "Show" opens (its runs'
+//! per-turn results are read then, not with the table).
 
-use super::case_runs::CaseResults;
+use super::case_runs::CaseRun;
 use super::labels::{case_status_badge, cost_text, flaky_badge, score_text};
 use super::open_cases::OpenCases;
 use super::run_detail::RunDetail;
-use crate::eval::{EvalStatus, MetricSummary};
+use crate::api::case_results::case_result;
+use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
 use crate::ui::case_result_href;
+use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 
 /// One case of run `result_id`: its pooled status and metric scores; "Show" opens each run's
 /// per-turn scores, with the reason a metric could not score and the judge's evidence.
 #[component]
 pub(super) fn CaseResultRow(
-    case: CaseResults,
+    case: CaseSummary,
     multi_run: bool,
     result_id: String,
     app: String,
     eval_set_id: String,
     open_cases: OpenCases,
 ) -> impl IntoView {
-    let result_href = case_result_href(&app, &eval_set_id, &result_id, &case.summary.eval_id);
-    let CaseResults { summary: case, runs } = case;
+    let result_href = case_result_href(&app, &eval_set_id, &result_id, &case.eval_id);
+
     let open = {
         let (result_id, eval_id) = (result_id.clone(), case.eval_id.clone());
         Signal::derive(move || open_cases.is_open(&result_id, &eval_id))
     };
     let toggle = {
-        let eval_id = case.eval_id.clone();
+        let (result_id, eval_id) = (result_id.clone(), case.eval_id.clone());
         move |_| open_cases.toggle(&result_id, &eval_id)
     };
     let gating: Vec<&MetricSummary> = case.metrics.iter().filter(|m| m.threshold.is_some()).collect();
@@ -47,10 +50,36 @@ pub(super) fn CaseResultRow(
         let k = case.num_runs;
         view! { <td class="num" title=format!("pass@{k} {:.2} · pass^{k} {:.2}", case.pass_at_k.last().copied().unwrap_or(0.0), case.pass_hat_k.last().copied().unwrap_or(0.0))>{format!("{}/{}", case.passed_runs, case.num_runs)}</td> }
     });
-    let details = runs
-        .into_iter()
-        .map(|run| view! { <RunDetail run /> })
-        .collect_view();
+    let details = {
+        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), case.eval_id.clone());
+        Resource::new(
+            move || open.get(),
+            move |open| {
+                let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
+                async move {
+                    if open {
+                        case_result(app, result_id, eval_id).await.map(Some)
+                    } else {
+                        Ok(None)
+                    }
+                }
+            },
+        )
+    };
+    let details = move || {
+        Suspend::new(async move {
+            match details.await {
+                Ok(Some(view)) => view
+                    .runs
+                    .iter()
+                    .map(|run| view! { <RunDetail run=CaseRun::from(run) /> })
+                    .collect_view()
+                    .into_any(),
+                Ok(None) => ().into_any(),
+                Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+            }
+        })
+    };
     view! {
         <tr>
             <td>
@@ -69,7 +98,9 @@ pub(super) fn CaseResultRow(
             </td>
         </tr>
         <tr class="detail-row" class:hidden=move || !open.get()>
-            <td colspan=width.to_string()>{details}</td>
+            <td colspan=width.to_string()>
+                <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>{details}</Transition>
+            </td>
         </tr>
     }
 }

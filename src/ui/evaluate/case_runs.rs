@@ -1,16 +1,9 @@
-//! What the results table shows, read once from a run view: each case's summary with its
-//! stored runs, every run's ADK result deserialised into the typed `EvalCaseResult`.
+//! A case's stored run as the results table shows it when the case is opened: its ADK result
+//! deserialised into the typed `EvalCaseResult`.
 
-use crate::eval::{CaseSummary, EvalCaseResult};
+use crate::eval::EvalCaseResult;
 use crate::records::EvalRunCase;
 use serde::Deserialize;
-
-/// One case with its summary over runs and each of its runs, in run order.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct CaseResults {
-    pub summary: CaseSummary,
-    pub runs: Vec<CaseRun>,
-}
 
 /// One stored run of a case.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,21 +24,6 @@ impl From<&EvalRunCase> for CaseRun {
                 .map_err(|err| format!("The stored result of this run could not be read: {err}")),
         }
     }
-}
-
-/// A run's cases in the order of their summaries, each with its stored runs.
-pub(super) fn case_results(summaries: &[CaseSummary], stored: &[EvalRunCase]) -> Vec<CaseResults> {
-    summaries
-        .iter()
-        .map(|summary| CaseResults {
-            summary: summary.clone(),
-            runs: stored
-                .iter()
-                .filter(|run| run.eval_id == summary.eval_id)
-                .map(CaseRun::from)
-                .collect(),
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -120,19 +98,6 @@ mod tests {
         }
     }
 
-    fn summary(eval_id: &str) -> CaseSummary {
-        CaseSummary {
-            eval_id: eval_id.into(),
-            final_eval_status: EvalStatus::Passed,
-            num_runs: 1,
-            metrics: Vec::new(),
-            passed_runs: 1,
-            errors: 0,
-            pass_at_k: Vec::new(),
-            pass_hat_k: Vec::new(),
-        }
-    }
-
     #[test]
     fn a_stored_result_reads_back_as_the_typed_result() {
         let result = scored("order");
@@ -149,26 +114,5 @@ mod tests {
                 "{message}"
             );
         }
-    }
-
-    #[test]
-    fn runs_are_grouped_under_their_case_in_summary_order() {
-        let summaries = [summary("b"), summary("a")];
-        let runs = [
-            stored(0, "a", serde_json::to_value(scored("a")).unwrap()),
-            stored(0, "b", serde_json::to_value(scored("b")).unwrap()),
-            stored(1, "a", serde_json::to_value(scored("a")).unwrap()),
-        ];
-        let cases = case_results(&summaries, &runs);
-        let shape: Vec<(&str, Vec<i64>)> = cases
-            .iter()
-            .map(|case| {
-                (
-                    case.summary.eval_id.as_str(),
-                    case.runs.iter().map(|r| r.run_index).collect(),
-                )
-            })
-            .collect();
-        assert_eq!(shape, [("b", vec![0]), ("a", vec![0, 1])]);
     }
 }

@@ -37,11 +37,13 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
     };
     // The run shown: the one picked, else the newest (the server picks it, so this resource
     // does not wait on the runs list).
+    // The page of the shown run's results table.
+    let page = RwSignal::new(1i64);
     let run_view = {
         let (app, id) = (app.clone(), eval_set_id.clone());
         Resource::new(
-            move || (selected.get(), refresh.get()),
-            move |(result_id, _)| get_eval_run(app.clone(), id.clone(), result_id),
+            move || (selected.get(), refresh.get(), page.get()),
+            move |(result_id, _, page)| get_eval_run(app.clone(), id.clone(), result_id, page),
         )
     };
     let shown = move || {
@@ -85,6 +87,7 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
     follow_progress(app.clone(), running, live, refresh);
 
     let on_started = move |result_id: String| {
+        page.set(1);
         selected.set(Some(result_id));
         refresh.update(|n| *n += 1);
     };
@@ -117,7 +120,7 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
                         let app = app.clone();
                         Suspend::new(async move {
                             match run_view.await {
-                                Ok(Some(view)) => view! { <RunResults app view refresh open_cases /> }.into_any(),
+                                Ok(Some(view)) => view! { <RunResults app view refresh open_cases page /> }.into_any(),
                                 Ok(None) => ().into_any(),
                                 Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                             }

@@ -1,11 +1,11 @@
 //! The shown run: its progress, Cancel or Resume, and the table of its cases.
 
 use super::case_row::CaseResultRow;
-use super::case_runs::case_results;
 use super::labels::run_status_badge;
 use super::open_cases::OpenCases;
-use crate::api::evaluate::{cancel_eval, resume_eval, EvalRunView};
+use crate::api::evaluate::{cancel_eval, resume_eval};
 use crate::eval::Efficiency;
+use crate::records::ResultsPage;
 use crate::records::RunStatus;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -16,9 +16,11 @@ use leptos::task::spawn_local;
 #[component]
 pub(super) fn RunResults(
     app: String,
-    view: EvalRunView,
+    view: ResultsPage,
     refresh: RwSignal<u32>,
     open_cases: OpenCases,
+    /// The table's page (a page of case summaries at a time).
+    page: RwSignal<i64>,
 ) -> impl IntoView {
     let summary = view.summary.clone();
     let (row_app, row_set) = (app.clone(), summary.eval_set_id.clone());
@@ -48,7 +50,8 @@ pub(super) fn RunResults(
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
-    let cases = case_results(&view.case_summaries, &view.cases);
+    let cases = view.case_summaries.clone();
+    let (current, page_count) = (view.page, view.page_count);
     let result_id = view.summary.result_id.clone();
     let export = format!(
         "/apps/{}/eval_results/{}/export",
@@ -91,13 +94,27 @@ pub(super) fn RunResults(
                 <tbody>
                     <For
                         each=move || cases.clone()
-                        key=|case| case.summary.eval_id.clone()
+                        key=|case| case.eval_id.clone()
                         children=move |case| {
                             view! { <CaseResultRow case multi_run result_id=result_id.clone() app=row_app.clone() eval_set_id=row_set.clone() open_cases /> }
                         }
                     />
                 </tbody>
             </table>
+            {(page_count > 1)
+                .then(|| {
+                    view! {
+                        <nav class="pager" aria-label="Result pages">
+                            <button class="small" disabled=current <= 1 on:click=move |_| page.set(current - 1)>
+                                "← Previous"
+                            </button>
+                            <span class="muted">"Page " {current} " of " {page_count}</span>
+                            <button class="small" disabled=current >= page_count on:click=move |_| page.set(current + 1)>
+                                "Next →"
+                            </button>
+                        </nav>
+                    }
+                })}
         </div>
     }
 }
