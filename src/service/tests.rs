@@ -134,3 +134,56 @@ async fn an_editor_save_renames_in_the_same_write_and_a_stale_one_changes_nothin
         .unwrap();
     assert!(names.iter().any(|n| n == "get_weather"), "{names:?}");
 }
+
+#[tokio::test]
+async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
+    use super::run_views::{results_page, RUN_CASES_PER_PAGE};
+
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(YesJudge)).await;
+    let cases: Vec<serde_json::Value> = (0..60)
+        .map(|i| {
+            serde_json::json!({"eval_id": format!("case_{i:02}"), "conversation": [{
+                "invocation_id": format!("i{i}"),
+                "user_content": {"role": "user", "parts": [{"text": "What's the weather in Paris?"}]},
+                "final_response": {"role": "model", "parts": [{"text": "Sunny."}]}
+            }]})
+        })
+        .collect();
+    let file = serde_json::json!({"eval_set_id": "weather", "eval_cases": cases}).to_string();
+    import_file(
+        &services.store,
+        "demo",
+        "weather.evalset.json",
+        None,
+        &file,
+        false,
+    )
+    .await
+    .unwrap();
+    let config = EvalConfig::from_picked([("response_match_score", 0.1, None)]).unwrap();
+    let start = StartEvalRun {
+        app_name: "demo",
+        eval_set_id: "weather",
+        eval_ids: &[],
+        config,
+        agent: None,
+        num_runs: 1,
+    };
+    let (record, handle) = start_eval_run(&services, start).await.unwrap();
+    handle.await.unwrap();
+    let id = &record.summary.result_id;
+    let first = results_page(&services.store, "demo", id, 1).await.unwrap();
+    assert_eq!(
+        (first.case_summaries.len(), first.page_count),
+        (RUN_CASES_PER_PAGE, 2)
+    );
+    let second = results_page(&services.store, "demo", id, 2).await.unwrap();
+    assert_eq!(second.case_summaries.len(), 60 - RUN_CASES_PER_PAGE);
+    // In the evalset's order: the second page starts where the first ended.
+    assert_eq!(second.case_summaries[0].eval_id, "case_50");
+    assert_eq!(
+        results_page(&services.store, "demo", id, 99).await.unwrap().page,
+        2
+    );
+}
