@@ -103,6 +103,39 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .await;
     assert_eq!(failed["total_cases"], 1);
     assert_eq!(failed["cases"][0]["eval_id"], "order");
+
+    // Fixed and run again, the order case shows as improved against the first run.
+    let mut order = app.get_json("/apps/demo/eval_sets/regression/evals/order").await;
+    order["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["order_id"] = json!("A1003");
+    let response = app
+        .put_json("/apps/demo/eval_sets/regression/evals/order", &order)
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let response = app
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let runs = app.get_json("/apps/demo/eval_results").await;
+    let newer = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap())
+        .find(|id| *id != ids[0])
+        .unwrap()
+        .to_string();
+    let compare = format!("/apps/demo/eval_results/{newer}/compare/{}", ids[0]);
+    let compared = app.get_json(&compare).await;
+    // Counts per change: regressed, improved, still failing, still passing, added, removed.
+    assert_eq!(compared["counts"], json!([0, 1, 0, 1, 0, 0]));
+    let improved = app.get_json(&format!("{compare}?change=improved")).await;
+    assert_eq!(improved["cases"].as_array().unwrap().len(), 1);
+    assert_eq!(improved["cases"][0]["eval_id"], "order");
+    assert_error(
+        app.get(&format!("{compare}?change=worse")).await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 }
 
 /// The events of a finished SSE body: (event, id, data).

@@ -4,10 +4,11 @@
 use super::body::JsonBody;
 use super::error::ApiError;
 use crate::api::AppState;
-use crate::eval::{metric_infos, EvalConfig};
+use crate::eval::{metric_infos, Change, EvalConfig};
+use crate::records::RunComparison;
 use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
-use crate::service::run_export;
 use crate::service::run_progress::{self, ProgressEvent};
+use crate::service::{run_export, run_views};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -27,6 +28,10 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval_results", get(list_eval_results))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
         .route("/{app}/eval_results/{result_id}/export", get(export_eval_result))
+        .route(
+            "/{app}/eval_results/{result_id}/compare/{before_id}",
+            get(compare_eval_results),
+        )
         .route(
             "/{app}/eval_results/{result_id}/progress",
             get(eval_result_progress),
@@ -163,6 +168,38 @@ async fn export_eval_result(
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
     Ok(response)
+}
+
+/// `?change=regressed|improved|still_failing|still_passing|added|removed&page=N`.
+#[derive(Deserialize)]
+struct CompareQuery {
+    change: Option<String>,
+    #[serde(default = "first_page")]
+    page: i64,
+}
+
+fn first_page() -> i64 {
+    1
+}
+
+/// Run `result_id` against the earlier run `before_id` of the same evalset, as the browser's
+/// compare view shows it: counts per change, per-metric statistics, a page of the cases.
+async fn compare_eval_results(
+    State(state): State<AppState>,
+    Path((app, result_id, before_id)): Path<(String, String, String)>,
+    Query(query): Query<CompareQuery>,
+) -> Result<Json<RunComparison>, ApiError> {
+    let change = match query.change.as_deref() {
+        None => None,
+        Some(name) => Some(Change::parse(name).ok_or_else(|| {
+            let known: Vec<&str> = Change::ALL.iter().map(|c| c.as_str()).collect();
+            ApiError::bad_request(format!("change `{name}` is not one of {}", known.join(", ")))
+        })?),
+    };
+    let store = &state.services.store;
+    Ok(Json(
+        run_views::compare(store, &app, &before_id, &result_id, change, query.page).await?,
+    ))
 }
 
 /// `?after=N`: resume after stream position N (a `cases` event's id); `Last-Event-ID` wins.
