@@ -9,13 +9,12 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::{case_results, cases, eval_runs};
+use crate::service::{case_results, cases};
 
 /// One case in one run: each of its runs' results and the case as it is stored now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResultView {
     pub run: EvalRunSummary,
-    pub metric_names: Vec<String>,
     pub runs: Vec<EvalRunCase>,
     /// None when the case was deleted since; its version is what an accept sends back.
     pub current: Option<StoredCase>,
@@ -29,13 +28,11 @@ pub async fn case_result(
 ) -> Result<CaseResultView, ServerFnError> {
     let store = &services().store;
     let (record, runs) = case_results::case_runs(store, &app, &result_id, &eval_id).await?;
-    let (_, config) = eval_runs::stored_plan(&record).map_err(ServerFnError::new)?;
     let current = cases::get_case(store, &app, &record.summary.eval_set_id, &eval_id)
         .await
         .ok();
     Ok(CaseResultView {
         run: record.summary,
-        metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
         runs,
         current,
     })

@@ -3,11 +3,11 @@
 //! run's metrics and agent.
 
 use super::cases::{save_case, CaseError};
-use super::eval_runs::{start_eval_run, stored_plan, EvalRunError, StartEvalRun};
+use super::eval_runs::{start_eval_run, stored_config, EvalRunError, StartEvalRun};
 use super::Services;
 use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalConfig, EvalStatus};
 use crate::records::{CaseInRun, EvalRunCase, StoredCase};
-use crate::store::{EvalRunRecord, Store, StoreError};
+use crate::store::{EvalRunHead, EvalRunRecord, Store, StoreError};
 use serde::Deserialize;
 
 #[derive(Debug, thiserror::Error)]
@@ -38,8 +38,8 @@ pub async fn case_runs(
     app: &str,
     result_id: &str,
     eval_id: &str,
-) -> Result<(EvalRunRecord, Vec<EvalRunCase>), StoreError> {
-    let record = store.eval_run(app, result_id).await?;
+) -> Result<(EvalRunHead, Vec<EvalRunCase>), StoreError> {
+    let record = store.eval_run_head(app, result_id).await?;
     let runs = store.eval_run_case_runs(record.row, eval_id).await?;
     Ok((record, runs))
 }
@@ -147,8 +147,9 @@ pub async fn rerun_case(
     result_id: &str,
     eval_id: &str,
 ) -> Result<EvalRunRecord, CaseResultError> {
-    let record = services.store.eval_run(app, result_id).await?;
-    let (_, config) = stored_plan(&record).map_err(CaseResultError::Unreadable)?;
+    // The case runs as it is stored now, so only the run's config is read, not its eval set.
+    let record = services.store.eval_run_head(app, result_id).await?;
+    let config = stored_config(result_id, &record.config_json).map_err(CaseResultError::Unreadable)?;
     let (started, _) = start_eval_run(
         services,
         StartEvalRun {

@@ -58,13 +58,14 @@ pub fn stored_plan(record: &EvalRunRecord) -> Result<(EvalSet, EvalConfig), Stri
             record.summary.result_id
         )
     })?;
-    let config = EvalConfig::parse(&record.config_json).map_err(|e| {
-        format!(
-            "the stored eval config of `{}` is unreadable: {e}",
-            record.summary.result_id
-        )
-    })?;
+    let config = stored_config(&record.summary.result_id, &record.config_json)?;
     Ok((expected, config))
+}
+
+/// The eval config a stored run was started with (`config_json` as stored for `result_id`).
+pub fn stored_config(result_id: &str, config_json: &str) -> Result<EvalConfig, String> {
+    EvalConfig::parse(config_json)
+        .map_err(|e| format!("the stored eval config of `{result_id}` is unreadable: {e}"))
 }
 
 /// Runs the case runs of `record` not stored yet, storing them as they finish (what finished

@@ -1,7 +1,8 @@
 //! The case list's view of the evalset's latest run: each listed case's outcome there, pooled
 //! over its runs, with the reason of each metric that could not score.
 
-use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalConfig, EvalStatus};
+use super::eval_runs::stored_config;
+use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalStatus};
 use crate::records::{CaseListPage, EvalRunCase, LastResult};
 use crate::store::{Store, StoreError};
 use serde::Deserialize;
@@ -14,7 +15,7 @@ pub async fn add_last_run(store: &Store, page: &mut CaseListPage) -> Result<(), 
         return Ok(());
     };
     // A config this build cannot read (an older run's) leaves the list without statuses.
-    let Ok(config) = EvalConfig::parse(&record.config_json) else {
+    let Ok(config) = stored_config(&record.summary.result_id, &record.config_json) else {
         return Ok(());
     };
     let ids: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();

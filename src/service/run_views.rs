@@ -2,7 +2,7 @@
 //! a page at a time, and two runs of an evalset compared case by case. The summaries are made
 //! from the stored scores alone (the run's stored eval set is not read).
 
-use super::eval_runs::{list_eval_runs, EvalRunError};
+use super::eval_runs::{list_eval_runs, stored_config, EvalRunError};
 use crate::eval::{
     compare_runs, metric_stats, summarize_case, CaseRunScores, CaseSummary, Change, EvalConfig, EvalStatus,
 };
@@ -13,14 +13,16 @@ use std::collections::BTreeMap;
 /// Cases per page of a run's or a comparison's case list.
 pub const RUN_CASES_PER_PAGE: usize = 50;
 
+fn config_of(record: &EvalRunHead) -> Result<EvalConfig, EvalRunError> {
+    stored_config(&record.summary.result_id, &record.config_json).map_err(EvalRunError::Unreadable)
+}
+
 /// A run's cases pooled over its runs, in the eval set's order.
-async fn case_summaries(store: &Store, record: &EvalRunHead) -> Result<Vec<CaseSummary>, EvalRunError> {
-    let config = EvalConfig::parse(&record.config_json).map_err(|e| {
-        EvalRunError::Unreadable(format!(
-            "the stored eval config of `{}` is unreadable: {e}",
-            record.summary.result_id
-        ))
-    })?;
+async fn case_summaries(
+    store: &Store,
+    record: &EvalRunHead,
+    config: &EvalConfig,
+) -> Result<Vec<CaseSummary>, EvalRunError> {
     let mut by_case: BTreeMap<i64, (String, Vec<CaseRunScores>)> = BTreeMap::new();
     for row in store.eval_run_cases(record.row, false).await? {
         let scores = CaseRunScores {
@@ -36,7 +38,7 @@ async fn case_summaries(store: &Store, record: &EvalRunHead) -> Result<Vec<CaseS
     }
     Ok(by_case
         .into_values()
-        .map(|(eval_id, runs)| summarize_case(&eval_id, &runs, &config))
+        .map(|(eval_id, runs)| summarize_case(&eval_id, &runs, config))
         .collect())
 }
 
@@ -49,7 +51,7 @@ pub async fn run_rows(
     let mut rows = Vec::new();
     for summary in list_eval_runs(store, app, eval_set_id).await? {
         let record = store.eval_run_head(app, &summary.result_id).await?;
-        let metrics = metric_stats(&case_summaries(store, &record).await?);
+        let metrics = metric_stats(&case_summaries(store, &record, &config_of(&record)?).await?);
         rows.push(RunRow { summary, metrics });
     }
     Ok(rows)
@@ -77,9 +79,8 @@ pub async fn results_page(
     page: i64,
 ) -> Result<ResultsPage, EvalRunError> {
     let record = store.eval_run_head(app, result_id).await?;
-    let config =
-        EvalConfig::parse(&record.config_json).map_err(|e| EvalRunError::Unreadable(e.to_string()))?;
-    let summaries = case_summaries(store, &record).await?;
+    let config = config_of(&record)?;
+    let summaries = case_summaries(store, &record, &config).await?;
     let (case_summaries, page, page_count) = page_of(&summaries, page);
     Ok(ResultsPage {
         summary: record.summary,
@@ -92,7 +93,7 @@ pub async fn results_page(
 
 pub async fn run_page(store: &Store, app: &str, result_id: &str, page: i64) -> Result<RunPage, EvalRunError> {
     let record = store.eval_run_head(app, result_id).await?;
-    let summaries = case_summaries(store, &record).await?;
+    let summaries = case_summaries(store, &record, &config_of(&record)?).await?;
     let (cases, page, page_count) = page_of(&summaries, page);
     let other_runs = list_eval_runs(store, app, Some(&record.summary.eval_set_id))
         .await?
@@ -124,8 +125,8 @@ pub async fn compare(
         store.eval_run_head(app, after_id).await?,
     );
     let (earlier, later) = (
-        case_summaries(store, &before).await?,
-        case_summaries(store, &after).await?,
+        case_summaries(store, &before, &config_of(&before)?).await?,
+        case_summaries(store, &after, &config_of(&after)?).await?,
     );
     let compared = compare_runs(&earlier, &later);
     let counts = Change::ALL

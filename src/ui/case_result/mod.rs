@@ -127,7 +127,6 @@ fn CaseResultBody(
 ) -> impl IntoView {
     let CaseResultView {
         run: summary,
-        metric_names: _,
         runs,
         current,
     } = view;
