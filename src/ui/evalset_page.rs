@@ -6,6 +6,7 @@
 use super::case_status::{LastRunLine, StatusCell};
 use super::delete_cases_dialog::DeleteCasesDialog;
 use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
+use super::pager::page_links;
 use super::{
     case_href, case_result_href, count, edit_href, encode_query_value, error_text, export_href, preview,
     ErrorNote,
@@ -360,20 +361,7 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
-                {(last > 1)
-                    .then(|| {
-                        view! {
-                            <nav class="pager" aria-label="Pages">
-                                {(current > 1)
-                                    .then(|| {
-                                        view! { <a href=page_href(current - 1) rel="prev">"← Previous"</a> }
-                                    })}
-                                <span class="muted">"Page " {current} " of " {last}</span>
-                                {(current < last)
-                                    .then(|| view! { <a href=page_href(current + 1) rel="next">"Next →"</a> })}
-                            </nav>
-                        }
-                    })}
+                {page_links(current, last, &page_href)}
             }
                 .into_any()
         }}

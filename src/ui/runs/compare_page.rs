@@ -8,6 +8,7 @@ use crate::api::runs::compare_runs;
 use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
 use crate::records::RunComparison;
 use crate::ui::evaluate::labels::{case_status_badge, score_text};
+use crate::ui::pager::page_links;
 use crate::ui::{case_result_href, error_text, short_time_seconds, ErrorNote};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -85,17 +86,8 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
         .into_iter()
         .map(|case| compared_row(&app, &before, &after, case))
         .collect_view();
-    let pager = (page_count > 1).then(|| {
-        let filter = change.clone().map(|c| format!("&change={c}")).unwrap_or_default();
-        let href = move |n: i64| format!("{base}?page={n}{filter}");
-        view! {
-            <nav class="pager" aria-label="Pages">
-                {(page > 1).then(|| view! { <a href=href(page - 1) rel="prev">"← Previous"</a> })}
-                <span class="muted">"Page " {page} " of " {page_count}</span>
-                {(page < page_count).then(|| view! { <a href=href(page + 1) rel="next">"Next →"</a> })}
-            </nav>
-        }
-    });
+    let filter = change.clone().map(|c| format!("&change={c}")).unwrap_or_default();
+    let pager = page_links(page, page_count, &|n| format!("{base}?page={n}{filter}"));
     view! {
         <div class="page-header">
             <div>

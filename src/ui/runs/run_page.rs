@@ -7,6 +7,7 @@ use crate::api::runs::run_details;
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
+use crate::ui::pager::page_links;
 use crate::ui::{
     case_result_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
 };
@@ -90,15 +91,8 @@ fn RunView(data: RunPageData) -> impl IntoView {
         .into_iter()
         .map(|case| case_row(&app, &set, &result_id, case))
         .collect_view();
-    let pager = (page_count > 1).then(|| {
-        let href = |n: i64| format!("{}?page={n}", run_href(&app, &result_id));
-        view! {
-            <nav class="pager" aria-label="Pages">
-                {(page > 1).then(|| view! { <a href=href(page - 1) rel="prev">"← Previous"</a> })}
-                <span class="muted">"Page " {page} " of " {page_count}</span>
-                {(page < page_count).then(|| view! { <a href=href(page + 1) rel="next">"Next →"</a> })}
-            </nav>
-        }
+    let pager = page_links(page, page_count, &|n| {
+        format!("{}?page={n}", run_href(&app, &result_id))
     });
     view! {
         <div class="page-header">
