@@ -2,6 +2,7 @@
 //! tool responses, text), reordered with Alt+↑/↓. Parts the editor does not edit are listed
 //! and kept as they are.
 
+use super::drag::Dragging;
 use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
 use crate::draft::{
     item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft,
@@ -38,8 +39,7 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
             _ => Vec::new(),
         })
     };
-    // The event being dragged, if any.
-    let dragged = RwSignal::new(None::<Key>);
+    let dragged = Dragging::new();
     let add = move |what: NewPart| {
         editing.draft.update(|d| {
             let (part_key, event_key) = (d.new_key(), d.new_key());
@@ -80,7 +80,7 @@ pub fn EventsEditor(editing: Editing, turn: Key) -> impl IntoView {
 }
 
 #[component]
-fn EventRow(editing: Editing, turn: Key, event: Key, dragged: RwSignal<Option<Key>>) -> impl IntoView {
+fn EventRow(editing: Editing, turn: Key, event: Key, dragged: Dragging) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
             with_events(d, turn, |events| {
@@ -98,46 +98,30 @@ fn EventRow(editing: Editing, turn: Key, event: Key, dragged: RwSignal<Option<Ke
         .draft
         .with_untracked(|d| super::events::event(d, turn, event).map(|e| e.parts.clone()))
         .unwrap_or_default();
-    // Only a dragged event is dropped here; text dragged into a field goes to the field.
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        if let Some(from) = dragged.get_untracked() {
-            ev.prevent_default();
+        dragged.drop(&ev, |from| {
             editing.draft.update(|d| {
                 with_events(d, turn, |events| {
                     move_to(events, from, event);
                 })
-            });
-        }
-        dragged.set(None);
+            })
+        })
     };
     view! {
         <li
             class="call-row"
-            class:dragging=move || dragged.get() == Some(event)
+            class:dragging=move || dragged.is(event)
             on:keydown=move |ev| {
                 if let Some(delta) = move_key(&ev) {
                     ev.prevent_default();
                     keeping_focus(|| on_move(delta));
                 }
             }
-            on:dragover=move |ev| {
-                if dragged.get_untracked().is_some() {
-                    ev.prevent_default();
-                }
-            }
+            on:dragover=move |ev| dragged.allow(&ev)
             on:drop=on_drop
         >
             <div class="row-head">
-                <span
-                    class="drag-handle"
-                    draggable="true"
-                    title="Drag to reorder (or Alt+↑/↓)"
-                    aria-hidden="true"
-                    on:dragstart=move |_| dragged.set(Some(event))
-                    on:dragend=move |_| dragged.set(None)
-                >
-                    "⠿"
-                </span>
+                {dragged.handle(event)}
                 <span class="row-title">"Event"</span>
                 {row_buttons("event", on_move, None, on_remove)}
             </div>

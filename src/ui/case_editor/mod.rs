@@ -3,6 +3,7 @@
 
 mod case_fields;
 mod conflict;
+mod drag;
 mod editor;
 mod events;
 mod fields;

@@ -1,6 +1,7 @@
 //! A turn's steps in the tool_uses form: the expected tool calls (reordered by drag or
 //! Alt+↑/↓), the tool responses and the intermediate responses.
 
+use super::drag::Dragging;
 use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
 use crate::draft::{
     item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, Key, ResponseDraft, Steps, TextDraft,
@@ -50,8 +51,7 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
         Steps::ToolUses { texts, .. } => Some(texts.iter().map(|t| t.key).collect::<Vec<_>>()),
         Steps::Events(_) => None,
     });
-    // The call being dragged, if any.
-    let dragged = RwSignal::new(None::<Key>);
+    let dragged = Dragging::new();
     let add_call = move |_| {
         editing.draft.update(|d| {
             let key = d.new_key();
@@ -106,7 +106,7 @@ pub fn ToolUsesEditor(editing: Editing, turn: Key) -> impl IntoView {
 }
 
 #[component]
-fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>>) -> impl IntoView {
+fn CallRow(editing: Editing, turn: Key, call: Key, dragged: Dragging) -> impl IntoView {
     let on_move = move |delta: isize| {
         editing.draft.update(|d| {
             with_lists(d, turn, |calls, _, _| {
@@ -136,22 +136,19 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
             .with(|d| d.turn(turn).and_then(|t| t.call(call)).map(|c| c.name.clone()))
             .unwrap_or_default()
     };
-    // Only a dragged call is dropped here; text dragged into a field goes to the field.
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        if let Some(from) = dragged.get_untracked() {
-            ev.prevent_default();
+        dragged.drop(&ev, |from| {
             editing.draft.update(|d| {
                 with_lists(d, turn, |calls, _, _| {
                     move_to(calls, from, call);
                 })
-            });
-        }
-        dragged.set(None);
+            })
+        })
     };
     view! {
         <li
             class="call-row"
-            class:dragging=move || dragged.get() == Some(call)
+            class:dragging=move || dragged.is(call)
             data-call=call
             on:keydown=move |ev| {
                 if let Some(delta) = move_key(&ev) {
@@ -159,24 +156,11 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: RwSignal<Option<Key>
                     keeping_focus(|| on_move(delta));
                 }
             }
-            on:dragover=move |ev| {
-                if dragged.get_untracked().is_some() {
-                    ev.prevent_default();
-                }
-            }
+            on:dragover=move |ev| dragged.allow(&ev)
             on:drop=on_drop
         >
             <div class="row-head">
-                <span
-                    class="drag-handle"
-                    draggable="true"
-                    title="Drag to reorder (or Alt+↑/↓)"
-                    aria-hidden="true"
-                    on:dragstart=move |_| dragged.set(Some(call))
-                    on:dragend=move |_| dragged.set(None)
-                >
-                    "⠿"
-                </span>
+                {dragged.handle(call)}
                 <span class="row-title">"Call " {number} " " <span class="mono">{name}</span></span>
                 {row_buttons("call", on_move, Some(on_duplicate), on_remove)}
             </div>
