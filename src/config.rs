@@ -1,6 +1,7 @@
-//! evalstudio.toml: the agent profiles and the judge model. Reading the file, checking it
-//! (errors name the profile or the field), and building what it describes: the profiles'
-//! agents (`AgentProfiles`) and the judge of the LLM-as-judge metrics.
+//! evalstudio.toml: the agent profiles, the judge model and the user simulator's model. Reading
+//! the file, checking it (errors name the profile or the field), and building what it
+//! describes: the profiles' agents (`AgentProfiles`), the judge of the LLM-as-judge metrics and
+//! the model that plays the user in `conversation_scenario` cases.
 //!
 //! ```toml
 //! [[profiles]]
@@ -27,6 +28,11 @@
 //! temperature = 0.0                 # default 0
 //! timeout_secs = 60                 # limit on each wait for the server
 //! max_retries = 3                   # retries after 429, 5xx and connection failures
+//!
+//! [simulator]                       # plays the user of conversation_scenario cases (optional;
+//! base_url = "http://127.0.0.1:8080/v1"  # the same keys as [judge], which it defaults to)
+//! model = "qwen2.5"
+//! temperature = 0.7
 //! ```
 
 use std::path::Path;
@@ -47,6 +53,8 @@ struct ConfigFile {
     profiles: Vec<AgentProfile>,
     #[serde(default)]
     judge: Option<JudgeConfig>,
+    #[serde(default)]
+    simulator: Option<JudgeConfig>,
 }
 
 /// What the file configures. The default is what no file means: just `demo`, no judge.
@@ -56,6 +64,8 @@ pub struct Config {
     pub profiles: AgentProfiles,
     /// The `[judge]` table, if the file has one.
     pub judge: Option<JudgeConfig>,
+    /// The `[simulator]` table, if the file has one.
+    pub simulator: Option<JudgeConfig>,
 }
 
 impl Config {
@@ -75,12 +85,15 @@ impl Config {
     /// Parses a config file's text, checks the judge and every profile, and builds the agents.
     pub fn parse(text: &str) -> Result<Config, String> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
-        if let Some(judge) = &file.judge {
-            check_judge(judge)?;
+        for (table, model) in [("judge", &file.judge), ("simulator", &file.simulator)] {
+            if let Some(model) = model {
+                check_model(table, model)?;
+            }
         }
         Ok(Config {
             profiles: AgentProfiles::new(check_profiles(file.profiles)?),
             judge: file.judge,
+            simulator: file.simulator,
         })
     }
 
@@ -88,6 +101,14 @@ impl Config {
     pub fn build_judge(&self) -> Option<Arc<dyn Judge>> {
         let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
         Some(judge)
+    }
+
+    /// The model that plays the user of `conversation_scenario` cases: `[simulator]`, or the
+    /// judge's model when there is no `[simulator]`.
+    pub fn build_simulator(&self) -> Option<Arc<dyn Judge>> {
+        let model = self.simulator.clone().or_else(|| self.judge.clone())?;
+        let simulator: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(model));
+        Some(simulator)
     }
 }
 
@@ -136,28 +157,29 @@ fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, Str
     Ok(profiles)
 }
 
-/// Checks the values of `[judge]` a file may get wrong; the message names the field.
-fn check_judge(judge: &JudgeConfig) -> Result<(), String> {
-    for (field, value) in [("base_url", &judge.base_url), ("model", &judge.model)] {
+/// Checks the values of a model table (`[judge]`, `[simulator]`) a file may get wrong; the
+/// message names the field.
+fn check_model(table: &str, model: &JudgeConfig) -> Result<(), String> {
+    for (field, value) in [("base_url", &model.base_url), ("model", &model.model)] {
         if value.trim().is_empty() {
-            return Err(format!("judge.{field}: missing; the judge needs a `{field}`"));
+            return Err(format!("{table}.{field}: missing; the {table} needs a `{field}`"));
         }
     }
-    if !(judge.base_url.starts_with("http://") || judge.base_url.starts_with("https://")) {
+    if !(model.base_url.starts_with("http://") || model.base_url.starts_with("https://")) {
         return Err(format!(
-            "judge.base_url: `{}` is not an http:// or https:// URL",
-            judge.base_url
+            "{table}.base_url: `{}` is not an http:// or https:// URL",
+            model.base_url
         ));
     }
-    if let Some(t) = judge.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
-        return Err(format!("judge.temperature: {t} is outside 0 to 2"));
+    if let Some(t) = model.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
+        return Err(format!("{table}.temperature: {t} is outside 0 to 2"));
     }
-    if let Some(secs) = judge
+    if let Some(secs) = model
         .timeout_secs
         .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
     {
         return Err(format!(
-            "judge.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
+            "{table}.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
         ));
     }
     Ok(())

@@ -43,6 +43,7 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, confi
     let scoring = ScoringServices {
         judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
+        simulator: config.build_simulator(),
     };
     let state = AppState {
         services: Services::new(store, config.profiles, scoring),

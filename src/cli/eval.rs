@@ -99,6 +99,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
     let services = ScoringServices {
         judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
+        simulator: config.build_simulator(),
     };
     // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
     let (cancel, cancelled) = tokio::sync::watch::channel(false);

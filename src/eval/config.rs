@@ -8,6 +8,7 @@ use super::metrics::{
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE,
 };
 use super::partial::TrajectoryShare;
+use super::simulator::SimulatorConfig;
 use super::trajectory::{MatchType, TrajectoryCriterion};
 use serde_json::{Map, Value};
 
@@ -15,6 +16,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvalConfig {
     pub metrics: Vec<MetricConfig>,
+    /// How the simulated user plays `conversation_scenario` cases (ADK's
+    /// `user_simulator_config`).
+    pub simulator: SimulatorConfig,
 }
 
 /// One metric of the config.
@@ -99,7 +103,10 @@ impl EvalConfig {
     /// every eval reports them, and they cannot be configured).
     pub fn with_informational(mut metrics: Vec<MetricConfig>) -> EvalConfig {
         metrics.extend(Efficiency::ALL.map(MetricConfig::efficiency));
-        EvalConfig { metrics }
+        EvalConfig {
+            metrics,
+            simulator: SimulatorConfig::default(),
+        }
     }
 
     /// The config as a test_config.json (`{"criteria": {name: criterion}}`), which `parse`
@@ -111,7 +118,11 @@ impl EvalConfig {
             .filter(|m| !m.is_informational())
             .map(|m| (m.name.clone(), Value::Object(m.criterion.clone())))
             .collect();
-        serde_json::json!({ "criteria": criteria })
+        let mut json = serde_json::json!({ "criteria": criteria });
+        if !self.simulator.written.is_empty() {
+            json["user_simulator_config"] = Value::Object(self.simulator.written.clone());
+        }
+        json
     }
 
     /// The metrics of a REST run request: ADK's `EvalMetric` list, `[{"metric_name": ...,
@@ -202,7 +213,7 @@ impl EvalConfig {
     }
 
     /// Parses a `test_config.json`. Keys may be snake_case or camelCase, as in ADK; top-level
-    /// keys that only matter to a user simulator or live mode are ignored.
+    /// keys that only matter to live mode are ignored.
     pub fn parse(text: &str) -> Result<EvalConfig, ConfigError> {
         let root: Value =
             serde_json::from_str(text).map_err(|e| ConfigError(format!("not valid JSON: {e}")))?;
@@ -222,8 +233,17 @@ impl EvalConfig {
             Some((key, _)) => return Err(ConfigError(format!("{key}: expected an object of metric names"))),
             None => {}
         }
+        let simulator = match field(&root, "user_simulator_config", "userSimulatorConfig") {
+            Some((key, value)) => SimulatorConfig::parse(value, key).map_err(ConfigError)?,
+            None => SimulatorConfig::default(),
+        };
         let criteria = match field(&root, "criteria", "criteria") {
-            None => return Ok(EvalConfig::with_informational(Vec::new())),
+            None => {
+                return Ok(EvalConfig {
+                    simulator,
+                    ..EvalConfig::with_informational(Vec::new())
+                })
+            }
             Some((_, Value::Object(criteria))) => criteria,
             Some(_) => return Err(ConfigError("criteria: expected an object of metric names".into())),
         };
@@ -231,7 +251,10 @@ impl EvalConfig {
             .iter()
             .map(|(name, value)| parse_metric(name, value))
             .collect::<Result<_, _>>()?;
-        Ok(EvalConfig::with_informational(metrics))
+        Ok(EvalConfig {
+            simulator,
+            ..EvalConfig::with_informational(metrics)
+        })
     }
 }
 

@@ -408,6 +408,7 @@ mod tests {
             let services = ScoringServices {
                 judge: Some(judge.clone()),
                 embedder: Some(embedder.clone()),
+                simulator: None,
             };
             let result = block_on(score_case("set", &case, vec![weather_turn()], &config, &services));
             let turn = &result.eval_metric_result_per_invocation[0].eval_metric_results[0];

@@ -27,6 +27,7 @@ mod run_stats;
 mod runner;
 mod score;
 mod services;
+pub mod simulator;
 #[cfg(test)]
 mod tests;
 mod trajectory;

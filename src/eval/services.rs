@@ -1,4 +1,5 @@
-//! What scoring needs from outside the pure code: an LLM judge and sentence embeddings. The
+//! What scoring needs from outside the pure code: an LLM judge and sentence embeddings (and,
+//! to run scenario cases, a chat model that plays the user). The
 //! metrics that use them are pure functions over these traits; the server supplies the real
 //! implementations (an OpenAI-compatible chat model, all-MiniLM-L6-v2 in candle) and tests
 //! supply scripted ones.
@@ -32,6 +33,9 @@ pub trait Embedder: Send + Sync {
 pub struct ScoringServices {
     pub judge: Option<Arc<dyn Judge>>,
     pub embedder: Option<Arc<dyn Embedder>>,
+    /// The chat model that plays the user of `conversation_scenario` cases (the runner's, not
+    /// the metrics'); a scenario case without one is an ERROR saying what to configure.
+    pub simulator: Option<Arc<dyn Judge>>,
 }
 
 /// One metric's verdict on one invocation.

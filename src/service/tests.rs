@@ -36,7 +36,7 @@ async fn services(dir: &tempfile::TempDir, judge: Arc<dyn Judge>) -> Services {
     let store = Store::open(&dir.path().join("test.db")).await.unwrap();
     let scoring = ScoringServices {
         judge: Some(judge),
-        embedder: None,
+        ..ScoringServices::default()
     };
     Services::new(store, AgentProfiles::default(), scoring)
 }
@@ -72,7 +72,7 @@ async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
     let fixed = Services {
         scoring: ScoringServices {
             judge: Some(Arc::new(YesJudge)),
-            embedder: None,
+            ..ScoringServices::default()
         },
         ..services.clone()
     };

@@ -28,4 +28,5 @@ mod openai_agent;
 mod pages;
 mod run;
 mod run_export;
+mod scenarios;
 mod sessions;

@@ -4,6 +4,7 @@
 use super::body::JsonBody;
 use super::error::ApiError;
 use crate::api::AppState;
+use crate::eval::simulator::SimulatorConfig;
 use crate::eval::{metric_infos, Change, EvalConfig};
 use crate::records::RunComparison;
 use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
@@ -55,6 +56,9 @@ struct RunEvalBody {
     num_runs: usize,
     #[serde(default = "yes")]
     wait: bool,
+    /// ADK's: how the simulated user plays the scenario cases.
+    #[serde(default, alias = "userSimulatorConfig")]
+    user_simulator_config: Option<Value>,
 }
 
 fn one() -> usize {
@@ -77,11 +81,15 @@ async fn run_eval(
     JsonBody(body): JsonBody<RunEvalBody>,
 ) -> Result<Response, ApiError> {
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be a RunEvalRequest"))?;
-    let config = if body.eval_metrics.is_empty() {
+    let mut config = if body.eval_metrics.is_empty() {
         EvalConfig::default()
     } else {
         EvalConfig::from_eval_metrics(&body.eval_metrics).map_err(|e| ApiError::bad_request(e.to_string()))?
     };
+    if let Some(simulator) = body.user_simulator_config.as_ref().filter(|v| !v.is_null()) {
+        config.simulator =
+            SimulatorConfig::parse(simulator, "user_simulator_config").map_err(ApiError::bad_request)?;
+    }
     let (record, handle) = eval_runs::start_eval_run(
         &state.services,
         StartEvalRun {

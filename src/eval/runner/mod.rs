@@ -1,0 +1,138 @@
+//! Runs an eval set's cases through an agent and scores what it does. Each case × run gets a
+//! fresh session that replays the case's user turns or plays its scenario with the simulated
+//! user (`case_run`); cases run concurrently up to a limit, are scored as each finishes (so the
+//! caller can store results one by one), and one case failing never stops the others.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use std::collections::HashSet;
+
+use futures::stream::{self, Stream, StreamExt};
+use tokio::sync::Semaphore;
+
+use super::config::EvalConfig;
+use super::result::EvalCaseResult;
+use super::score::score_case;
+use super::services::ScoringServices;
+use crate::agent::Agent;
+use crate::evalset::EvalSet;
+use case_run::run_case;
+
+mod case_run;
+
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Times each case runs; scores are pooled over runs (ADK's `num_runs`).
+    pub num_runs: usize,
+    /// Cases (× runs) under way at once.
+    pub concurrency: usize,
+    /// Limit on one agent turn; a turn over it makes its case an error.
+    pub turn_timeout: Duration,
+    /// Further tries of a case run the agent could not finish (an error or a timeout), each
+    /// in a fresh session, after `retry_backoff`, doubling.
+    pub retries: usize,
+    pub retry_backoff: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            num_runs: 1,
+            concurrency: 8,
+            turn_timeout: Duration::from_secs(300),
+            retries: 2,
+            retry_backoff: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A case run, scored.
+#[derive(Debug, Clone)]
+pub struct FinishedCase {
+    /// Which repetition, from 0.
+    pub run_index: usize,
+    /// The case's position in the expected set.
+    pub case_index: usize,
+    /// Scored as ADK scores it; `error` is set when the agent could not finish the case.
+    pub result: EvalCaseResult,
+    /// Tries it took (1 unless retried).
+    pub attempts: usize,
+}
+
+/// Which case runs start, and when.
+#[derive(Debug, Default)]
+pub struct CaseSchedule<'a> {
+    /// (run_index, case_index) pairs already done (when resuming): left out.
+    pub skip: HashSet<(usize, usize)>,
+    /// When set, each case run takes a permit (for good) before it starts, and the caller adds
+    /// permits back as it disposes of finished case runs (say, once they are stored). That
+    /// bounds the finished case runs waiting on the caller without pausing the ones running.
+    pub admission: Option<&'a Semaphore>,
+}
+
+/// Runs every case `options.num_runs` times and scores each case run as soon as it finishes.
+/// The stream yields case runs in the order they finish. Dropping the stream cancels the case
+/// runs under way.
+pub fn run_and_score<'a>(
+    agent: Arc<dyn Agent>,
+    app_name: &'a str,
+    expected: &'a EvalSet,
+    config: &'a EvalConfig,
+    services: &'a ScoringServices,
+    options: &'a RunOptions,
+    schedule: CaseSchedule<'a>,
+) -> impl Stream<Item = FinishedCase> + 'a {
+    let CaseSchedule { skip, admission } = schedule;
+    let jobs = (0..options.num_runs.max(1)).flat_map(|run| {
+        expected
+            .eval_cases
+            .iter()
+            .enumerate()
+            .map(move |(index, case)| (run, index, case))
+    });
+    let jobs: Vec<_> = jobs
+        .filter(|(run, index, _)| !skip.contains(&(*run, *index)))
+        .collect();
+    stream::iter(jobs)
+        .map(move |(run_index, case_index, case)| {
+            let agent = agent.clone();
+            async move {
+                if let Some(admission) = admission {
+                    admission
+                        .acquire()
+                        .await
+                        .expect("the admission semaphore is never closed")
+                        .forget();
+                }
+                let mut attempts = 1;
+                let run = || {
+                    run_case(
+                        agent.as_ref(),
+                        app_name,
+                        case,
+                        &config.simulator,
+                        services,
+                        options,
+                    )
+                };
+                let mut case_run = run().await;
+                while case_run.error.is_some() && attempts <= options.retries {
+                    tokio::time::sleep(options.retry_backoff * (1 << (attempts - 1).min(16))).await;
+                    attempts += 1;
+                    case_run = run().await;
+                }
+                let mut result =
+                    score_case(&expected.eval_set_id, case, case_run.actual, config, services).await;
+                result.session_id = case_run.session_id;
+                result.error = case_run.error;
+                FinishedCase {
+                    run_index,
+                    case_index,
+                    result,
+                    attempts,
+                }
+            }
+        })
+        .buffer_unordered(options.concurrency.max(1))
+}
