@@ -9,8 +9,10 @@
 //   contains "markdown" -> a markdown answer with <script>/<img onerror> payloads and a javascript: link
 //   contains "slow"     -> an answer that streams a word every 400 ms for a minute
 //   otherwise           -> "You said: <message>"
-// A request without `"stream": true` (the judge's) gets one JSON completion: "YES" when the
-// prompt asks for YES or NO, else "You said: <message>".
+// A request without `"stream": true` (the judge's, or the user simulator's: the judge's model is
+// its fallback) gets one JSON completion: for ADK's simulator instructions, the next user turn
+// of a scripted two-turn conversation (Paris was asked -> ask for Rome -> stop); "YES" when the
+// prompt asks for YES or NO; else "You said: <message>".
 const http = require('http');
 
 const port = Number(process.argv[2] || 3124);
@@ -51,7 +53,14 @@ const server = http.createServer((req, res) => {
     const body = JSON.parse(raw);
     const message = lastUserMessage(body);
     if (body.stream !== true) {
-      const content = /YES or NO/i.test(message) ? 'YES' : `You said: ${message}`;
+      let content;
+      if (message.includes('You are a Simulated User')) {
+        const history = message.slice(message.lastIndexOf('# Conversation History'));
+        const userTurns = (history.match(/^user: /gm) || []).length;
+        content = userTurns <= 1 ? "What's the weather in Rome?" : 'Thanks, that is all. </finished>';
+      } else {
+        content = /YES or NO/i.test(message) ? 'YES' : `You said: ${message}`;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
         id: 'chatcmpl-e2e',

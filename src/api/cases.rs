@@ -28,6 +28,34 @@ pub async fn duplicate_case(
     Ok(copy.case.eval_id)
 }
 
+/// Adds a `conversation_scenario` case for the simulated user to play: answers its id, or why
+/// the form's input cannot make one (a bad or taken id, an empty field).
+#[server]
+pub async fn new_scenario_case(
+    app: String,
+    eval_set_id: String,
+    eval_id: String,
+    starting_prompt: String,
+    conversation_plan: String,
+    persona: String,
+) -> Result<Result<String, String>, ServerFnError> {
+    let new = cases::NewScenario {
+        eval_id: eval_id.trim(),
+        starting_prompt: &starting_prompt,
+        conversation_plan: &conversation_plan,
+        persona: Some(persona.as_str()),
+    };
+    match cases::new_scenario_case(&services().store, &app, &eval_set_id, new).await {
+        Ok(case) => Ok(Ok(case.case.eval_id)),
+        Err(
+            cases::CaseError::InvalidId(reason)
+            | cases::CaseError::InvalidCase(reason)
+            | cases::CaseError::Store(StoreError::Conflict(reason)),
+        ) => Ok(Err(reason)),
+        Err(err) => Err(ServerFnError::new(err)),
+    }
+}
+
 /// Deletes the case; [`undo_delete_cases`] brings it back for a day.
 #[server]
 pub async fn delete_case(app: String, eval_set_id: String, eval_id: String) -> Result<(), ServerFnError> {

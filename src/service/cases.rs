@@ -1,7 +1,10 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
 use crate::agent::AgentProfiles;
-use crate::evalset::{case_changes, validate_case, validate_new_eval_id, EvalCase};
+use crate::eval::simulator::resolve_persona;
+use crate::evalset::{
+    case_changes, validate_case, validate_new_eval_id, ConversationScenario, EvalCase, SessionInput,
+};
 use crate::records::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::store::{CaseVersion, Store, StoreError};
 
@@ -218,6 +221,68 @@ pub async fn duplicate_case(
         }
         None => free_copy_id(&store.case_ids(app, eval_set_id).await?, eval_id),
     };
+    Ok(store.add_case(app, eval_set_id, &case).await?)
+}
+
+/// What the browser's "New scenario case" asks for.
+#[derive(Debug, Clone)]
+pub struct NewScenario<'a> {
+    pub eval_id: &'a str,
+    pub starting_prompt: &'a str,
+    pub conversation_plan: &'a str,
+    /// One of ADK's built-in personas' ids, or none.
+    pub persona: Option<&'a str>,
+}
+
+/// Adds a `conversation_scenario` case at the end of the evalset, for the simulated user to
+/// play; the id must be free.
+pub async fn new_scenario_case(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    new: NewScenario<'_>,
+) -> Result<StoredCase, CaseError> {
+    validate_new_eval_id(new.eval_id).map_err(CaseError::InvalidId)?;
+    for (field, value) in [
+        ("starting_prompt", new.starting_prompt),
+        ("conversation_plan", new.conversation_plan),
+    ] {
+        if value.trim().is_empty() {
+            return Err(CaseError::InvalidCase(format!(
+                "conversation_scenario.{field}: write what the simulated user {}",
+                if field == "starting_prompt" {
+                    "says first"
+                } else {
+                    "wants, step by step"
+                }
+            )));
+        }
+    }
+    let user_persona = match new.persona.filter(|p| !p.is_empty()) {
+        Some(id) => {
+            let id = serde_json::Value::String(id.to_string());
+            resolve_persona(&id).map_err(CaseError::InvalidCase)?;
+            Some(id)
+        }
+        None => None,
+    };
+    let case = EvalCase {
+        eval_id: new.eval_id.to_string(),
+        conversation_scenario: Some(ConversationScenario {
+            starting_prompt: new.starting_prompt.to_string(),
+            conversation_plan: new.conversation_plan.to_string(),
+            user_persona,
+            ..ConversationScenario::default()
+        }),
+        session_input: Some(SessionInput {
+            app_name: app.to_string(),
+            user_id: "user".to_string(),
+            ..SessionInput::default()
+        }),
+        creation_timestamp: crate::clock::now_seconds(),
+        ..EvalCase::default()
+    };
+    validate_case(&case).map_err(CaseError::InvalidCase)?;
     Ok(store.add_case(app, eval_set_id, &case).await?)
 }
 

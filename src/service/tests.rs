@@ -187,3 +187,50 @@ async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
         2
     );
 }
+
+#[tokio::test]
+async fn a_new_scenario_case_is_checked_field_by_field_then_added() {
+    use super::cases::{case_ids, new_scenario_case, CaseError, NewScenario};
+    use crate::store::StoreError;
+
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(YesJudge)).await;
+    let store = &services.store;
+    let set = import_file(store, "demo", "weather.test.json", None, EVALSET, false)
+        .await
+        .unwrap()
+        .eval_set_id;
+    let new = NewScenario {
+        eval_id: "book_flight",
+        starting_prompt: "I need a flight.",
+        conversation_plan: "SFO to LAX next Tuesday.",
+        persona: Some("EXPERT"),
+    };
+    let refused = |result: Result<_, CaseError>| match result {
+        Err(CaseError::InvalidCase(reason) | CaseError::InvalidId(reason)) => reason,
+        Err(CaseError::Store(StoreError::Conflict(reason))) => reason,
+        other => panic!("not refused: {other:?}"),
+    };
+    let empty_plan = NewScenario {
+        conversation_plan: "  ",
+        ..new.clone()
+    };
+    assert!(refused(new_scenario_case(store, "demo", &set, empty_plan).await)
+        .starts_with("conversation_scenario.conversation_plan:"));
+    let unknown_persona = NewScenario {
+        persona: Some("GRUMPY"),
+        ..new.clone()
+    };
+    assert!(refused(new_scenario_case(store, "demo", &set, unknown_persona).await).contains("`GRUMPY`"));
+
+    let added = new_scenario_case(store, "demo", &set, new.clone()).await.unwrap();
+    let scenario = added.case.conversation_scenario.unwrap();
+    assert_eq!(scenario.user_persona, Some(serde_json::json!("EXPERT")));
+    assert!(added.case.conversation.is_none());
+    assert!(case_ids(store, "demo", &set)
+        .await
+        .unwrap()
+        .iter()
+        .any(|id| id == "book_flight"));
+    assert!(refused(new_scenario_case(store, "demo", &set, new).await).contains("book_flight"));
+}

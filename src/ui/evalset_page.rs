@@ -6,6 +6,7 @@
 use super::case_status::{LastRunLine, StatusCell};
 use super::delete_cases_dialog::DeleteCasesDialog;
 use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
+use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{
     case_href, case_result_href, count, edit_href, encode_query_value, error_text, export_href, preview,
@@ -192,6 +193,7 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
     let last_run_id = page.last_run.as_ref().map(|run| run.result_id.clone());
     // The cases a confirmation dialog is asking to delete.
     let asking = RwSignal::new(Vec::<String>::new());
+    let new_scenario = RwSignal::new(false);
     let on_page: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();
     let rows = page
         .cases
@@ -269,6 +271,7 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
                     <code>{app.clone()}</code>
                 </p>
             </div>
+            <button type="button" on:click=move |_| new_scenario.set(true)>"New scenario case"</button>
             <a class="button" href=format!("/runs?app={app}&eval_set_id={}", encode_query_value(&id))>
                 "Runs"
             </a>
@@ -281,6 +284,7 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
                 "Export"
             </a>
         </div>
+        <NewScenarioDialog open=new_scenario app=app.clone() eval_set_id=id.clone() />
         {page.last_run.clone().map(|run| view! { <LastRunLine run /> })}
         {(set.case_count > 0).then(|| view! { <CaseFilter query=query.clone() has_run=page.last_run.is_some() /> })}
         {if page.total_cases == 0 && filtered {

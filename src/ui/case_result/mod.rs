@@ -183,9 +183,15 @@ fn CaseResultBody(
         .map(|r| r.final_eval_status)
         .unwrap_or(EvalStatus::NotEvaluated);
     let errors = usize::from(shown.error.is_some());
+    // A conversation the simulated user played has nothing expected to accept into.
+    let simulated = result.as_ref().is_ok_and(|r| {
+        r.eval_metric_result_per_invocation
+            .iter()
+            .all(|turn| turn.expected_invocation.is_none())
+    });
     let run_index = shown.run_index;
     let version = current.as_ref().map(|c| c.version);
-    let accept_turn = version.filter(|_| errors == 0).map(|version| {
+    let accept_turn = version.filter(|_| errors == 0 && !simulated).map(|version| {
         let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
         Callback::new(move |turn: usize| {
             accept.dispatch(AcceptActual {
@@ -267,6 +273,14 @@ fn CaseResultBody(
         {switcher}
         {current.is_none().then(|| view! { <p class="note note-warning">"This case has been deleted since the run: there is nothing to accept into."</p> })}
         {shown.error.clone().map(|e| view! { <ErrorNote message=format!("Agent error: {e}") /> })}
+        {simulated
+            .then(|| {
+                view! {
+                    <p class="note">
+                        "A simulated conversation: the user's messages after the first came from the user simulator, playing the case's scenario. Metrics that compare with an expected conversation are not evaluated."
+                    </p>
+                }
+            })}
         {turns}
     }
     .into_any()

@@ -1,6 +1,7 @@
 //! One turn of a case result: the user's message, the aligned trajectories, the final
 //! responses with their word diff, the metrics' verdicts on the turn, and its timing; "Accept
-//! actual" makes what the agent did this turn's expectation.
+//! actual" makes what the agent did this turn's expectation. A turn of a simulated conversation
+//! has no expectation: it shows what the simulated user said and what the agent did.
 
 use super::trajectory::Trajectory;
 use crate::eval::{word_diff, EvalMetricResultPerInvocation};
@@ -27,6 +28,7 @@ pub fn TurnResult(
     let expected_text = text(expected.as_ref().and_then(|e| e.final_response.as_ref()));
     let actual_text = text(actual.final_response.as_ref());
     let timing = timing_text(&actual);
+    let simulated = expected.is_none();
     let metrics = turn
         .eval_metric_results
         .into_iter()
@@ -51,27 +53,63 @@ pub fn TurnResult(
                     })}
             </div>
             <div class="message-row">
-                <span class="role role-user">"User"</span>
+                <span class="role role-user">{if simulated { "Simulated user" } else { "User" }}</span>
                 <p class="message">{actual.user_content.joined_text()}</p>
             </div>
             <h3>"Tool calls"</h3>
-            <Trajectory expected=expected_calls actual=actual_calls />
+            {if simulated {
+                view! { <CallList calls=actual_calls /> }.into_any()
+            } else {
+                view! { <Trajectory expected=expected_calls actual=actual_calls /> }.into_any()
+            }}
             <h3>"Final response"</h3>
-            <div class="response-pair">
-                <div>
-                    <p class="muted small">"Expected"</p>
-                    <p class="message">{expected_text.clone()}</p>
-                </div>
-                <div>
-                    <p class="muted small">"Actual"</p>
-                    <p class="message">{actual_text.clone()}</p>
-                </div>
-            </div>
-            <ResponseDiff expected=expected_text actual=actual_text />
+            {if simulated {
+                view! { <p class="message">{actual_text}</p> }.into_any()
+            } else {
+                view! {
+                    <div class="response-pair">
+                        <div>
+                            <p class="muted small">"Expected"</p>
+                            <p class="message">{expected_text.clone()}</p>
+                        </div>
+                        <div>
+                            <p class="muted small">"Actual"</p>
+                            <p class="message">{actual_text.clone()}</p>
+                        </div>
+                    </div>
+                    <ResponseDiff expected=expected_text actual=actual_text />
+                }
+                    .into_any()
+            }}
             <h3>"Metrics"</h3>
             <ul class="metric-results">{metrics}</ul>
         </section>
     }
+}
+
+/// The calls the agent made, in order, when there were none to expect.
+#[component]
+fn CallList(calls: Vec<FunctionCall>) -> impl IntoView {
+    if calls.is_empty() {
+        return view! { <p class="muted">"No tool calls."</p> }.into_any();
+    }
+    let items = calls
+        .into_iter()
+        .map(|call| {
+            let args = call
+                .args
+                .map(|args| serde_json::Value::Object(args).to_string())
+                .unwrap_or_default();
+            view! {
+                <li>
+                    <code>{call.name.unwrap_or_default()}</code>
+                    " "
+                    <code class="muted">{args}</code>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="made-calls">{items}</ol> }.into_any()
 }
 
 /// The actual response against the expected one, word by word.
