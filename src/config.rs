@@ -33,6 +33,16 @@
 //! base_url = "http://127.0.0.1:8080/v1"  # the same keys as [judge], which it defaults to)
 //! model = "qwen2.5"
 //! temperature = 0.7
+//!
+//! [[evaluators]]                    # your own scoring; a test_config.json criterion names it:
+//! name = "orders_written"           # {"threshold": 1, "evaluator": "orders_written"}
+//! command = ["python3", "checks/orders_written.py"]   # reads the case on stdin, prints the reply
+//! timeout_secs = 30                 # default 30
+//!
+//! [[evaluators]]
+//! name = "house_style"
+//! url = "http://127.0.0.1:9000/score"  # POSTed the case; answers {score, passed?, reason?, details?}
+//! retries = 2                       # after connection failures, timeouts, 429 and 5xx (default 2)
 //! ```
 
 use std::path::Path;
@@ -41,6 +51,10 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::agent::{AgentKind, AgentProfile, AgentProfiles, ToolRegistry};
+use crate::eval::evaluators::{
+    CommandEvaluator, CommandSpec, Evaluator, Evaluators, HttpEvaluator, HttpTarget,
+    DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT,
+};
 use crate::eval::{Judge, JudgeConfig, OpenAiJudge};
 
 /// Where the configuration comes from when `--config` is not given.
@@ -55,6 +69,23 @@ struct ConfigFile {
     judge: Option<JudgeConfig>,
     #[serde(default)]
     simulator: Option<JudgeConfig>,
+    #[serde(default)]
+    evaluators: Vec<EvaluatorEntry>,
+}
+
+/// One `[[evaluators]]` entry: a command or a URL.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluatorEntry {
+    pub name: String,
+    #[serde(default)]
+    pub command: Option<Vec<String>>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub timeout_secs: Option<f64>,
+    #[serde(default)]
+    pub retries: Option<u32>,
 }
 
 /// What the file configures. The default is what no file means: just `demo`, no judge.
@@ -66,6 +97,8 @@ pub struct Config {
     pub judge: Option<JudgeConfig>,
     /// The `[simulator]` table, if the file has one.
     pub simulator: Option<JudgeConfig>,
+    /// The `[[evaluators]]`, checked.
+    pub evaluators: Vec<EvaluatorEntry>,
 }
 
 impl Config {
@@ -94,6 +127,7 @@ impl Config {
             profiles: AgentProfiles::new(check_profiles(file.profiles)?),
             judge: file.judge,
             simulator: file.simulator,
+            evaluators: check_evaluators(file.evaluators)?,
         })
     }
 
@@ -101,6 +135,40 @@ impl Config {
     pub fn build_judge(&self) -> Option<Arc<dyn Judge>> {
         let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
         Some(judge)
+    }
+
+    /// The `[[evaluators]]` by name, and HTTP evaluators for criteria that give a url.
+    pub fn build_evaluators(&self) -> Evaluators {
+        let client = reqwest::Client::new();
+        let http_client = client.clone();
+        let mut evaluators = Evaluators::default().with_http(Arc::new(move |target: &HttpTarget| {
+            let evaluator: Arc<dyn Evaluator> =
+                Arc::new(HttpEvaluator::new(http_client.clone(), target.clone()));
+            evaluator
+        }));
+        for entry in &self.evaluators {
+            let timeout = entry
+                .timeout_secs
+                .map_or(DEFAULT_EVALUATOR_TIMEOUT, std::time::Duration::from_secs_f64);
+            let evaluator: Arc<dyn Evaluator> = match (&entry.command, &entry.url) {
+                (Some(argv), _) => Arc::new(CommandEvaluator::new(CommandSpec {
+                    name: entry.name.clone(),
+                    argv: argv.clone(),
+                    timeout,
+                })),
+                (None, Some(url)) => Arc::new(HttpEvaluator::new(
+                    client.clone(),
+                    HttpTarget {
+                        url: url.clone(),
+                        timeout,
+                        retries: entry.retries.unwrap_or(DEFAULT_EVALUATOR_RETRIES),
+                    },
+                )),
+                (None, None) => unreachable!("check_evaluators refuses an entry with neither"),
+            };
+            evaluators.insert(entry.name.clone(), evaluator);
+        }
+        evaluators
     }
 
     /// The model that plays the user of `conversation_scenario` cases: `[simulator]`, or the
@@ -155,6 +223,49 @@ fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, Str
         }
     }
     Ok(profiles)
+}
+
+/// Checks each `[[evaluators]]` entry: a name of its own, exactly one of command and url.
+fn check_evaluators(entries: Vec<EvaluatorEntry>) -> Result<Vec<EvaluatorEntry>, String> {
+    let mut names = std::collections::HashSet::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let at = format!("evaluators[{index}] (`{}`)", entry.name);
+        if entry.name.trim().is_empty() {
+            return Err(format!("evaluators[{index}].name: missing"));
+        }
+        if !names.insert(entry.name.as_str()) {
+            return Err(format!("{at}: the name is used twice"));
+        }
+        match (&entry.command, &entry.url) {
+            (Some(_), Some(_)) => return Err(format!("{at}: give either `command` or `url`, not both")),
+            (None, None) => {
+                return Err(format!(
+                    "{at}: needs a `command` (a list: program, then arguments) or a `url`"
+                ))
+            }
+            (Some(argv), None) if argv.first().is_none_or(|p| p.trim().is_empty()) => {
+                return Err(format!(
+                    "{at}.command: name the program first, e.g. [\"python3\", \"check.py\"]"
+                ))
+            }
+            (None, Some(url)) if !(url.starts_with("http://") || url.starts_with("https://")) => {
+                return Err(format!("{at}.url: `{url}` is not an http:// or https:// URL"))
+            }
+            _ => {}
+        }
+        if let Some(secs) = entry
+            .timeout_secs
+            .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
+        {
+            return Err(format!(
+                "{at}.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
+            ));
+        }
+        if entry.retries.is_some_and(|r| r > 10) {
+            return Err(format!("{at}.retries: at most 10"));
+        }
+    }
+    Ok(entries)
 }
 
 /// Checks the values of a model table (`[judge]`, `[simulator]`) a file may get wrong; the
@@ -250,6 +361,31 @@ mod tests {
             .contains("an adk profile needs `base_url`"));
         let bad_kind = "[[profiles]]\nname = \"x\"\nkind = \"gemini\"";
         assert!(Config::parse(bad_kind).unwrap_err().contains("gemini"));
+    }
+
+    #[test]
+    fn evaluators_are_checked_naming_the_entry() {
+        for (config, expected) in [
+            ("[[evaluators]]\nname = \"x\"\n", "evaluators[0] (`x`): needs a `command`"),
+            (
+                "[[evaluators]]\nname = \"x\"\nurl = \"ftp://h\"\n",
+                "evaluators[0] (`x`).url: `ftp://h` is not an http:// or https:// URL",
+            ),
+            (
+                "[[evaluators]]\nname = \"x\"\ncommand = [\"a\"]\n[[evaluators]]\nname = \"x\"\ncommand = [\"b\"]\n",
+                "evaluators[1] (`x`): the name is used twice",
+            ),
+            (
+                "[[evaluators]]\nname = \"x\"\ncommand = []\n",
+                "evaluators[0] (`x`).command: name the program first",
+            ),
+        ] {
+            let error = Config::parse(config).err().unwrap();
+            assert!(error.starts_with(expected), "{error}");
+        }
+        let config =
+            Config::parse("[[evaluators]]\nname = \"db\"\ncommand = [\"python3\", \"db.py\"]\n").unwrap();
+        assert_eq!(config.build_evaluators().names(), ["db"]);
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, confi
         judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
         simulator: config.build_simulator(),
+        evaluators: config.build_evaluators(),
     };
     let state = AppState {
         services: Services::new(store, config.profiles, scoring),

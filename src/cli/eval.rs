@@ -100,6 +100,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
         simulator: config.build_simulator(),
+        evaluators: config.build_evaluators(),
     };
     // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
     let (cancel, cancelled) = tokio::sync::watch::channel(false);

@@ -41,6 +41,7 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     let services = ScoringServices {
         judge: config.build_judge(),
         embedder: LazyMiniLm::from_environment(),
+        evaluators: config.build_evaluators(),
         ..ScoringServices::default()
     };
     let config = match &args.config {

@@ -2,6 +2,7 @@
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
 use super::efficiency::Efficiency;
+use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
 use super::judge::{parse_judge_metric, JudgeMetric};
 use super::metrics::{
     self, Computed, EmbeddingCosine, Scorer, INFORMATIONAL_ALIASES, NOT_YET_SUPPORTED, RESPONSE_MATCH_SCORE,
@@ -53,6 +54,8 @@ pub enum MetricKind {
     AnswerRelevance,
     /// ADK's informational efficiency metrics: a value, never a pass or fail.
     Efficiency(Efficiency),
+    /// Scored by an evaluator the user wrote (HTTP, a configured command, or Rust).
+    Evaluator(EvaluatorTarget),
 }
 
 impl MetricConfig {
@@ -292,6 +295,19 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         }
     };
     let spec = metrics::find(name);
+    if let Some(target) = evaluator_target(&criterion, &path)? {
+        if spec.is_some() {
+            return Err(ConfigError(format!(
+                "{path}: `{name}` is a built-in metric; give your evaluator a metric name of its own"
+            )));
+        }
+        return Ok(MetricConfig {
+            name: name.to_string(),
+            threshold,
+            kind: MetricKind::Evaluator(target),
+            criterion,
+        });
+    }
     // ADK's criteria may carry extra keys, so a prompt on a built-in metric would be ignored.
     if let Some((key, _)) = field(&criterion, "judge_prompt", "judgePrompt") {
         if spec.is_some() {
@@ -324,7 +340,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             }
             None => {
                 return Err(ConfigError(format!(
-                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt)",
+                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt; or your own evaluator: a criterion with url or evaluator)",
                     metrics::supported_names().join(", ")
                 )))
             }
@@ -336,6 +352,65 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         kind,
         criterion,
     })
+}
+
+/// The evaluator a criterion names: `url` (an HTTP evaluator, with optional `timeout_secs` and
+/// `retries`) or `evaluator` (one of evalstudio.toml's). A `command` is refused: commands run
+/// only from the server's own config file.
+fn evaluator_target(
+    criterion: &Map<String, Value>,
+    path: &str,
+) -> Result<Option<EvaluatorTarget>, ConfigError> {
+    if criterion.contains_key("command") {
+        return Err(ConfigError(format!(
+            "{path}.command: commands run only from evalstudio.toml: declare [[evaluators]] with a name and a command there, then use {{\"evaluator\": \"<name>\"}} here"
+        )));
+    }
+    match (criterion.get("url"), criterion.get("evaluator")) {
+        (Some(_), Some(_)) => Err(ConfigError(format!(
+            "{path}: give either `url` or `evaluator`, not both"
+        ))),
+        (None, Some(Value::String(name))) if !name.trim().is_empty() => {
+            Ok(Some(EvaluatorTarget::Named(name.trim().to_string())))
+        }
+        (None, Some(other)) => Err(ConfigError(format!(
+            "{path}.evaluator: expected the name of one of evalstudio.toml's [[evaluators]], found {}",
+            kind_of(other)
+        ))),
+        (Some(Value::String(url)), None) if url.starts_with("http://") || url.starts_with("https://") => {
+            let timeout = match criterion.get("timeout_secs") {
+                None => DEFAULT_EVALUATOR_TIMEOUT,
+                Some(value) => match value.as_f64().filter(|s| *s > 0.0 && *s <= 3600.0) {
+                    Some(seconds) => std::time::Duration::from_secs_f64(seconds),
+                    None => {
+                        return Err(ConfigError(format!(
+                            "{path}.timeout_secs: expected seconds between 0 and 3600, found {value}"
+                        )))
+                    }
+                },
+            };
+            let retries = match criterion.get("retries") {
+                None => DEFAULT_EVALUATOR_RETRIES,
+                Some(value) => match value.as_u64().filter(|n| *n <= 10) {
+                    Some(n) => n as u32,
+                    None => {
+                        return Err(ConfigError(format!(
+                            "{path}.retries: expected a whole number from 0 to 10, found {value}"
+                        )))
+                    }
+                },
+            };
+            Ok(Some(EvaluatorTarget::Http(HttpTarget {
+                url: url.clone(),
+                timeout,
+                retries,
+            })))
+        }
+        (Some(other), None) => Err(ConfigError(format!(
+            "{path}.url: expected an http:// or https:// URL, found {other}"
+        ))),
+        (None, None) => Ok(None),
+    }
 }
 
 /// `tool_single_use`'s `tool_name`: the tool to look for.

@@ -76,6 +76,17 @@ impl AgentEvaluator {
         self
     }
 
+    /// Scores metrics whose criterion says `"evaluator": name` with your own Rust code; see
+    /// [`Evaluator`](super::evaluators::Evaluator).
+    pub fn with_evaluator(
+        mut self,
+        name: impl Into<String>,
+        evaluator: impl super::evaluators::Evaluator + 'static,
+    ) -> Self {
+        self.services.evaluators.insert(name, Arc::new(evaluator));
+        self
+    }
+
     /// The judge and embedding model for metrics that need them.
     pub fn with_services(mut self, services: ScoringServices) -> Self {
         self.services = services;

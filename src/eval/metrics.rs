@@ -408,7 +408,7 @@ mod tests {
             let services = ScoringServices {
                 judge: Some(judge.clone()),
                 embedder: Some(embedder.clone()),
-                simulator: None,
+                ..ScoringServices::default()
             };
             let result = block_on(score_case("set", &case, vec![weather_turn()], &config, &services));
             let turn = &result.eval_metric_result_per_invocation[0].eval_metric_results[0];
@@ -456,7 +456,8 @@ mod tests {
              tool_trajectory_avg_score, response_match_score, tool_trajectory_precision, tool_trajectory_recall, \
              tool_trajectory_f1, tool_single_use, final_response_match_v2, rubric_based_final_response_quality_v1, \
              relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
-             context_recall, faithfulness (or a custom judge: a criterion with judge_prompt)"
+             context_recall, faithfulness (or a custom judge: a criterion with judge_prompt; or your own evaluator: \
+             a criterion with url or evaluator)"
         );
     }
 }

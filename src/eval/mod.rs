@@ -11,6 +11,7 @@ mod efficiency;
 #[cfg(feature = "ssr")]
 mod embedding;
 mod embedding_metrics;
+pub mod evaluators;
 mod evidence;
 mod exact_mean;
 #[cfg(feature = "ssr")]

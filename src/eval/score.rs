@@ -5,6 +5,8 @@
 use super::config::{EvalConfig, MetricConfig, MetricKind};
 use super::efficiency::{evaluate_efficiency, Efficiency, EfficiencyResult};
 use super::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
+use super::evaluators::{EvaluatorReply, EvaluatorRequest};
+use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
 use super::judge::{evaluate_judge_metric, JudgeInput, JudgeMetric};
 use super::partial::{tool_used, trajectory_share};
@@ -132,7 +134,7 @@ pub async fn score_case(
 ) -> EvalCaseResult {
     let mut evaluations = Vec::with_capacity(config.metrics.len());
     for metric in &config.metrics {
-        evaluations.push(evaluate_metric(metric, expected, &actual, services).await);
+        evaluations.push(evaluate_metric(metric, eval_set_id, expected, &actual, services).await);
     }
     let expected_invocations = expected.conversation.as_deref();
     let mut per_invocation: Vec<EvalMetricResultPerInvocation> = actual
@@ -190,6 +192,7 @@ pub async fn score_case(
 /// reference, as ADK's evaluators raise there.
 async fn evaluate_metric(
     metric: &MetricConfig,
+    eval_set_id: &str,
     expected_case: &EvalCase,
     actual: &[Invocation],
     services: &ScoringServices,
@@ -202,6 +205,26 @@ async fn evaluate_metric(
             informational(evaluate_efficiency(*efficiency, actual), *efficiency)
         }
         MetricKind::Judge(judge) => evaluate_judged(metric, judge, expected_case, actual, services).await,
+        MetricKind::Evaluator(target) => {
+            let request = EvaluatorRequest {
+                metric_name: metric.name.clone(),
+                criterion: metric.criterion.clone(),
+                eval_set_id: eval_set_id.to_string(),
+                eval_case: expected_case.clone(),
+                expected_invocations: expected_case.conversation.clone(),
+                actual_invocations: actual.to_vec(),
+                session_state: expected_case
+                    .session_input
+                    .as_ref()
+                    .map(|input| input.state.clone())
+                    .unwrap_or_default(),
+            };
+            let reply = match services.evaluators.find(target) {
+                Ok(evaluator) => evaluator.evaluate(&request).await,
+                Err(reason) => Err(reason),
+            };
+            evaluated(metric, reply, actual.len())
+        }
         MetricKind::AnswerRelevance => match services.embedder.as_deref() {
             None => no_embedder(metric, actual),
             Some(embedder) => {
@@ -285,6 +308,34 @@ async fn evaluate_judged(
         .await;
     let overall = judge_metric.overall_score(&per_invocation);
     finish(metric, overall, per_invocation)
+}
+
+/// A user's evaluator scores the whole conversation: its score and reason stand for the case
+/// and are repeated on each invocation; its `passed`, when given, decides the case's status.
+fn evaluated(metric: &MetricConfig, reply: Result<EvaluatorReply, String>, invocations: usize) -> Evaluation {
+    let reply = match reply {
+        Ok(reply) => reply,
+        Err(reason) => {
+            let details = EvalMetricResultDetails::with_evidence(Some(reason), None);
+            return Evaluation {
+                overall_score: None,
+                overall_status: EvalStatus::NotEvaluated,
+                overall_details: details.clone(),
+                per_invocation: vec![(None, details); invocations],
+            };
+        }
+    };
+    let details = EvalMetricResultDetails::with_evidence(reply.reason, reply.details.map(Evidence::Raw));
+    Evaluation {
+        overall_score: Some(reply.score),
+        overall_status: match reply.passed {
+            Some(true) => EvalStatus::Passed,
+            Some(false) => EvalStatus::Failed,
+            None => EvalStatus::from_score(reply.score, metric.threshold),
+        },
+        overall_details: details.clone(),
+        per_invocation: vec![(Some(reply.score), details); invocations],
+    }
 }
 
 fn no_embedder(metric: &MetricConfig, actual: &[Invocation]) -> Evaluation {

@@ -4,6 +4,7 @@
 //! implementations (an OpenAI-compatible chat model, all-MiniLM-L6-v2 in candle) and tests
 //! supply scripted ones.
 
+use super::evaluators::Evaluators;
 use super::evidence::Evidence;
 use futures::future::BoxFuture;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ pub struct ScoringServices {
     /// The chat model that plays the user of `conversation_scenario` cases (the runner's, not
     /// the metrics'); a scenario case without one is an ERROR saying what to configure.
     pub simulator: Option<Arc<dyn Judge>>,
+    /// Evaluators users wrote: evalstudio.toml's, the harness's Rust ones, and HTTP ones.
+    pub evaluators: Evaluators,
 }
 
 /// One metric's verdict on one invocation.

@@ -1093,3 +1093,51 @@ fn metrics_picked_in_the_browser_take_their_criterion_options() {
         "polite: picked twice; give each metric a name of its own"
     );
 }
+
+#[test]
+fn evaluator_criteria_name_a_url_or_a_declared_evaluator() {
+    use crate::eval::evaluators::{EvaluatorTarget, HttpTarget};
+    let config = EvalConfig::parse(
+        r#"{"criteria": {
+            "db": {"threshold": 1, "evaluator": "orders_written", "table": "orders"},
+            "style": {"threshold": 0.5, "url": "http://127.0.0.1:9000/score", "timeout_secs": 2.5, "retries": 0}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        config.metrics[0].kind,
+        MetricKind::Evaluator(EvaluatorTarget::Named("orders_written".into()))
+    );
+    assert_eq!(
+        config.metrics[0].criterion["table"], "orders",
+        "the user's own keys reach the evaluator"
+    );
+    assert_eq!(
+        config.metrics[1].kind,
+        MetricKind::Evaluator(EvaluatorTarget::Http(HttpTarget {
+            url: "http://127.0.0.1:9000/score".into(),
+            timeout: std::time::Duration::from_millis(2500),
+            retries: 0,
+        }))
+    );
+    let error = |criteria: &str| {
+        EvalConfig::parse(&format!(r#"{{"criteria": {criteria}}}"#))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error(r#"{"x": {"threshold": 1, "url": "file:///etc/passwd"}}"#),
+        r#"criteria.x.url: expected an http:// or https:// URL, found "file:///etc/passwd""#
+    );
+    assert!(error(r#"{"x": {"threshold": 1, "url": "http://h", "evaluator": "e"}}"#).ends_with("not both"));
+    assert!(
+        error(r#"{"x": {"threshold": 1, "url": "http://h", "retries": 99}}"#)
+            .starts_with("criteria.x.retries:")
+    );
+    assert!(
+        error(r#"{"response_match_score": {"threshold": 1, "evaluator": "e"}}"#)
+            .contains("is a built-in metric")
+    );
+    assert!(error(r#"{"x": {"threshold": 1, "command": "rm -rf /"}}"#)
+        .starts_with("criteria.x.command: commands run only from evalstudio.toml"));
+}

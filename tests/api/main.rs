@@ -20,6 +20,7 @@ mod cases;
 mod delete_undo;
 mod eval_runs;
 mod eval_sets;
+mod evaluators;
 mod import_export;
 mod judge;
 mod limits;
