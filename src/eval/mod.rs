@@ -1,9 +1,10 @@
 //! Evaluation: metrics that equal google-adk 2.x's on the same data, the eval config, and
 //! scoring actual invocations against an expected eval set into ADK's result shapes.
 //! Pure: no I/O, no clock; compiled for the server and the browser. The exceptions, server only:
-//! `runner.rs`, which drives an agent through the cases to get actual invocations,
-//! `embedding.rs`, the sentence-embedding model, and `judge/client.rs`, the judge model's HTTP
-//! client.
+//! `runner/`, which drives an agent through the cases to get actual invocations (the simulated
+//! user playing scenario cases), `embedding.rs`, the sentence-embedding model,
+//! `judge/client.rs`, the judge model's HTTP client, and `evaluators/http.rs` and
+//! `evaluators/command.rs`, which call the users' own evaluators.
 
 mod compare;
 mod config;
