@@ -41,7 +41,7 @@ pub enum RunScope {
 #[server]
 pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
     Ok(EvalOffer {
-        metrics: crate::eval::metric_infos(),
+        metrics: crate::service::metric_offer::offered_metrics(&services().scoring),
         agents: services().profiles.iter().map(|p| p.name.clone()).collect(),
     })
 }

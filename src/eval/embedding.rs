@@ -48,6 +48,15 @@ pub fn embedding_model_dir(option: Option<&Path>) -> Option<PathBuf> {
     )
 }
 
+/// Whether the model's files are where `embedding_model_dir` says.
+pub fn embedding_model_present() -> bool {
+    embedding_model_dir(None).is_some_and(|dir| {
+        [CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE]
+            .iter()
+            .all(|file| dir.join(file).is_file())
+    })
+}
+
 fn resolve_model_dir(option: Option<&Path>, env: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
     let non_empty = |path: &PathBuf| !path.as_os_str().is_empty();
     option

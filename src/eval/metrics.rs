@@ -40,6 +40,39 @@ pub struct MetricSpec {
     /// `None` when a threshold is all it takes.
     pub criterion_options: Option<&'static str>,
     pub scorer: Scorer,
+    /// What scoring it takes beyond the agent's invocations.
+    pub needs: &'static [Need],
+}
+
+/// Something a metric needs to score: a model the server must have, or data the cases (or the
+/// criterion) must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Need {
+    /// `[judge]` in evalstudio.toml.
+    JudgeModel,
+    /// all-MiniLM-L6-v2's files (`make model`).
+    EmbeddingModel,
+    /// Expected tool calls: a scripted conversation, not a scenario.
+    ExpectedToolCalls,
+    /// An expected final response.
+    ExpectedResponse,
+    /// Tool responses to judge against.
+    Context,
+    /// Rubrics, in the criterion or the cases.
+    Rubrics,
+}
+
+impl Need {
+    pub fn label(self) -> &'static str {
+        match self {
+            Need::JudgeModel => "judge model",
+            Need::EmbeddingModel => "embedding model",
+            Need::ExpectedToolCalls => "expected tool calls",
+            Need::ExpectedResponse => "expected response",
+            Need::Context => "context (tool responses)",
+            Need::Rubrics => "rubrics",
+        }
+    }
 }
 
 /// What scores a metric, and so what scoring it needs.
@@ -107,6 +140,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#),
         scorer: Scorer::Computed(Computed::ToolTrajectory),
+        needs: &[Need::ExpectedToolCalls],
     },
     MetricSpec {
         name: RESPONSE_MATCH_SCORE,
@@ -114,6 +148,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::ResponseMatch),
+        needs: &[Need::ExpectedResponse],
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_PRECISION,
@@ -121,6 +156,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Precision)),
+        needs: &[Need::ExpectedToolCalls],
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_RECALL,
@@ -128,6 +164,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Recall)),
+        needs: &[Need::ExpectedToolCalls],
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_F1,
@@ -135,6 +172,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::F1)),
+        needs: &[Need::ExpectedToolCalls],
     },
     MetricSpec {
         name: SEMANTIC_SIMILARITY,
@@ -142,6 +180,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.7,
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::SemanticSimilarity),
+        needs: &[Need::EmbeddingModel, Need::ExpectedResponse],
     },
     MetricSpec {
         name: ANSWER_RELEVANCE,
@@ -149,6 +188,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.3,
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::AnswerRelevance),
+        needs: &[Need::EmbeddingModel],
     },
     MetricSpec {
         name: FINAL_RESPONSE_MATCH_V2,
@@ -156,6 +196,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::FinalResponseMatchV2),
+        needs: &[Need::JudgeModel, Need::ExpectedResponse],
     },
     MetricSpec {
         name: RELEVANCY,
@@ -163,6 +204,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Relevancy),
+        needs: &[Need::JudgeModel, Need::Context],
     },
     MetricSpec {
         name: FACT_CHECKING,
@@ -170,6 +212,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::FactChecking),
+        needs: &[Need::JudgeModel, Need::Context],
     },
     MetricSpec {
         name: ANSWER_CORRECTNESS,
@@ -177,6 +220,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::AnswerCorrectness),
+        needs: &[Need::JudgeModel, Need::ExpectedResponse],
     },
     MetricSpec {
         name: ANSWER_FAITHFULNESS,
@@ -184,6 +228,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::AnswerFaithfulness),
+        needs: &[Need::JudgeModel, Need::Context],
     },
     MetricSpec {
         name: ANSWER_RELEVANCY,
@@ -191,6 +236,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::AnswerRelevancy),
+        needs: &[Need::JudgeModel],
     },
     MetricSpec {
         name: CONTEXT_PRECISION,
@@ -198,6 +244,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextPrecision),
+        needs: &[Need::JudgeModel, Need::Context],
     },
     MetricSpec {
         name: CONTEXT_RECALL,
@@ -205,6 +252,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextRecall),
+        needs: &[Need::JudgeModel, Need::ExpectedResponse, Need::Context],
     },
     MetricSpec {
         name: FAITHFULNESS,
@@ -212,6 +260,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
+        needs: &[Need::JudgeModel, Need::Context],
     },
     MetricSpec {
         name: RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
@@ -221,6 +270,7 @@ pub const METRICS: &[MetricSpec] = &[
             r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#,
         ),
         scorer: Scorer::Judge(BuiltInJudge::RubricBasedFinalResponseQualityV1),
+        needs: &[Need::JudgeModel, Need::Rubrics],
     },
     MetricSpec {
         name: TOOL_SINGLE_USE,
@@ -228,6 +278,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         criterion_options: Some(r#"{"tool_name": "get_weather"}"#),
         scorer: Scorer::Computed(Computed::ToolUsed),
+        needs: &[],
     },
 ];
 
@@ -292,10 +343,42 @@ pub struct MetricInfo {
     /// The criterion's keys beyond the threshold, as the JSON object the browser prefills for
     /// editing (`match_type`, `tool_name`, `rubrics`…); `None` when a threshold is all it takes.
     pub criterion_options: Option<String>,
+    /// What it needs, as the picker lists it ("judge model", "expected response"…).
+    #[serde(default)]
+    pub needs: Vec<String>,
+    /// Why it cannot be picked here (a model the server lacks); `None` when it can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
-/// Every metric this build scores, in the order the browser lists them.
-pub fn metric_infos() -> Vec<MetricInfo> {
+/// The models this server has, which decide the metrics it can score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ServerModels {
+    pub judge: bool,
+    pub embedding: bool,
+}
+
+impl ServerModels {
+    /// Why a metric with these needs cannot be scored here, if it cannot.
+    pub fn missing(self, needs: &[Need]) -> Option<String> {
+        if needs.contains(&Need::JudgeModel) && !self.judge {
+            return Some(
+                "needs a judge model: add a [judge] table (base_url, model) to evalstudio.toml".into(),
+            );
+        }
+        if needs.contains(&Need::EmbeddingModel) && !self.embedding {
+            return Some(
+                "needs the sentence-embedding model: run `make model` (or set EVALSTUDIO_EMBEDDING_MODEL)"
+                    .into(),
+            );
+        }
+        None
+    }
+}
+
+/// Every metric this build scores, in the order the browser lists them, each marked with what
+/// keeps it from scoring on a server with `models`.
+pub fn metric_infos(models: ServerModels) -> Vec<MetricInfo> {
     METRICS
         .iter()
         .map(|spec| MetricInfo {
@@ -303,6 +386,8 @@ pub fn metric_infos() -> Vec<MetricInfo> {
             description: spec.description.to_string(),
             default_threshold: spec.default_threshold,
             criterion_options: spec.criterion_options.map(str::to_string),
+            needs: spec.needs.iter().map(|need| need.label().to_string()).collect(),
+            unavailable: models.missing(spec.needs),
         })
         .collect()
 }

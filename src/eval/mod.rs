@@ -41,7 +41,10 @@ pub use efficiency::{
     TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 #[cfg(feature = "ssr")]
-pub use embedding::{embedding_model_dir, EmbeddingError, LazyMiniLm, MiniLmEmbedder, EMBEDDING_MODEL_ENV};
+pub use embedding::{
+    embedding_model_dir, embedding_model_present, EmbeddingError, LazyMiniLm, MiniLmEmbedder,
+    EMBEDDING_MODEL_ENV,
+};
 pub use embedding_metrics::{
     answer_relevance, answer_relevance_all, semantic_similarity, semantic_similarity_all,
 };
@@ -57,8 +60,9 @@ pub use judge::{
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
 pub use metrics::{
-    metric_infos, MetricInfo, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE, TOOL_SINGLE_USE,
-    TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION, TOOL_TRAJECTORY_RECALL,
+    metric_infos, MetricInfo, Need, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE,
+    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
+    TOOL_TRAJECTORY_RECALL,
 };
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;

@@ -1028,7 +1028,7 @@ fn configs_round_trip_and_come_from_rest_metric_lists() {
 #[test]
 fn metrics_picked_in_the_browser_take_their_criterion_options() {
     // Every metric the picker offers runs with its default threshold and prefilled options.
-    for info in metric_infos() {
+    for info in metric_infos(ServerModels::default()) {
         let picked = [(
             info.metric_name.as_str(),
             info.default_threshold,

@@ -9,6 +9,7 @@ pub mod cases;
 pub mod eval_runs;
 pub mod eval_sets;
 pub mod last_run;
+pub mod metric_offer;
 pub mod run_export;
 pub mod run_progress;
 pub mod run_views;

@@ -234,3 +234,56 @@ async fn a_new_scenario_case_is_checked_field_by_field_then_added() {
         .any(|id| id == "book_flight"));
     assert!(refused(new_scenario_case(store, "demo", &set, new).await).contains("book_flight"));
 }
+
+#[test]
+fn the_picker_marks_what_this_server_cannot_score_and_offers_the_declared_evaluators() {
+    use super::metric_offer::offered_metrics;
+    use crate::eval::evaluators::{Evaluator, EvaluatorReply, EvaluatorRequest};
+
+    struct Fixed;
+    impl Evaluator for Fixed {
+        fn evaluate<'a>(&'a self, _: &'a EvaluatorRequest) -> BoxFuture<'a, Result<EvaluatorReply, String>> {
+            async { Ok(EvaluatorReply::scored(1.0)) }.boxed()
+        }
+    }
+    let mut scoring = ScoringServices::default();
+    scoring.evaluators.insert("orders_written", Arc::new(Fixed));
+    let offered = offered_metrics(&scoring);
+    let find = |name: &str| offered.iter().find(|m| m.metric_name == name).unwrap();
+    let judged = find("final_response_match_v2");
+    assert_eq!(judged.needs, ["judge model", "expected response"]);
+    assert!(judged
+        .unavailable
+        .as_deref()
+        .unwrap()
+        .starts_with("needs a judge model: add a [judge] table"));
+    assert!(find("semantic_similarity")
+        .unavailable
+        .as_deref()
+        .unwrap()
+        .contains("make model"));
+    let trajectory = find("tool_trajectory_avg_score");
+    assert_eq!(
+        (trajectory.needs.as_slice(), &trajectory.unavailable),
+        (&["expected tool calls".to_string()][..], &None)
+    );
+    let own = find("orders_written");
+    assert_eq!(
+        own.criterion_options.as_deref(),
+        Some(r#"{"evaluator":"orders_written"}"#)
+    );
+    // What the picker proposes for it is a config the server accepts.
+    EvalConfig::from_picked([(
+        "orders_written",
+        own.default_threshold,
+        own.criterion_options.as_deref(),
+    )])
+    .unwrap();
+
+    scoring.judge = Some(Arc::new(YesJudge));
+    assert_eq!(
+        offered_metrics(&scoring)[7].unavailable,
+        None,
+        "a judge makes the judged metrics available"
+    );
+}

@@ -5,11 +5,11 @@ use super::body::JsonBody;
 use super::error::ApiError;
 use crate::api::AppState;
 use crate::eval::simulator::SimulatorConfig;
-use crate::eval::{metric_infos, Change, EvalConfig};
+use crate::eval::{Change, EvalConfig};
 use crate::records::RunComparison;
 use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
 use crate::service::run_progress::{self, ProgressEvent};
-use crate::service::{run_export, run_views};
+use crate::service::{metric_offer, run_export, run_views};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -305,7 +305,10 @@ struct Interval {
     open_at_max: bool,
 }
 
-async fn list_eval_metrics(Path(_app): Path<String>) -> Json<Vec<AdkMetricInfo>> {
+async fn list_eval_metrics(
+    State(state): State<AppState>,
+    Path(_app): Path<String>,
+) -> Json<Vec<AdkMetricInfo>> {
     let interval = || Interval {
         min_value: 0.0,
         max_value: 1.0,
@@ -313,7 +316,7 @@ async fn list_eval_metrics(Path(_app): Path<String>) -> Json<Vec<AdkMetricInfo>>
         open_at_max: false,
     };
     Json(
-        metric_infos()
+        metric_offer::offered_metrics(&state.services.scoring)
             .into_iter()
             .map(|m| AdkMetricInfo {
                 metric_name: m.metric_name,

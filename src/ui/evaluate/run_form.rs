@@ -20,6 +20,10 @@ struct MetricPick {
     threshold: RwSignal<String>,
     /// The criterion's other keys as JSON text, for metrics that take them.
     options: Option<RwSignal<String>>,
+    /// What it needs ("judge model", "expected response"…).
+    needs: Vec<String>,
+    /// Why it cannot be picked on this server.
+    unavailable: Option<String>,
 }
 
 /// Metric checkboxes with thresholds (and criterion options where a metric takes them), the
@@ -60,11 +64,14 @@ pub(super) fn RunForm(
                                 name: m.metric_name.clone(),
                                 description: m.description.clone(),
                                 picked: RwSignal::new(
-                                    m.metric_name == "tool_trajectory_avg_score"
-                                        || m.metric_name == "response_match_score",
+                                    m.unavailable.is_none()
+                                        && (m.metric_name == "tool_trajectory_avg_score"
+                                            || m.metric_name == "response_match_score"),
                                 ),
                                 threshold: RwSignal::new(m.default_threshold.to_string()),
                                 options: m.criterion_options.clone().map(RwSignal::new),
+                                needs: m.needs.clone(),
+                                unavailable: m.unavailable.clone(),
                             })
                             .collect();
                         let default_agent = if offer.agents.contains(&app) {
@@ -93,7 +100,22 @@ pub(super) fn RunForm(
                         let rows = metrics
                             .iter()
                             .map(|metric| {
-                                let MetricPick { name, description, picked, threshold, options } = metric.clone();
+                                let MetricPick { name, description, picked, threshold, options, needs, unavailable } =
+                                    metric.clone();
+                                let needs = (!needs.is_empty()).then(|| {
+                                    view! {
+                                        <span class="metric-needs">
+                                            "Needs: "
+                                            {needs
+                                                .into_iter()
+                                                .map(|need| view! { <span class="need-chip">{need}</span> })
+                                                .collect_view()}
+                                        </span>
+                                    }
+                                });
+                                let disabled = unavailable.is_some();
+                                let unavailable = unavailable
+                                    .map(|reason| view! { <span class="metric-unavailable">{format!("Unavailable: {reason}")}</span> });
                                 let options = options.map(|options| {
                                     view! {
                                         <CriterionOptions label=format!("{name} options") value=options shown=picked.into() />
@@ -105,6 +127,7 @@ pub(super) fn RunForm(
                                             <label class="metric-pick" title=description.clone()>
                                                 <input
                                                     type="checkbox"
+                                                    disabled=disabled
                                                     prop:checked=move || picked.get()
                                                     on:change=move |ev| picked.set(event_target_checked(&ev))
                                                 />
@@ -114,7 +137,7 @@ pub(super) fn RunForm(
                                         <td>
                                             <ThresholdInput label=format!("{name} threshold") value=threshold />
                                         </td>
-                                        <td class="muted small-text">{description}{options}</td>
+                                        <td class="muted small-text">{description} {needs} {unavailable} {options}</td>
                                     </tr>
                                 }
                             })
