@@ -146,6 +146,8 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   const input = page.getByLabel('Message');
   await input.fill('Where is my order A1003?');
   await input.press('Enter');
+  // The session's URL comes with the first answer and redraws the Eval panel: wait for it.
+  await expect(page).toHaveURL(/\/chat\?app=demo&session=/);
   await expect(page.locator('.tool-card')).toHaveCount(1);
   await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
   await page.getByLabel('New evalset id').fill('run_e2e');

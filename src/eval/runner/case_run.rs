@@ -19,6 +19,23 @@ pub(super) struct CaseRun {
     pub actual: Vec<Invocation>,
     pub session_id: String,
     pub error: Option<String>,
+    /// Whether another try might get through (an agent or model failure, not a setting).
+    pub retryable: bool,
+}
+
+/// Why a case run stopped early.
+enum Stop {
+    /// The agent or the simulator's model failed: another try may get through.
+    Failed(String),
+    /// The case cannot run as configured (no simulator model, an unknown persona): trying again
+    /// changes nothing.
+    Unrunnable(String),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Stop {
+        Stop::Failed(message)
+    }
 }
 
 /// Runs one case in a new session.
@@ -47,7 +64,9 @@ pub(super) async fn run_case(
     let outcome = match (&case.conversation, &case.conversation_scenario) {
         (Some(conversation), _) => replay(&mut session, conversation).await,
         (None, Some(scenario)) => simulate(&mut session, scenario, simulator, services).await,
-        (None, None) => Err("the case has neither a conversation nor a conversation_scenario".into()),
+        (None, None) => Err(Stop::Unrunnable(
+            "the case has neither a conversation nor a conversation_scenario".into(),
+        )),
     };
     let mut actual = session.actual;
     // Unanswered turns keep their user message, so the turn counts still line up.
@@ -60,15 +79,21 @@ pub(super) async fn run_case(
             });
         }
     }
+    let (error, retryable) = match outcome {
+        Ok(()) => (None, false),
+        Err(Stop::Failed(message)) => (Some(message), true),
+        Err(Stop::Unrunnable(message)) => (Some(message), false),
+    };
     CaseRun {
         actual,
         session_id: session.session_id,
-        error: outcome.err(),
+        error,
+        retryable,
     }
 }
 
 /// Sends the case's user turns in order.
-async fn replay(session: &mut Session<'_>, conversation: &[Invocation]) -> Result<(), String> {
+async fn replay(session: &mut Session<'_>, conversation: &[Invocation]) -> Result<(), Stop> {
     for expected in conversation {
         session.turn(expected.user_content.joined_text()).await?;
     }
@@ -82,14 +107,14 @@ async fn simulate(
     scenario: &ConversationScenario,
     config: &SimulatorConfig,
     services: &ScoringServices,
-) -> Result<(), String> {
+) -> Result<(), Stop> {
     let Some(model) = services.simulator.as_deref() else {
-        return Err(
+        return Err(Stop::Unrunnable(
             "a conversation_scenario needs a model to play the user: add a [simulator] (or [judge]) table to evalstudio.toml"
                 .into(),
-        );
+        ));
     };
-    let mut user = UserSimulator::new(config, scenario)?;
+    let mut user = UserSimulator::new(config, scenario).map_err(Stop::Unrunnable)?;
     loop {
         let next = user.next_message(&session.actual, session.app_name, model).await;
         match next.map_err(|error| format!("turn {}: {error}", session.actual.len() + 1))? {

@@ -117,7 +117,7 @@ pub fn run_and_score<'a>(
                     )
                 };
                 let mut case_run = run().await;
-                while case_run.error.is_some() && attempts <= options.retries {
+                while case_run.error.is_some() && case_run.retryable && attempts <= options.retries {
                     tokio::time::sleep(options.retry_backoff * (1 << (attempts - 1).min(16))).await;
                     attempts += 1;
                     case_run = run().await;
