@@ -340,7 +340,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             }
             None => {
                 return Err(ConfigError(format!(
-                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt; or your own evaluator: a criterion with url or evaluator)",
+                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; or your own evaluator: a criterion with url or evaluator)",
                     metrics::supported_names().join(", ")
                 )))
             }

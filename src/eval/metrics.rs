@@ -27,6 +27,7 @@ pub const ANSWER_RELEVANCY: &str = "answer_relevancy";
 pub const CONTEXT_PRECISION: &str = "context_precision";
 pub const CONTEXT_RECALL: &str = "context_recall";
 pub const FAITHFULNESS: &str = "faithfulness";
+pub const G_EVAL: &str = "g_eval";
 
 /// One metric this build scores.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,6 +120,7 @@ pub enum BuiltInJudge {
     ContextPrecision,
     ContextRecall,
     Faithfulness,
+    GEval,
 }
 
 impl BuiltInJudge {
@@ -261,6 +263,16 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
         needs: &[Need::JudgeModel, Need::Context],
+    },
+    MetricSpec {
+        name: G_EVAL,
+        description: "G-Eval (DeepEval): your criterion in plain words; the judge writes evaluation steps once, then scores each turn 1-10 with a reason (normalised to 0-1). Any metric name with `criteria` is one too.",
+        default_threshold: 0.5,
+        criterion_options: Some(
+            r#"{"criteria": "The actual output answers the input correctly and agrees with the expected output.", "evaluation_params": ["input", "actual_output", "expected_output"]}"#,
+        ),
+        scorer: Scorer::Judge(BuiltInJudge::GEval),
+        needs: &[Need::JudgeModel],
     },
     MetricSpec {
         name: RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
@@ -541,8 +553,8 @@ mod tests {
              tool_trajectory_avg_score, response_match_score, tool_trajectory_precision, tool_trajectory_recall, \
              tool_trajectory_f1, tool_single_use, final_response_match_v2, rubric_based_final_response_quality_v1, \
              relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
-             context_recall, faithfulness (or a custom judge: a criterion with judge_prompt; or your own evaluator: \
-             a criterion with url or evaluator)"
+             context_recall, faithfulness, g_eval (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; \
+             or your own evaluator: a criterion with url or evaluator)"
         );
     }
 }

@@ -53,9 +53,10 @@ pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
-    evaluate_judge_metric, parse_judge_metric, AgentWork, AnsweredWith, ContextItem, CustomJudge,
-    JudgeEvidence, JudgeInput, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind, RubricOutcome,
-    RubricScores, Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
+    evaluate_judge_metric, parse_judge_metric, AgentWork, AnsweredWith, ContextItem, CustomJudge, GEval,
+    GEvalParam, JudgeEvidence, JudgeInput, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind,
+    RubricOutcome, RubricScores, Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes,
+    YesNo,
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};

@@ -84,3 +84,73 @@ async fn judged_metrics_use_the_configured_judge_and_keep_its_evidence() {
         &results[0]["eval_metric_result_per_invocation"][0]["eval_metric_results"][0]["details"]["reason"];
     assert!(reason.as_str().unwrap().contains("[judge]"), "{reason}");
 }
+
+#[tokio::test]
+async fn g_eval_from_a_run_request_writes_its_steps_once_and_keeps_them() {
+    use crate::common::fake_openai::{Reply, Server};
+    let completion = |text: &str| {
+        Reply::status(
+            200,
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}),
+        )
+    };
+    let judge = Server::start_with(
+        vec![completion(
+            r#"{"steps": ["Does it name the city?", "Is the weather stated?"]}"#,
+        )],
+        Some(completion(
+            r#"{"score": 10, "reason": "Names Paris and the sky."}"#,
+        )),
+    )
+    .await;
+    let config = format!(
+        "[judge]\nbase_url = \"{}\"\nmodel = \"judge-model\"\n",
+        judge.base_url
+    );
+    let app = spawn_app_with_config(&config).await;
+    let set = common::recorded_eval_set(&[
+        ("paris", &["weather in Paris"][..]),
+        ("rome", &["weather in Rome"][..]),
+    ])
+    .await;
+    app.import("demo", to_adk_json(&set)).await;
+
+    let body = json!({"evalMetrics": [{"metricName": "weather_answer", "criterion": {
+        "threshold": 0.8, "criteria": "The answer gives the weather of the city asked about.",
+        "evaluation_params": ["input", "actual_output", "tool_calls"]
+    }}]});
+    let results: Vec<Value> = app
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    for result in &results {
+        let metric = &result["eval_metric_result_per_invocation"][0]["eval_metric_results"][0];
+        assert_eq!(metric["score"], 1.0, "{metric}");
+        assert_eq!(
+            metric["details"]["evidence"]["steps"],
+            json!(["Does it name the city?", "Is the weather stated?"])
+        );
+    }
+    // One steps request for both cases, then one scoring request per case.
+    let prompts: Vec<String> = judge
+        .bodies()
+        .iter()
+        .map(|b| b["messages"][0]["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(prompts.len(), 3, "{prompts:?}");
+    assert_eq!(
+        prompts
+            .iter()
+            .filter(|p| p.contains("Write 3 or 4 short evaluation steps"))
+            .count(),
+        1
+    );
+    assert!(
+        prompts
+            .iter()
+            .any(|p| p.contains("Tool Calls:\n") && p.contains("get_weather")),
+        "{prompts:?}"
+    );
+}

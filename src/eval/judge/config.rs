@@ -13,12 +13,22 @@
 //!     "judge_prompt": "Rate 1 to 5 how well {response} uses {context}. Reply {\"score\": n, \"feedback\": \"…\"}",
 //!     "reply": "score_json",
 //!     "score_range": [1, 5]
+//!   },
+//!   "correct_and_complete": {
+//!     "threshold": 0.6,
+//!     "criteria": "The actual output answers the input and agrees with the expected output.",
+//!     "evaluation_params": ["input", "actual_output", "expected_output"]
 //!   }
 //! }
 //! ```
 //!
+//! The last is G-Eval: `criteria` (or `evaluation_steps`, a list, to skip writing them) and the
+//! `evaluation_params` the judge sees (input, actual_output, expected_output, context,
+//! tool_calls; default input and actual_output).
+//!
 //! Keys may be snake_case or camelCase, as in ADK.
 
+use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::metrics::{built_in_judge, BuiltInJudge};
@@ -54,8 +64,15 @@ pub fn parse_judge_metric(
         Some(BuiltInJudge::ContextPrecision) => JudgeKind::ContextPrecision,
         Some(BuiltInJudge::ContextRecall) => JudgeKind::ContextRecall,
         Some(BuiltInJudge::Faithfulness) => JudgeKind::Faithfulness,
+        Some(BuiltInJudge::GEval) => JudgeKind::GEval(g_eval(criterion, path)?),
         None => match custom_prompt {
+            Some((key, _)) if is_g_eval(criterion) => {
+                return Err(format!(
+                    "{path}.{key}: a G-Eval metric writes its own prompt from `criteria`; give either judge_prompt or criteria"
+                ))
+            }
             Some((key, prompt)) => JudgeKind::Custom(custom(criterion, path, key, prompt)?),
+            None if is_g_eval(criterion) => JudgeKind::GEval(g_eval(criterion, path)?),
             None => return Ok(None),
         },
     };
@@ -77,6 +94,8 @@ pub fn parse_judge_metric(
                 "score_range",
                 "scoreRange",
             ]);
+        } else if matches!(kind, JudgeKind::GEval(_)) {
+            known.extend(G_EVAL_KEYS);
         } else if let Some((key, _)) = custom_prompt {
             return Err(format!(
                 "{path}.{key}: `{name}` has its own prompt; give a custom prompt a metric name of its own"
@@ -86,10 +105,10 @@ pub fn parse_judge_metric(
             return Err(format!(
                 "{path}.{key}: not a setting of a judge metric (known: threshold, \
                  include_intermediate_responses_in_final, judge_model_options{})",
-                if matches!(kind, JudgeKind::Custom(_)) {
-                    ", judge_prompt, reply, score_range"
-                } else {
-                    ""
+                match kind {
+                    JudgeKind::Custom(_) => ", judge_prompt, reply, score_range",
+                    JudgeKind::GEval(_) => ", criteria, evaluation_params, evaluation_steps",
+                    _ => "",
                 }
             ));
         }
@@ -124,6 +143,82 @@ pub fn parse_judge_metric(
 }
 
 /// A value by its snake_case or camelCase key; null counts as absent.
+/// G-Eval's keys beyond a judge metric's.
+const G_EVAL_KEYS: [&str; 6] = [
+    "criteria",
+    "evaluation_params",
+    "evaluationParams",
+    "evaluation_steps",
+    "evaluationSteps",
+    "strict_mode",
+];
+
+fn is_g_eval(criterion: &Map<String, Value>) -> bool {
+    ["criteria", "evaluation_steps", "evaluationSteps"]
+        .iter()
+        .any(|key| criterion.get(*key).is_some_and(|v| !v.is_null()))
+}
+
+/// G-Eval's settings: `criteria` or `evaluation_steps` (at least one), and `evaluation_params`.
+fn g_eval(criterion: &Map<String, Value>, path: &str) -> Result<GEval, String> {
+    let criteria = match field(criterion, "criteria", "criteria") {
+        None => None,
+        Some((_, Value::String(text))) if !text.trim().is_empty() => Some(text.trim().to_string()),
+        Some((key, _)) => return Err(format!("{path}.{key}: expected the criterion in plain words")),
+    };
+    let steps = match field(criterion, "evaluation_steps", "evaluationSteps") {
+        None => None,
+        Some((key, Value::Array(items))) => {
+            let steps: Option<Vec<String>> = items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                })
+                .collect();
+            match steps {
+                Some(steps) if !steps.is_empty() => Some(steps),
+                _ => return Err(format!("{path}.{key}: expected a list of steps, each a text")),
+            }
+        }
+        Some((key, _)) => return Err(format!("{path}.{key}: expected a list of steps, each a text")),
+    };
+    if criteria.is_none() && steps.is_none() {
+        return Err(format!(
+            "{path}.criteria: missing; G-Eval needs the criterion in plain words (or evaluation_steps)"
+        ));
+    }
+    let params = match field(criterion, "evaluation_params", "evaluationParams") {
+        None => vec![GEvalParam::Input, GEvalParam::ActualOutput],
+        Some((key, Value::Array(items))) if !items.is_empty() => {
+            let mut params = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                let param = item.as_str().and_then(GEvalParam::from_key).ok_or_else(|| {
+                    let known: Vec<&str> = GEvalParam::ALL.iter().map(|p| p.key()).collect();
+                    format!("{path}.{key}[{index}]: {item} is not one of {}", known.join(", "))
+                })?;
+                if !params.contains(&param) {
+                    params.push(param);
+                }
+            }
+            params
+        }
+        Some((key, _)) => {
+            return Err(format!(
+                "{path}.{key}: expected a list such as [\"input\", \"actual_output\"]"
+            ))
+        }
+    };
+    Ok(GEval {
+        criteria: criteria.unwrap_or_default(),
+        params,
+        steps,
+        written_steps: StepsCache::default(),
+    })
+}
+
 fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {
     object
         .iter()

@@ -35,6 +35,9 @@ pub struct JudgeEvidence {
     /// Each statement, checked against the context.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub statements: Option<Vec<StatementCheck>>,
+    /// G-Eval's evaluation steps the score followed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<String>>,
 }
 
 /// One sample: the judge's reply and what was read from it.

@@ -15,6 +15,7 @@ mod client;
 mod client_tests;
 mod config;
 mod evidence;
+mod g_eval;
 mod input;
 mod parse;
 mod prompts;
@@ -29,6 +30,7 @@ pub use evidence::{
     AnsweredWith, ContextItem, JudgeEvidence, RubricOutcome, RubricScores, Sample, StatementCheck,
     ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
+pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
 
 use super::evidence::Evidence;
@@ -81,6 +83,8 @@ pub enum JudgeKind {
     ContextRecall,
     /// The fraction of the response's claims the context supports.
     Faithfulness,
+    /// DeepEval's G-Eval: steps written from a criterion, then a 1-10 score by them.
+    GEval(GEval),
     Custom(CustomJudge),
 }
 
@@ -246,6 +250,40 @@ pub async fn evaluate_judge_metric(
             supported_fraction(&asker, input, reference, "reference").await
         }
         JudgeKind::Faithfulness => supported_fraction(&asker, input, &input.response, "response").await,
+        JudgeKind::GEval(g_eval) => {
+            let steps = match &g_eval.steps {
+                Some(steps) => steps.clone(),
+                None => {
+                    let written = g_eval
+                        .written_steps
+                        .get_or_write(|| async {
+                            let prompt = g_eval::steps_prompt(g_eval);
+                            let reply = asker.ask_all(vec![prompt.as_str()]).await.into_iter().next();
+                            match reply {
+                                Some(Ok(reply)) => g_eval::parse_steps(&reply),
+                                Some(Err(error)) => {
+                                    Err(format!("the judge failed to write G-Eval's steps: {error}"))
+                                }
+                                None => Err("the judge was not asked for G-Eval's steps".into()),
+                            }
+                        })
+                        .await;
+                    match written {
+                        Ok(steps) => steps,
+                        Err(reason) => return InvocationScore::not_evaluated(reason),
+                    }
+                }
+            };
+            let prompt = match g_eval::score_prompt(g_eval, &steps, input) {
+                Ok(prompt) => prompt,
+                Err(reason) => return InvocationScore::not_evaluated(reason),
+            };
+            let mut score = averaged(&asker, &prompt, samples, g_eval::SCORE_RANGE).await;
+            if let Some(Evidence::Judge(evidence)) = score.evidence.as_mut() {
+                evidence.steps = Some(steps);
+            }
+            score
+        }
         JudgeKind::Custom(custom) => {
             let prompt = template::render(&custom.prompt, |name| match name {
                 "query" => Some(input.query.as_str()),

@@ -1,5 +1,6 @@
 //! What a metric's verdict on a turn rests on, read through its typed fields: a judge's
-//! replies and how each was read, its votes, rubrics, context items and statements; an
+//! replies and how each was read, its votes, rubrics, context items and statements, G-Eval's
+//! steps; an
 //! embedding metric's two texts and their cosine. Evidence of a shape this build does not know
 //! (an older run's) is shown as its raw JSON.
 
@@ -29,6 +30,7 @@ fn judge_view(evidence: JudgeEvidence) -> impl IntoView {
         answer,
         statements_reply,
         statements,
+        steps,
     } = evidence;
     let part = |label: &'static str, list: Vec<AnyView>| {
         view! {
@@ -38,6 +40,13 @@ fn judge_view(evidence: JudgeEvidence) -> impl IntoView {
     };
     view! {
         <div class="evidence">
+            {steps
+                .map(|steps| {
+                    part(
+                        "Evaluation steps (G-Eval)",
+                        steps.into_iter().map(|step| view! { <li class="small">{step}</li> }.into_any()).collect(),
+                    )
+                })}
             {votes.map(|votes| view! { <p class="small">{format!("Votes: {}", votes_text(votes))}</p> })}
             {rubrics.map(|rubrics| part("Rubrics", rubrics.into_iter().map(rubric_view).collect()))}
             {samples.map(|samples| part("Replies", samples.into_iter().map(sample_view).collect()))}
