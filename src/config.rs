@@ -55,7 +55,7 @@ use crate::eval::evaluators::{
     CommandEvaluator, CommandSpec, Evaluator, Evaluators, HttpEvaluator, HttpTarget,
     DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT,
 };
-use crate::eval::{Judge, JudgeConfig, OpenAiJudge};
+use crate::eval::{Judge, JudgeConfig, LazyMiniLm, OpenAiJudge, ScoringServices};
 
 /// Where the configuration comes from when `--config` is not given.
 pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
@@ -131,14 +131,25 @@ impl Config {
         })
     }
 
+    /// What scoring and running evals use: the judge, the embedding model (loaded on first
+    /// use), the simulator's model and the evaluators. The server and the CLI build it here.
+    pub fn build_scoring(&self) -> ScoringServices {
+        ScoringServices {
+            judge: self.build_judge(),
+            embedder: LazyMiniLm::from_environment(),
+            simulator: self.build_simulator(),
+            evaluators: self.build_evaluators(),
+        }
+    }
+
     /// A ready judge for the LLM-as-judge metrics, if one is configured.
-    pub fn build_judge(&self) -> Option<Arc<dyn Judge>> {
+    fn build_judge(&self) -> Option<Arc<dyn Judge>> {
         let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
         Some(judge)
     }
 
     /// The `[[evaluators]]` by name, and HTTP evaluators for criteria that give a url.
-    pub fn build_evaluators(&self) -> Evaluators {
+    fn build_evaluators(&self) -> Evaluators {
         let client = reqwest::Client::new();
         let http_client = client.clone();
         let mut evaluators = Evaluators::default().with_http(Arc::new(move |target: &HttpTarget| {
@@ -173,7 +184,7 @@ impl Config {
 
     /// The model that plays the user of `conversation_scenario` cases: `[simulator]`, or the
     /// judge's model when there is no `[simulator]`.
-    pub fn build_simulator(&self) -> Option<Arc<dyn Judge>> {
+    fn build_simulator(&self) -> Option<Arc<dyn Judge>> {
         let model = self.simulator.clone().or_else(|| self.judge.clone())?;
         let simulator: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(model));
         Some(simulator)

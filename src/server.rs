@@ -4,7 +4,6 @@
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::config::Config;
-use crate::eval::{LazyMiniLm, ScoringServices};
 use crate::service::Services;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
@@ -40,12 +39,7 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 
 /// The whole application as one router.
 pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, config: Config) -> Router {
-    let scoring = ScoringServices {
-        judge: config.build_judge(),
-        embedder: LazyMiniLm::from_environment(),
-        simulator: config.build_simulator(),
-        evaluators: config.build_evaluators(),
-    };
+    let scoring = config.build_scoring();
     let state = AppState {
         services: Services::new(store, config.profiles, scoring),
         leptos_options: options,

@@ -6,7 +6,7 @@ use super::progress::Progress;
 use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
 use crate::config::Config;
-use crate::eval::{junit, EvalConfig, EvalStatus, LazyMiniLm, RunOptions, ScoringServices};
+use crate::eval::{junit, EvalConfig, EvalStatus, RunOptions};
 use crate::records::{EvalRunCase, RunStatus};
 use crate::service::eval_runs::{
     case_summaries, create_eval_run, eval_run, eval_run_cases, eval_set_result, execute_eval_run,
@@ -96,12 +96,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         concurrency: args.concurrency,
         ..RunOptions::default()
     };
-    let services = ScoringServices {
-        judge: config.build_judge(),
-        embedder: LazyMiniLm::from_environment(),
-        simulator: config.build_simulator(),
-        evaluators: config.build_evaluators(),
-    };
+    let services = config.build_scoring();
     // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {

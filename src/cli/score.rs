@@ -6,7 +6,7 @@ use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::config::Config;
-use crate::eval::{score_eval_set, EvalConfig, EvalSetResult, EvalStatus, LazyMiniLm, ScoringServices};
+use crate::eval::{score_eval_set, EvalConfig, EvalSetResult, EvalStatus};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,12 +38,7 @@ pub struct ScoreArgs {
 /// Prints the results table (and writes `--json`); exits 0 when every case passed, else 1.
 pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
-    let services = ScoringServices {
-        judge: config.build_judge(),
-        embedder: LazyMiniLm::from_environment(),
-        evaluators: config.build_evaluators(),
-        ..ScoringServices::default()
-    };
+    let services = config.build_scoring();
     let config = match &args.config {
         None => EvalConfig::default(),
         Some(path) => read_eval_config(path)?,
