@@ -39,7 +39,11 @@ pub(super) fn instructions(custom: Option<&str>, values: &Values) -> Result<Stri
         (None, None) => render(DEFAULT_INSTRUCTIONS, values),
         (None, Some(persona)) => persona_instructions(persona, values),
         (Some(custom), persona) => {
-            if persona.is_some() && !placeholders(custom)?.iter().any(|name| root(name) == "persona") {
+            if persona.is_some()
+                && !placeholders(custom)?
+                    .into_iter()
+                    .any(|name| root(name) == "persona")
+            {
                 return Err(
                     "custom_instructions: the scenario has a user_persona, so the instructions must use {{ persona }} (or {{ persona.description }}) as well as {{ stop_signal }}, {{ conversation_plan }} and {{ conversation_history }}"
                         .into(),
@@ -56,7 +60,7 @@ pub(super) fn check_custom_instructions(text: &str) -> Result<(), String> {
     let used = placeholders(text)?;
     let missing: Vec<String> = REQUIRED_PLACEHOLDERS
         .iter()
-        .filter(|name| !used.iter().any(|used| used == *name))
+        .filter(|name| !used.contains(name))
         .map(|name| format!("{{{{ {name} }}}}"))
         .collect();
     if missing.is_empty() {
@@ -73,9 +77,16 @@ fn root(name: &str) -> &str {
     name.split('.').next().unwrap_or(name)
 }
 
-/// The names of the `{{ … }}` placeholders, in order; an error for Jinja statements, comments
-/// or an unclosed placeholder.
-fn placeholders(template: &str) -> Result<Vec<String>, String> {
+/// A template cut into its text and its `{{ … }}` placeholders.
+enum Segment<'a> {
+    Text(&'a str),
+    /// The placeholder's name, trimmed.
+    Placeholder(&'a str),
+}
+
+/// Cuts a template into segments; an error for Jinja statements, comments or an unclosed
+/// placeholder.
+fn segments(template: &str) -> Result<Vec<Segment<'_>>, String> {
     for (opening, what) in [("{%", "statements ({% … %})"), ("{#", "comments ({# … #})")] {
         if template.contains(opening) {
             return Err(format!(
@@ -83,31 +94,41 @@ fn placeholders(template: &str) -> Result<Vec<String>, String> {
             ));
         }
     }
-    let mut names = Vec::new();
+    let mut segments = Vec::new();
     let mut rest = template;
     while let Some(start) = rest.find("{{") {
         let after = &rest[start + 2..];
         let end = after
             .find("}}")
             .ok_or("custom_instructions: a `{{` is never closed by `}}`")?;
-        names.push(after[..end].trim().to_string());
+        segments.push(Segment::Text(&rest[..start]));
+        segments.push(Segment::Placeholder(after[..end].trim()));
         rest = &after[end + 2..];
     }
-    Ok(names)
+    segments.push(Segment::Text(rest));
+    Ok(segments)
+}
+
+/// The names of the placeholders, in order.
+fn placeholders(template: &str) -> Result<Vec<&str>, String> {
+    Ok(segments(template)?
+        .into_iter()
+        .filter_map(|segment| match segment {
+            Segment::Placeholder(name) => Some(name),
+            Segment::Text(_) => None,
+        })
+        .collect())
 }
 
 /// Fills the placeholders; like Jinja, drops one trailing newline.
 fn render(template: &str, values: &Values) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() + values.conversation_history.len());
-    let mut rest = template;
-    for name in placeholders(template)? {
-        let start = rest.find("{{").expect("placeholders found it");
-        let end = start + 2 + rest[start + 2..].find("}}").expect("placeholders found it");
-        out.push_str(&rest[..start]);
-        out.push_str(&value_of(&name, values)?);
-        rest = &rest[end + 2..];
+    for segment in segments(template)? {
+        match segment {
+            Segment::Text(text) => out.push_str(text),
+            Segment::Placeholder(name) => out.push_str(&value_of(name, values)?),
+        }
     }
-    out.push_str(rest);
     if out.ends_with('\n') {
         out.pop();
     }
