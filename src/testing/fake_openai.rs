@@ -47,6 +47,14 @@ impl Reply {
         }
     }
 
+    /// A non-streamed chat completion answering `text` (as a judge or the simulator reads it).
+    pub fn completion(text: &str) -> Self {
+        Self::status(
+            200,
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}),
+        )
+    }
+
     /// A JSON body with this status (an error, or a non-streamed completion).
     pub fn status(status: u16, body: Value) -> Self {
         Reply {

@@ -21,11 +21,7 @@ async fn run_eval_scores_stores_and_lists_results_like_adk() {
         {"metricName": "tool_trajectory_avg_score", "threshold": 1.0},
         {"metricName": "tool_trajectory_f1", "criterion": {"threshold": 0.9}}
     ]});
-    let response = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
-        .await;
-    assert_eq!(response.status(), StatusCode::OK);
-    let results: Vec<Value> = response.json().await.unwrap();
+    let results = app.run_eval("demo", "regression", &body).await;
     assert_eq!(results.len(), 4, "two cases × two runs");
     for result in &results {
         assert_eq!(result["final_eval_status"], 1, "{result}");
@@ -96,12 +92,7 @@ async fn run_eval_scores_stores_and_lists_results_like_adk() {
     // One case only, ADK's 2.x field name.
     let one = json!({"eval_case_ids": ["order"], "eval_metrics": [{"metric_name": "tool_single_use",
         "criterion": {"threshold": 1, "tool_name": "get_order_status"}}]});
-    let results: Vec<Value> = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &one)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let results = app.run_eval("demo", "regression", &one).await;
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["eval_id"], "order");
     assert_eq!(

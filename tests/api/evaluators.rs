@@ -32,12 +32,7 @@ async fn a_configured_command_and_an_http_evaluator_score_the_run() {
         {"metricName": "house_style", "criterion": {"threshold": 0.9, "url": url}},
         {"metricName": "unknown", "criterion": {"threshold": 1, "evaluator": "db_check"}}
     ]});
-    let results: Vec<Value> = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let results = app.run_eval("demo", "regression", &body).await;
     let overall = &results[0]["overall_eval_metric_results"];
     assert_eq!(overall[0]["score"], 0.5, "{overall}");
     assert_eq!(overall[0]["details"]["reason"], "missing: umbrella");

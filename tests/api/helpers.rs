@@ -93,6 +93,15 @@ impl TestApp {
         self.http.post(self.url(path)).json(body).send().await.unwrap()
     }
 
+    /// Runs an evalset and waits (REST `run_eval`), answering ADK's case results; the run
+    /// must succeed.
+    pub async fn run_eval(&self, app_name: &str, eval_set_id: &str, body: &Value) -> Vec<Value> {
+        let path = format!("/apps/{app_name}/eval_sets/{eval_set_id}/run_eval");
+        let response = self.post_json(&path, body).await;
+        assert_eq!(response.status(), reqwest::StatusCode::OK, "POST {path}");
+        response.json().await.unwrap()
+    }
+
     pub async fn put_json(&self, path: &str, body: &Value) -> reqwest::Response {
         self.http.put(self.url(path)).json(body).send().await.unwrap()
     }

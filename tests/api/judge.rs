@@ -38,12 +38,7 @@ async fn judged_metrics_use_the_configured_judge_and_keep_its_evidence() {
         {"metricName": "relevancy", "threshold": 1.0},
         {"metricName": "answer_correctness", "threshold": 1.0}
     ]});
-    let results: Vec<Value> = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let results = app.run_eval("demo", "regression", &body).await;
     let metrics = &results[0]["eval_metric_result_per_invocation"][0]["eval_metric_results"];
     assert_eq!(metrics[0]["score"], 1.0, "{metrics}");
     assert!(
@@ -71,15 +66,13 @@ async fn judged_metrics_use_the_configured_judge_and_keep_its_evidence() {
     // Without a [judge] table the metric says what to configure.
     let app = spawn_app().await;
     app.import("demo", to_adk_json(&set)).await;
-    let results: Vec<Value> = app
-        .post_json(
-            "/apps/demo/eval_sets/regression/run_eval",
+    let results = app
+        .run_eval(
+            "demo",
+            "regression",
             &json!({"evalMetrics": [{"metricName": "relevancy", "threshold": 1.0}]}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     let reason =
         &results[0]["eval_metric_result_per_invocation"][0]["eval_metric_results"][0]["details"]["reason"];
     assert!(reason.as_str().unwrap().contains("[judge]"), "{reason}");
@@ -88,17 +81,11 @@ async fn judged_metrics_use_the_configured_judge_and_keep_its_evidence() {
 #[tokio::test]
 async fn g_eval_from_a_run_request_writes_its_steps_once_and_keeps_them() {
     use crate::common::fake_openai::{Reply, Server};
-    let completion = |text: &str| {
-        Reply::status(
-            200,
-            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}),
-        )
-    };
     let judge = Server::start_with(
-        vec![completion(
+        vec![Reply::completion(
             r#"{"steps": ["Does it name the city?", "Is the weather stated?"]}"#,
         )],
-        Some(completion(
+        Some(Reply::completion(
             r#"{"score": 10, "reason": "Names Paris and the sky."}"#,
         )),
     )
@@ -119,12 +106,7 @@ async fn g_eval_from_a_run_request_writes_its_steps_once_and_keeps_them() {
         "threshold": 0.8, "criteria": "The answer gives the weather of the city asked about.",
         "evaluation_params": ["input", "actual_output", "tool_calls"]
     }}]});
-    let results: Vec<Value> = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let results = app.run_eval("demo", "regression", &body).await;
     for result in &results {
         let metric = &result["eval_metric_result_per_invocation"][0]["eval_metric_results"][0];
         assert_eq!(metric["score"], 1.0, "{metric}");

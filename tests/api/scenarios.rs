@@ -7,13 +7,6 @@ use crate::helpers::{assert_error, spawn_app_with_config, TestApp};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-fn completion(text: &str) -> Reply {
-    Reply::status(
-        200,
-        json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}),
-    )
-}
-
 fn scenario_set(persona: Option<&str>) -> Value {
     json!({
         "eval_set_id": "scenarios",
@@ -39,12 +32,7 @@ async fn app_with_simulator(server: &Server, persona: Option<&str>) -> TestApp {
 }
 
 async fn run(app: &TestApp, body: Value) -> Value {
-    let results: Vec<Value> = app
-        .post_json("/apps/demo/eval_sets/scenarios/run_eval", &body)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let results = app.run_eval("demo", "scenarios", &body).await;
     results.into_iter().next().unwrap()
 }
 
@@ -69,8 +57,8 @@ fn prompt_of(body: &Value) -> String {
 #[tokio::test]
 async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_scored() {
     let server = Server::start(vec![
-        completion("What's the weather in Rome?"),
-        completion("Thanks, that's all. </finished>"),
+        Reply::completion("What's the weather in Rome?"),
+        Reply::completion("Thanks, that's all. </finished>"),
     ])
     .await;
     let app = app_with_simulator(&server, Some("NOVICE")).await;
@@ -132,7 +120,7 @@ async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_
 
 #[tokio::test]
 async fn the_turn_limit_counts_the_starting_prompt() {
-    let server = Server::always(completion("What's the weather in Rome?")).await;
+    let server = Server::always(Reply::completion("What's the weather in Rome?")).await;
     let app = app_with_simulator(&server, None).await;
     let result = run(
         &app,
@@ -153,7 +141,7 @@ async fn the_turn_limit_counts_the_starting_prompt() {
 
 #[tokio::test]
 async fn an_empty_simulator_reply_is_an_error_with_the_reason() {
-    let server = Server::always(completion("")).await;
+    let server = Server::always(Reply::completion("")).await;
     let app = app_with_simulator(&server, None).await;
     let result = run(&app, json!({})).await;
     let error = result["error"].as_str().unwrap();
@@ -167,7 +155,7 @@ async fn an_empty_simulator_reply_is_an_error_with_the_reason() {
 
 #[tokio::test]
 async fn bad_simulator_settings_are_refused_naming_the_field() {
-    let server = Server::always(completion("hi")).await;
+    let server = Server::always(Reply::completion("hi")).await;
     let app = app_with_simulator(&server, None).await;
     let response = app
         .post_json(
