@@ -1,6 +1,7 @@
 //! The case page's actions: edit, duplicate (then open the copy) and delete, asked first, after which
 //! the evalset page offers to undo it.
 
+use super::modal::Modal;
 use super::{case_href, edit_href, encode_query_value, error_text, eval_set_href, ErrorNote};
 use crate::api::cases::{DeleteCase, DuplicateCase};
 use leptos::prelude::*;
@@ -46,7 +47,7 @@ pub fn CaseActions(app: String, eval_set_id: String, eval_id: String) -> impl In
             });
         }
     };
-    let on_delete = move |_| {
+    let on_delete = Callback::new(move |()| {
         let (app, eval_set_id, eval_id) = args();
         delete.dispatch(DeleteCase {
             app,
@@ -54,7 +55,7 @@ pub fn CaseActions(app: String, eval_set_id: String, eval_id: String) -> impl In
             eval_id,
         });
         asking.set(false);
-    };
+    });
     let error = move || {
         let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
         failed(duplicate.value().get().map(|r| r.map(|_| ()))).or_else(|| failed(delete.value().get()))
@@ -67,22 +68,14 @@ pub fn CaseActions(app: String, eval_set_id: String, eval_id: String) -> impl In
         </div>
         {move || error().map(|err| view! { <ErrorNote message=error_text(&err) /> })}
         <Show when=move || asking.get()>
-            <div class="overlay" on:click=move |_| asking.set(false)>
-                <div
-                    class="dialog"
-                    role="alertdialog"
-                    aria-modal="true"
-                    aria-labelledby="delete-case-title"
-                    on:click=|ev| ev.stop_propagation()
-                >
-                    <h2 id="delete-case-title">"Delete this case?"</h2>
-                    <p>"You can undo this from the evalset page for a day; after that it is gone."</p>
-                    <div class="dialog-actions">
-                        <button on:click=move |_| asking.set(false)>"Cancel"</button>
-                        <button class="danger" on:click=on_delete.clone()>"Delete case"</button>
-                    </div>
+            <Modal on_close=Callback::new(move |()| asking.set(false)) labelled_by="delete-case-title" alert=true>
+                <h2 id="delete-case-title">"Delete this case?"</h2>
+                <p>"You can undo this from the evalset page for a day; after that it is gone."</p>
+                <div class="dialog-actions">
+                    <button on:click=move |_| asking.set(false)>"Cancel"</button>
+                    <button class="danger" on:click=move |_| on_delete.run(())>"Delete case"</button>
                 </div>
-            </div>
+            </Modal>
         </Show>
     }
 }

@@ -1,5 +1,6 @@
 //! The evalsets page: list with case counts, create, delete (confirmed), import, export.
 
+use super::modal::Modal;
 use super::{count, error_text, eval_set_href, export_href, short_time, ErrorNote};
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
@@ -328,19 +329,13 @@ fn EvalSetTable(
     }
 }
 
-/// Asks before deleting an evalset; Esc or Cancel closes it.
+/// Asks before deleting an evalset; Esc, a click outside or Cancel closes it.
 #[component]
 fn ConfirmDelete(
     pending_delete: RwSignal<Option<EvalSetSummary>>,
     delete: ServerAction<DeleteEvalSet>,
 ) -> impl IntoView {
     let cancel = move || pending_delete.set(None);
-    let escape = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" && pending_delete.get_untracked().is_some() {
-            pending_delete.set(None);
-        }
-    });
-    on_cleanup(move || escape.remove());
     // Focus starts on Cancel, so Enter never deletes by accident.
     let cancel_button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
@@ -361,25 +356,17 @@ fn ConfirmDelete(
                 }
             };
             view! {
-                <div class="overlay" on:click=move |_| cancel()>
-                    <div
-                        class="dialog"
-                        role="alertdialog"
-                        aria-modal="true"
-                        aria-labelledby="confirm-title"
-                        on:click=|ev| ev.stop_propagation()
-                    >
-                        <h2 id="confirm-title">"Delete " <code>{set.eval_set_id.clone()}</code> "?"</h2>
-                        <p>
-                            "This deletes the evalset and its " <strong>{count(set.case_count, "case")}</strong>
-                            ". Export it first if you may want it back."
-                        </p>
-                        <div class="dialog-actions">
-                            <button node_ref=cancel_button on:click=move |_| cancel()>"Cancel"</button>
-                            <button class="danger" on:click=confirm>"Delete evalset"</button>
-                        </div>
+                <Modal on_close=Callback::new(move |()| cancel()) labelled_by="confirm-title" alert=true>
+                    <h2 id="confirm-title">"Delete " <code>{set.eval_set_id.clone()}</code> "?"</h2>
+                    <p>
+                        "This deletes the evalset and its " <strong>{count(set.case_count, "case")}</strong>
+                        ". Export it first if you may want it back."
+                    </p>
+                    <div class="dialog-actions">
+                        <button node_ref=cancel_button on:click=move |_| cancel()>"Cancel"</button>
+                        <button class="danger" on:click=confirm>"Delete evalset"</button>
                     </div>
-                </div>
+                </Modal>
             }
         })
     }

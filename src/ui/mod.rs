@@ -17,6 +17,7 @@ mod evalsets_page;
 mod evaluate;
 mod json_view;
 mod markdown;
+mod modal;
 mod new_scenario_dialog;
 mod pager;
 pub(crate) mod runs;

@@ -1,6 +1,7 @@
 //! "New scenario case": a `conversation_scenario` for the simulated user to play (its first
 //! message, its plan and optionally one of ADK's personas), added to the evalset, then opened.
 
+use super::modal::Modal;
 use super::{case_href, error_text, ErrorNote};
 use crate::api::cases::NewScenarioCase;
 use crate::eval::simulator::built_in_personas;
@@ -29,77 +30,64 @@ pub fn NewScenarioDialog(open: RwSignal<bool>, app: String, eval_set_id: String)
     let (app, eval_set_id) = (StoredValue::new(app), StoredValue::new(eval_set_id));
     view! {
         <Show when=move || open.get()>
-            <div class="overlay" on:click=move |_| open.set(false)>
-                <div
-                    class="dialog dialog-wide"
-                    role="dialog"
-                    aria-modal="true"
-                    aria-labelledby="new-scenario-title"
-                    on:click=|ev| ev.stop_propagation()
-                    on:keydown=move |ev| {
-                        if ev.key() == "Escape" {
-                            open.set(false);
-                        }
-                    }
-                >
-                    <h2 id="new-scenario-title">"New scenario case"</h2>
-                    <p class="muted small">
-                        "A simulated user opens with the first message, then follows the plan, answering the agent until the plan is done (ADK's user simulator; the model is evalstudio.toml's [simulator], or [judge])."
-                    </p>
-                    <ActionForm action=create>
-                        <input type="hidden" name="app" value=app.get_value() />
-                        <input type="hidden" name="eval_set_id" value=eval_set_id.get_value() />
-                        <div class="field">
-                            <label for="scenario-eval-id">"Eval id"</label>
-                            <input
-                                id="scenario-eval-id"
-                                type="text"
-                                class="mono"
-                                name="eval_id"
-                                required
-                                pattern="[A-Za-z0-9_.\\-]+"
-                                title="Letters, digits, _, - and ."
-                                placeholder="book_a_flight"
-                            />
-                        </div>
-                        <div class="field">
-                            <label for="scenario-starting-prompt">"First user message (sent as written)"</label>
-                            <textarea id="scenario-starting-prompt" name="starting_prompt" rows="2" required></textarea>
-                        </div>
-                        <div class="field">
-                            <label for="scenario-plan">"Conversation plan"</label>
-                            <textarea
-                                id="scenario-plan"
-                                name="conversation_plan"
-                                rows="5"
-                                required
-                                placeholder="First, book a one-way flight from SFO to LAX next Tuesday morning. Once booked, rent a car for three days."
-                            ></textarea>
-                        </div>
-                        <div class="field">
-                            <label for="scenario-persona">"Persona"</label>
-                            <select id="scenario-persona" name="persona">
-                                <option value="">"None (ADK's default instructions)"</option>
-                                {personas()}
-                            </select>
-                        </div>
-                        {move || {
-                            let refused = match create.value().get()? {
-                                Ok(Ok(_)) => return None,
-                                Ok(Err(reason)) => reason,
-                                Err(err) => error_text(&err),
-                            };
-                            Some(view! { <ErrorNote message=refused /> })
-                        }}
-                        <div class="dialog-actions">
-                            <button type="button" on:click=move |_| open.set(false)>"Cancel"</button>
-                            <button type="submit" class="primary" disabled=move || create.pending().get()>
-                                "Add scenario case"
-                            </button>
-                        </div>
-                    </ActionForm>
-                </div>
-            </div>
+            <Modal on_close=Callback::new(move |()| open.set(false)) labelled_by="new-scenario-title" wide=true>
+                <h2 id="new-scenario-title">"New scenario case"</h2>
+                <p class="muted small">
+                    "A simulated user opens with the first message, then follows the plan, answering the agent until the plan is done (ADK's user simulator; the model is evalstudio.toml's [simulator], or [judge])."
+                </p>
+                <ActionForm action=create>
+                    <input type="hidden" name="app" value=app.get_value() />
+                    <input type="hidden" name="eval_set_id" value=eval_set_id.get_value() />
+                    <div class="field">
+                        <label for="scenario-eval-id">"Eval id"</label>
+                        <input
+                            id="scenario-eval-id"
+                            type="text"
+                            class="mono"
+                            name="eval_id"
+                            required
+                            pattern="[A-Za-z0-9_.\\-]+"
+                            title="Letters, digits, _, - and ."
+                            placeholder="book_a_flight"
+                        />
+                    </div>
+                    <div class="field">
+                        <label for="scenario-starting-prompt">"First user message (sent as written)"</label>
+                        <textarea id="scenario-starting-prompt" name="starting_prompt" rows="2" required></textarea>
+                    </div>
+                    <div class="field">
+                        <label for="scenario-plan">"Conversation plan"</label>
+                        <textarea
+                            id="scenario-plan"
+                            name="conversation_plan"
+                            rows="5"
+                            required
+                            placeholder="First, book a one-way flight from SFO to LAX next Tuesday morning. Once booked, rent a car for three days."
+                        ></textarea>
+                    </div>
+                    <div class="field">
+                        <label for="scenario-persona">"Persona"</label>
+                        <select id="scenario-persona" name="persona">
+                            <option value="">"None (ADK's default instructions)"</option>
+                            {personas()}
+                        </select>
+                    </div>
+                    {move || {
+                        let refused = match create.value().get()? {
+                            Ok(Ok(_)) => return None,
+                            Ok(Err(reason)) => reason,
+                            Err(err) => error_text(&err),
+                        };
+                        Some(view! { <ErrorNote message=refused /> })
+                    }}
+                    <div class="dialog-actions">
+                        <button type="button" on:click=move |_| open.set(false)>"Cancel"</button>
+                        <button type="submit" class="primary" disabled=move || create.pending().get()>
+                            "Add scenario case"
+                        </button>
+                    </div>
+                </ActionForm>
+            </Modal>
         </Show>
     }
 }
