@@ -264,14 +264,7 @@ fn check_evaluators(entries: Vec<EvaluatorEntry>) -> Result<Vec<EvaluatorEntry>,
             }
             _ => {}
         }
-        if let Some(secs) = entry
-            .timeout_secs
-            .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
-        {
-            return Err(format!(
-                "{at}.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
-            ));
-        }
+        check_timeout(&at, entry.timeout_secs)?;
         if entry.retries.is_some_and(|r| r > 10) {
             return Err(format!("{at}.retries: at most 10"));
         }
@@ -296,15 +289,17 @@ fn check_model(table: &str, model: &JudgeConfig) -> Result<(), String> {
     if let Some(t) = model.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
         return Err(format!("{table}.temperature: {t} is outside 0 to 2"));
     }
-    if let Some(secs) = model
-        .timeout_secs
-        .filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0))
-    {
-        return Err(format!(
-            "{table}.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
-        ));
+    check_timeout(table, model.timeout_secs)
+}
+
+/// A `timeout_secs` of the table or entry at `at`: seconds, more than 0 and at most an hour.
+fn check_timeout(at: &str, timeout_secs: Option<f64>) -> Result<(), String> {
+    match timeout_secs.filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 3600.0)) {
+        Some(secs) => Err(format!(
+            "{at}.timeout_secs: {secs} is not a number of seconds between 0 and 3600"
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]
