@@ -41,13 +41,19 @@ async fn services(dir: &tempfile::TempDir, judge: Arc<dyn Judge>) -> Services {
     Services::new(store, AgentProfiles::default(), scoring)
 }
 
+/// Imports [`EVALSET`] as the `weather` evalset of the demo app; answers its id.
+async fn import_weather(services: &Services) -> String {
+    import_file(&services.store, "demo", "weather.test.json", None, EVALSET, false)
+        .await
+        .unwrap()
+        .eval_set_id
+}
+
 #[tokio::test]
 async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
     let dir = tempfile::tempdir().unwrap();
     let services = services(&dir, Arc::new(PanickingJudge)).await;
-    import_file(&services.store, "demo", "weather.test.json", None, EVALSET, false)
-        .await
-        .unwrap();
+    import_weather(&services).await;
     let config = EvalConfig::from_picked([("answer_correctness", 1.0, None)]).unwrap();
     let start = StartEvalRun {
         app_name: "demo",
@@ -90,10 +96,7 @@ async fn an_editor_save_renames_in_the_same_write_and_a_stale_one_changes_nothin
 
     let dir = tempfile::tempdir().unwrap();
     let services = services(&dir, Arc::new(YesJudge)).await;
-    let summary = import_file(&services.store, "demo", "weather.test.json", None, EVALSET, false)
-        .await
-        .unwrap();
-    let set = summary.eval_set_id.as_str();
+    let set = &import_weather(&services).await;
     let store = &services.store;
     let [old_id] = case_ids(store, "demo", set).await.unwrap().try_into().unwrap();
     let opened = get_case(store, "demo", set, &old_id).await.unwrap();
@@ -196,10 +199,7 @@ async fn a_new_scenario_case_is_checked_field_by_field_then_added() {
     let dir = tempfile::tempdir().unwrap();
     let services = services(&dir, Arc::new(YesJudge)).await;
     let store = &services.store;
-    let set = import_file(store, "demo", "weather.test.json", None, EVALSET, false)
-        .await
-        .unwrap()
-        .eval_set_id;
+    let set = import_weather(&services).await;
     let new = NewScenario {
         eval_id: "book_flight",
         starting_prompt: "I need a flight.",
