@@ -164,7 +164,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
             let result = eval_set_result(&store, &record)
                 .await
                 .map_err(|err| CliError::Run(err.to_string()))?;
-            results.push(result);
+            results.push(result.for_adk());
         }
     }
 

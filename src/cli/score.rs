@@ -63,7 +63,7 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         .all(|case| case.final_eval_status == EvalStatus::Passed);
     if let Some(path) = args.json {
         let result = EvalSetResult::new(&args.app, &expected.eval_set_id, scored, now_seconds());
-        let text = serde_json::to_string_pretty(&result).expect("results serialise");
+        let text = serde_json::to_string_pretty(&result.to_adk_value()).expect("results serialise");
         write(&path, text)?;
     }
     Ok(cases_exit_code(all_passed))

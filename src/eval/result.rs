@@ -192,7 +192,56 @@ pub struct EvalSetResult {
     pub case_summaries: Vec<CaseSummary>,
 }
 
+/// A stored case result as ADK reads it: its `EvalMetricResultDetails` forbids keys it does
+/// not define, so the files made for ADK (`--json`, the run export) leave out Evalstudio's
+/// `reason` and `evidence`, which the browser and REST keep.
+pub fn adk_case_result(mut case_result: Value) -> Value {
+    let results = |value: &mut Value, key: &str| -> Vec<Value> {
+        match value.get_mut(key).map(Value::take) {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        }
+    };
+    let strip = |mut metric_results: Vec<Value>| -> Value {
+        for result in &mut metric_results {
+            if let Some(details) = result.get_mut("details").and_then(Value::as_object_mut) {
+                details.remove("reason");
+                details.remove("evidence");
+            }
+        }
+        Value::Array(metric_results)
+    };
+    let overall = results(&mut case_result, "overall_eval_metric_results");
+    let per_invocation: Vec<Value> = results(&mut case_result, "eval_metric_result_per_invocation")
+        .into_iter()
+        .map(|mut invocation| {
+            let metric_results = results(&mut invocation, "eval_metric_results");
+            invocation["eval_metric_results"] = strip(metric_results);
+            invocation
+        })
+        .collect();
+    if let Some(object) = case_result.as_object_mut() {
+        object.insert("overall_eval_metric_results".into(), strip(overall));
+        object.insert(
+            "eval_metric_result_per_invocation".into(),
+            Value::Array(per_invocation),
+        );
+    }
+    case_result
+}
+
 impl EvalSetResult {
+    /// The result as the JSON ADK's `EvalSetResult` reads (see [`adk_case_result`]).
+    pub fn to_adk_value(&self) -> Value {
+        let mut value = serde_json::to_value(self).expect("results serialise");
+        if let Some(Value::Array(cases)) = value.get_mut("eval_case_results") {
+            for case in cases.iter_mut() {
+                *case = adk_case_result(case.take());
+            }
+        }
+        value
+    }
+
     /// Names the result as ADK's `create_eval_set_result` does: `{app}_{eval_set_id}_{timestamp}`
     /// with `/` replaced in the name.
     pub fn new(app_name: &str, eval_set_id: &str, scored: ScoredEvalSet, timestamp: f64) -> EvalSetResult {

@@ -6,8 +6,8 @@ use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    run_and_score, summarize_cases, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig, EvalStatus,
-    FinishedCase, RunOptions, ScoringServices,
+    adk_case_result, run_and_score, summarize_cases, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig,
+    EvalStatus, FinishedCase, RunOptions, ScoringServices,
 };
 use crate::evalset::{to_adk_json, EvalSet};
 use crate::records::{EvalRunCase, RunStatus};
@@ -236,6 +236,14 @@ pub enum EvalRunError {
     Unreadable(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl StoredEvalSetResult {
+    /// The result as a file for ADK: its case results without what ADK's reader refuses.
+    pub fn for_adk(mut self) -> Self {
+        self.eval_case_results = self.eval_case_results.into_iter().map(adk_case_result).collect();
+        self
+    }
 }
 
 /// A stored run with its case results so far.

@@ -2,7 +2,7 @@
 //! `.adk/eval_history/<name>.evalset_result.json`, and JUnit XML for CI systems.
 
 use super::eval_runs::{case_summaries, stored_plan, EvalRunError};
-use crate::eval::junit;
+use crate::eval::{adk_case_result, junit};
 use crate::store::Store;
 use serde::Serialize;
 use serde_json::Value;
@@ -35,7 +35,7 @@ pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Resul
         eval_set_result_id: &summary.result_id,
         eval_set_result_name: name.clone(),
         eval_set_id: &summary.eval_set_id,
-        eval_case_results: cases.into_iter().map(|c| c.result).collect(),
+        eval_case_results: cases.into_iter().map(|c| adk_case_result(c.result)).collect(),
         creation_timestamp: summary.created_at,
     };
     Ok(RunFile {
