@@ -72,11 +72,13 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 	mv "$(EMBEDDING_MODEL_DIR).download/model.safetensors" "$@"
 	rm -rf "$(EMBEDDING_MODEL_DIR).download"
 
-## conformance: our export and metrics against google-adk's own file writer and evaluators (in a venv, from PyPI)
+## conformance: our export and metrics against google-adk's own file writer and evaluators, its judge metrics
+## against the same scripted judge (in a venv, from PyPI)
 conformance: $(VENV)/.installed
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
 	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 	$(VENV)/bin/python conformance/adk_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
+	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)

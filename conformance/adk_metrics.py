@@ -593,7 +593,8 @@ def describe(invocation_result) -> str:
             f"\n    expected calls {json.dumps(calls(expected), ensure_ascii=False)[:500]}")
 
 
-def run_scenario(binary: str, scenario: Scenario, tmp: pathlib.Path, comparison: Comparison) -> None:
+def run_scenario(binary: str, scenario: Scenario, tmp: pathlib.Path, comparison: Comparison,
+                 extra_args: list[str] = ()) -> None:
     expected_path = tmp / "expected.evalset.json"
     expected_path.write_text(json.dumps(scenario.expected, ensure_ascii=False), encoding="utf-8")
     command = [binary, "score", str(expected_path)]
@@ -606,7 +607,7 @@ def run_scenario(binary: str, scenario: Scenario, tmp: pathlib.Path, comparison:
         config_path.write_text(json.dumps(scenario.config), encoding="utf-8")
         command += ["--config", str(config_path)]
     out = tmp / "result.json"
-    command += ["--json", str(out)]
+    command += ["--json", str(out), *extra_args]
     process = subprocess.run(command, capture_output=True, text=True)
     if process.returncode not in (0, 1):
         comparison.mismatches.append(f"{scenario.name}: evalstudio exited {process.returncode}: {process.stderr}")
@@ -679,10 +680,11 @@ def words_stemmed_unlike_nltk(binary: str, words: list[str], tmp: pathlib.Path) 
 def config_error_checks(binary: str, fixtures: pathlib.Path, tmp: pathlib.Path, comparison: Comparison) -> None:
     """Configs we cannot honour yet must fail loudly (exit 2), not score silently."""
     expected = fixtures / "simple_test.test.json"
-    checks = [(fixtures / "conversation_scenario__test_config.json", "`hallucinations_v1` is not supported yet")]
+    vertex_only = tmp / "vertex_only_config.json"
+    vertex_only.write_text('{"criteria": {"safety_v1": 0.8}}')
     bad = tmp / "bad_config.json"
     bad.write_text('{"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "match_type": "exactly"}}}')
-    checks.append((bad, "match_type"))
+    checks = [(vertex_only, "`safety_v1`"), (bad, "match_type")]
     for config, message in checks:
         process = subprocess.run([binary, "score", str(expected), str(expected), "--config", str(config)],
                                  capture_output=True, text=True)

@@ -28,6 +28,11 @@ pub const CONTEXT_PRECISION: &str = "context_precision";
 pub const CONTEXT_RECALL: &str = "context_recall";
 pub const FAITHFULNESS: &str = "faithfulness";
 pub const G_EVAL: &str = "g_eval";
+pub const HALLUCINATIONS_V1: &str = "hallucinations_v1";
+pub const RUBRIC_BASED_TOOL_USE_QUALITY_V1: &str = "rubric_based_tool_use_quality_v1";
+pub const RUBRIC_BASED_MULTI_TURN_TRAJECTORY_QUALITY_V1: &str =
+    "rubric_based_multi_turn_trajectory_quality_v1";
+pub const PER_TURN_USER_SIMULATOR_QUALITY_V1: &str = "per_turn_user_simulator_quality_v1";
 
 /// One metric this build scores.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,6 +66,8 @@ pub enum Need {
     Context,
     /// Rubrics, in the criterion or the cases.
     Rubrics,
+    /// Conversation scenarios, played by a simulated user.
+    Scenario,
 }
 
 impl Need {
@@ -72,6 +79,7 @@ impl Need {
             Need::ExpectedResponse => "expected response",
             Need::Context => "context (tool responses)",
             Need::Rubrics => "rubrics",
+            Need::Scenario => "conversation scenario",
         }
     }
 }
@@ -121,6 +129,10 @@ pub enum BuiltInJudge {
     ContextRecall,
     Faithfulness,
     GEval,
+    HallucinationsV1,
+    RubricBasedToolUseQualityV1,
+    RubricBasedMultiTurnTrajectoryQualityV1,
+    PerTurnUserSimulatorQualityV1,
 }
 
 impl BuiltInJudge {
@@ -129,7 +141,12 @@ impl BuiltInJudge {
     pub fn is_adk(self) -> bool {
         matches!(
             self,
-            BuiltInJudge::FinalResponseMatchV2 | BuiltInJudge::RubricBasedFinalResponseQualityV1
+            BuiltInJudge::FinalResponseMatchV2
+                | BuiltInJudge::RubricBasedFinalResponseQualityV1
+                | BuiltInJudge::HallucinationsV1
+                | BuiltInJudge::RubricBasedToolUseQualityV1
+                | BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1
+                | BuiltInJudge::PerTurnUserSimulatorQualityV1
         )
     }
 }
@@ -285,6 +302,42 @@ pub const METRICS: &[MetricSpec] = &[
         needs: &[Need::JudgeModel, Need::Rubrics],
     },
     MetricSpec {
+        name: RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+        description: "ADK, judged: the tool calls and their responses meet each rubric (yes/no per rubric, averaged).",
+        default_threshold: 0.5,
+        criterion_options: Some(
+            r#"{"rubrics": [{"rubric_id": "t1", "rubric_content": {"text_property": "The agent looks up the weather for the city the user named."}}]}"#,
+        ),
+        scorer: Scorer::Judge(BuiltInJudge::RubricBasedToolUseQualityV1),
+        needs: &[Need::JudgeModel, Need::Rubrics],
+    },
+    MetricSpec {
+        name: RUBRIC_BASED_MULTI_TURN_TRAJECTORY_QUALITY_V1,
+        description: "ADK, judged: the whole conversation (messages, tool calls, answers) meets each rubric; scored once, on the last turn.",
+        default_threshold: 0.5,
+        criterion_options: Some(
+            r#"{"rubrics": [{"rubric_id": "m1", "rubric_content": {"text_property": "The agent confirms the details before acting on them."}}]}"#,
+        ),
+        scorer: Scorer::Judge(BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1),
+        needs: &[Need::JudgeModel, Need::Rubrics],
+    },
+    MetricSpec {
+        name: HALLUCINATIONS_V1,
+        description: "ADK, judged: share of the response's sentences that its context (instructions, user prompt, tools, tool outputs) supports or that need no support.",
+        default_threshold: 0.8,
+        criterion_options: Some(r#"{"evaluate_intermediate_nl_responses": false}"#),
+        scorer: Scorer::Judge(BuiltInJudge::HallucinationsV1),
+        needs: &[Need::JudgeModel],
+    },
+    MetricSpec {
+        name: PER_TURN_USER_SIMULATOR_QUALITY_V1,
+        description: "ADK, judged: share of a simulated user's turns that keep to its scenario (starting prompt, plan, persona, stopping on time).",
+        default_threshold: 0.8,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::PerTurnUserSimulatorQualityV1),
+        needs: &[Need::JudgeModel, Need::Scenario],
+    },
+    MetricSpec {
         name: TOOL_SINGLE_USE,
         description: "Whether the conversation called the tool named by the criterion's tool_name.",
         default_threshold: 1.0,
@@ -298,16 +351,12 @@ pub const METRICS: &[MetricSpec] = &[
 pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
 
 /// Metrics that ADK defines but this build cannot score yet.
-pub const NOT_YET_SUPPORTED: [&str; 9] = [
+pub const NOT_YET_SUPPORTED: [&str; 5] = [
     "response_evaluation_score",
     "safety_v1",
-    "hallucinations_v1",
-    "rubric_based_tool_use_quality_v1",
-    "per_turn_user_simulator_quality_v1",
     "multi_turn_task_success_v1",
     "multi_turn_trajectory_quality_v1",
     "multi_turn_tool_use_quality_v1",
-    "rubric_based_multi_turn_trajectory_quality_v1",
 ];
 
 /// The design's names for the informational metrics, and ADK's metric that reports each.
@@ -411,7 +460,7 @@ mod tests {
         score_case, Efficiency, Embedder, EvalConfig, Judge, JudgeKind, JudgeRequest, MetricKind,
         ScoringServices,
     };
-    use crate::evalset::{EvalCase, Invocation};
+    use crate::evalset::{ConversationScenario, EvalCase, Invocation};
     use futures::executor::block_on;
     use futures::future::BoxFuture;
     use serde_json::json;
@@ -507,7 +556,22 @@ mod tests {
                 embedder: Some(embedder.clone()),
                 ..ScoringServices::default()
             };
-            let result = block_on(score_case("set", &case, vec![weather_turn()], &config, &services));
+            // A metric that judges a simulated user needs a scenario case.
+            let scenario_case = EvalCase {
+                eval_id: "scenario".into(),
+                conversation_scenario: Some(ConversationScenario {
+                    starting_prompt: "What's the weather in Paris?".into(),
+                    conversation_plan: "Ask about the weather.".into(),
+                    ..ConversationScenario::default()
+                }),
+                ..EvalCase::default()
+            };
+            let case = if spec.needs.contains(&Need::Scenario) {
+                &scenario_case
+            } else {
+                &case
+            };
+            let result = block_on(score_case("set", case, vec![weather_turn()], &config, &services));
             let turn = &result.eval_metric_result_per_invocation[0].eval_metric_results[0];
             assert_eq!(turn.metric_name, spec.name);
             assert!(
@@ -552,7 +616,8 @@ mod tests {
             "criteria.bleu: unknown metric `bleu`; supported: semantic_similarity, answer_relevance, \
              tool_trajectory_avg_score, response_match_score, tool_trajectory_precision, tool_trajectory_recall, \
              tool_trajectory_f1, tool_single_use, final_response_match_v2, rubric_based_final_response_quality_v1, \
-             relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
+             rubric_based_tool_use_quality_v1, rubric_based_multi_turn_trajectory_quality_v1, hallucinations_v1, \
+             per_turn_user_simulator_quality_v1, relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
              context_recall, faithfulness, g_eval (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; \
              or your own evaluator: a criterion with url or evaluator)"
         );

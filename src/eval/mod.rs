@@ -53,10 +53,10 @@ pub use exact_mean::exact_mean;
 #[cfg(feature = "ssr")]
 pub use harness::{AgentEvaluator, EvalReport};
 pub use judge::{
-    evaluate_judge_metric, parse_judge_metric, AgentWork, AnsweredWith, ContextItem, CustomJudge, GEval,
-    GEvalParam, JudgeEvidence, JudgeInput, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind,
-    RubricOutcome, RubricScores, Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes,
-    YesNo,
+    evaluate_judge_metric, judge_case, parse_judge_metric, AgentWork, AnsweredWith, CaseJudgement, CaseView,
+    CheckedResponse, ContextItem, CustomJudge, GEval, GEvalParam, JudgeEvidence, JudgeInput, JudgeKind,
+    JudgeMetric, JudgeModelOptions, ReplyKind, RubricOutcome, RubricScores, Sample, SentenceLabel,
+    StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
@@ -68,8 +68,8 @@ pub use metrics::{
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{
-    CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
-    EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
+    adk_case_result, CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails,
+    EvalMetricResultPerInvocation, EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 pub use run_stats::{compare_runs, metric_stats, passed, Change, ComparedCase, MetricStats, BUCKETS};

@@ -8,7 +8,7 @@ use super::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
 use super::evaluators::{EvaluatorReply, EvaluatorRequest};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
-use super::judge::{evaluate_judge_metric, JudgeInput, JudgeMetric};
+use super::judge::{judge_case, CaseView, JudgeMetric};
 use super::partial::{tool_used, trajectory_share};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -270,8 +270,7 @@ async fn evaluate_metric(
     }
 }
 
-/// A judge metric: each invocation judged (several at once), with its reference when the case
-/// has one; the overall score as ADK aggregates the metric.
+/// A judge metric over the case, as ADK's evaluator for it aggregates.
 async fn evaluate_judged(
     metric: &MetricConfig,
     judge_metric: &JudgeMetric,
@@ -286,28 +285,15 @@ async fn evaluate_judged(
             "no judge model is configured: add a [judge] table (base_url, model, api_key_env) to evalstudio.toml",
         );
     };
-    let expected = expected_case.conversation.as_deref().unwrap_or_default();
-    let case_rubrics = expected_case.rubrics.as_deref().unwrap_or_default();
-    // Built up front: a lazily mapped stream here makes the future not provably Send.
-    let judgements: Vec<_> = actual
-        .iter()
-        .enumerate()
-        .map(|(index, invocation)| {
-            let input = JudgeInput::new(
-                invocation,
-                expected.get(index),
-                case_rubrics,
-                judge_metric.include_intermediate_responses_in_final,
-            );
-            async move { evaluate_judge_metric(judge_metric, &input, judge).await }
-        })
-        .collect();
-    let per_invocation: Vec<InvocationScore> = stream::iter(judgements)
-        .buffered(SCORING_CONCURRENCY)
-        .collect()
-        .await;
-    let overall = judge_metric.overall_score(&per_invocation);
-    finish(metric, overall, per_invocation)
+    let case = CaseView {
+        actual,
+        expected: expected_case.conversation.as_deref(),
+        case_rubrics: expected_case.rubrics.as_deref().unwrap_or_default(),
+        scenario: expected_case.conversation_scenario.as_ref(),
+        threshold: metric.threshold,
+    };
+    let judged = judge_case(judge_metric, &case, judge).await;
+    finish(metric, judged.overall, judged.per_invocation)
 }
 
 /// A user's evaluator scores the whole conversation: its score and reason stand for the case

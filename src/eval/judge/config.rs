@@ -32,6 +32,7 @@ use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::metrics::{built_in_judge, BuiltInJudge};
+use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
 use serde_json::{Map, Value};
 
@@ -56,6 +57,29 @@ pub fn parse_judge_metric(
                 rubrics: rubrics(criterion, path)?,
             }
         }
+        Some(BuiltInJudge::RubricBasedToolUseQualityV1) => JudgeKind::RubricBasedToolUseQualityV1 {
+            rubrics: rubrics(criterion, path)?,
+        },
+        Some(BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1) => {
+            JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 {
+                rubrics: rubrics(criterion, path)?,
+            }
+        }
+        Some(BuiltInJudge::HallucinationsV1) => JudgeKind::HallucinationsV1 {
+            evaluate_intermediate_nl_responses: flag(
+                criterion,
+                path,
+                "evaluate_intermediate_nl_responses",
+                "evaluateIntermediateNlResponses",
+            )?,
+        },
+        Some(BuiltInJudge::PerTurnUserSimulatorQualityV1) => JudgeKind::PerTurnUserSimulatorQualityV1 {
+            stop_signal: match field(criterion, "stop_signal", "stopSignal") {
+                None => STOP_SIGNAL.to_string(),
+                Some((_, Value::String(signal))) if !signal.is_empty() => signal.clone(),
+                Some((key, _)) => return Err(format!("{path}.{key}: expected the stop signal's text, such as \"{STOP_SIGNAL}\"")),
+            },
+        },
         Some(BuiltInJudge::Relevancy) => JudgeKind::Relevancy,
         Some(BuiltInJudge::FactChecking) => JudgeKind::FactChecking,
         Some(BuiltInJudge::AnswerCorrectness) => JudgeKind::AnswerCorrectness,
@@ -113,16 +137,12 @@ pub fn parse_judge_metric(
             ));
         }
     }
-    let include_intermediate_responses_in_final = match field(
+    let include_intermediate_responses_in_final = flag(
         criterion,
+        path,
         "include_intermediate_responses_in_final",
         "includeIntermediateResponsesInFinal",
-    ) {
-        None => false,
-        Some((key, value)) => value
-            .as_bool()
-            .ok_or_else(|| format!("{path}.{key}: expected true or false"))?,
-    };
+    )?;
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
     let multi_step = matches!(
         kind,
@@ -217,6 +237,16 @@ fn g_eval(criterion: &Map<String, Value>, path: &str) -> Result<GEval, String> {
         steps,
         written_steps: StepsCache::default(),
     })
+}
+
+/// A true/false setting; false when absent.
+fn flag(criterion: &Map<String, Value>, path: &str, snake: &str, camel: &str) -> Result<bool, String> {
+    match field(criterion, snake, camel) {
+        None => Ok(false),
+        Some((key, value)) => value
+            .as_bool()
+            .ok_or_else(|| format!("{path}.{key}: expected true or false")),
+    }
 }
 
 fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {

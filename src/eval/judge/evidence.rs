@@ -10,7 +10,7 @@ use std::fmt;
 /// The parts a judge metric kept. Which are present depends on the metric: `samples` (with
 /// `votes` for yes/no verdicts, after `rubrics` for the rubric-based metric), `items` and
 /// `answer` for `context_precision`, `statements_reply` and `statements` for `faithfulness`
-/// and `context_recall`.
+/// and `context_recall`, `responses` for `hallucinations_v1`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JudgeEvidence {
@@ -38,6 +38,35 @@ pub struct JudgeEvidence {
     /// G-Eval's evaluation steps the score followed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<String>>,
+    /// `hallucinations_v1`: each response checked, its sentences and their labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub responses: Option<Vec<CheckedResponse>>,
+}
+
+/// One natural-language response `hallucinations_v1` checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckedResponse {
+    pub response: String,
+    /// The share of labelled sentences that are supported or not applicable.
+    pub score: Option<f64>,
+    /// Why the response has no score.
+    pub problem: Option<String>,
+    /// The judge's segmentation, and the sentences read from it.
+    pub segmenter_reply: Option<String>,
+    pub sentences: Vec<String>,
+    /// The judge's labelling, and the labels read from it.
+    pub validator_reply: Option<String>,
+    pub labels: Vec<SentenceLabel>,
+}
+
+/// One sentence as the judge labelled it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentenceLabel {
+    pub sentence: String,
+    /// As written: `supported`, `unsupported`, `contradictory`, `disputed`, `not_applicable`,
+    /// or something else, which does not count.
+    pub label: String,
+    pub rationale: String,
 }
 
 /// One sample: the judge's reply and what was read from it.

@@ -4,7 +4,9 @@
 //! actual invocation as google-adk's `llm_as_judge_utils.py` reads it.
 
 use crate::eval::response_text;
-use crate::evalset::{Content, FunctionCall, FunctionResponse, IntermediateData, Invocation, Rubric};
+use crate::evalset::{
+    Content, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, Rubric,
+};
 use serde_json::{json, Value};
 
 /// One invocation as the judge metrics see it.
@@ -49,14 +51,7 @@ impl JudgeInput {
         case_rubrics: &[Rubric],
         include_intermediate_responses_in_final: bool,
     ) -> JudgeInput {
-        let rubrics = actual
-            .rubrics
-            .iter()
-            .flatten()
-            .chain(case_rubrics)
-            .chain(expected.and_then(|e| e.rubrics.as_ref()).into_iter().flatten())
-            .cloned()
-            .collect();
+        let rubrics = invocation_rubrics(actual, expected, case_rubrics);
         JudgeInput {
             query: response_text(Some(&actual.user_content)),
             response: invocation_text(actual, include_intermediate_responses_in_final),
@@ -65,12 +60,34 @@ impl JudgeInput {
             rubrics,
             agent_work: AgentWork {
                 response_steps: response_steps(actual),
-                grounding_metadata: grounding_metadata(actual),
+                grounding_metadata: grounding_metadata(
+                    actual
+                        .intermediate_data
+                        .as_ref()
+                        .map_or(&[], IntermediateData::events),
+                ),
                 developer_instructions: developer_instructions(actual),
                 tool_declarations: tool_declarations(actual),
             },
         }
     }
+}
+
+/// The rubrics an actual invocation carries once ADK has copied the case's and the expected
+/// invocation's onto it.
+pub(super) fn invocation_rubrics(
+    actual: &Invocation,
+    expected: Option<&Invocation>,
+    case_rubrics: &[Rubric],
+) -> Vec<Rubric> {
+    actual
+        .rubrics
+        .iter()
+        .flatten()
+        .chain(case_rubrics)
+        .chain(expected.and_then(|e| e.rubrics.as_ref()).into_iter().flatten())
+        .cloned()
+        .collect()
 }
 
 /// ADK's `get_text_from_content(invocation, include_intermediate_responses_in_final)`: the final
@@ -146,12 +163,12 @@ fn response_steps(invocation: &Invocation) -> String {
     pretty(&json!({ "tool_calls_and_response": steps }))
 }
 
-/// ADK's `get_grounding_metadata_as_json_str`: the events that carry grounding metadata.
-fn grounding_metadata(invocation: &Invocation) -> String {
-    let entries: Vec<Value> = invocation
-        .intermediate_data
+/// ADK's `get_grounding_metadata_as_json_str` over these events: those that carry grounding
+/// metadata, numbered by their place among them.
+pub(super) fn grounding_metadata(events: &[InvocationEvent]) -> String {
+    let entries: Vec<Value> = events
         .iter()
-        .flat_map(|data| data.events().iter().enumerate())
+        .enumerate()
         .filter_map(|(step, event)| {
             let metadata = event.grounding_metadata.as_ref()?;
             Some(json!({"step": step, "author": event.author, "grounding_metadata": metadata}))
@@ -164,7 +181,7 @@ fn grounding_metadata(invocation: &Invocation) -> String {
 }
 
 /// `app_details.agent_details`, read with snake_case or camelCase keys.
-fn agent_details(invocation: &Invocation) -> Option<&serde_json::Map<String, Value>> {
+pub(super) fn agent_details(invocation: &Invocation) -> Option<&serde_json::Map<String, Value>> {
     let details = invocation.app_details.as_ref()?;
     details
         .get("agent_details")
@@ -192,7 +209,7 @@ fn developer_instructions(invocation: &Invocation) -> String {
 }
 
 /// ADK's `get_tool_declarations_as_json_str`: every agent's tool declarations by agent name.
-fn tool_declarations(invocation: &Invocation) -> String {
+pub(super) fn tool_declarations(invocation: &Invocation) -> String {
     let Some(details) = agent_details(invocation) else {
         return "Agent has no tools.".into();
     };
@@ -213,4 +230,19 @@ fn tool_declarations(invocation: &Invocation) -> String {
 /// Indented by two spaces, as pydantic's `model_dump_json(indent=2)`.
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// ADK's `get_text_from_content` of a `Content`: its text parts joined by newlines (thoughts
+/// included, empty texts left out); `None` without content or parts, which ADK's prompts
+/// then show as `None`.
+pub(super) fn content_text(content: Option<&Content>) -> Option<String> {
+    let parts = content?.parts.as_ref().filter(|parts| !parts.is_empty())?;
+    Some(
+        parts
+            .iter()
+            .filter_map(|part| part.text.as_deref())
+            .filter(|text| !text.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }

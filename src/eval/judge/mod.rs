@@ -9,6 +9,9 @@
 //! reason, never a silent 0. The exception is `client.rs` (server only), the [`Judge`] that
 //! asks an OpenAI-compatible model.
 
+mod case;
+#[cfg(test)]
+mod case_tests;
 #[cfg(feature = "ssr")]
 mod client;
 #[cfg(all(test, feature = "ssr"))]
@@ -16,24 +19,32 @@ mod client_tests;
 mod config;
 mod evidence;
 mod g_eval;
+mod hallucinations;
 mod input;
+mod multi_turn;
 mod parse;
 mod prompts;
+mod python_json;
+#[cfg(test)]
+mod reply_tests;
+mod simulator_quality;
 mod template;
 #[cfg(test)]
 mod tests;
 
+pub use case::{judge_case, CaseJudgement, CaseView};
 #[cfg(feature = "ssr")]
 pub use client::{JudgeConfig, OpenAiJudge};
 pub use config::parse_judge_metric;
 pub use evidence::{
-    AnsweredWith, ContextItem, JudgeEvidence, RubricOutcome, RubricScores, Sample, StatementCheck,
-    ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
+    AnsweredWith, CheckedResponse, ContextItem, JudgeEvidence, RubricOutcome, RubricScores, Sample,
+    SentenceLabel, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
 
 use super::evidence::Evidence;
+use super::exact_mean::exact_mean;
 use super::services::{InvocationScore, Judge, JudgeRequest};
 use crate::evalset::Rubric;
 use futures::stream::{self, StreamExt};
@@ -44,8 +55,10 @@ use template::fill;
 /// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
 const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
 
-/// ADK's rubric type that `rubric_based_final_response_quality_v1` takes from invocations.
+/// ADK's rubric types: each rubric-based metric takes the invocations' rubrics of its type.
 const FINAL_RESPONSE_QUALITY: &str = "FINAL_RESPONSE_QUALITY";
+const TOOL_USE_QUALITY: &str = "TOOL_USE_QUALITY";
+const TRAJECTORY_QUALITY: &str = "TRAJECTORY_QUALITY";
 
 /// One judge metric of the eval config.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +79,27 @@ pub enum JudgeKind {
     /// the criterion's; invocations add theirs of type `FINAL_RESPONSE_QUALITY`.
     RubricBasedFinalResponseQualityV1 {
         rubrics: Vec<Rubric>,
+    },
+    /// As the final response one, on the tool calls and their responses; invocations add their
+    /// rubrics of type `TOOL_USE_QUALITY`.
+    RubricBasedToolUseQualityV1 {
+        rubrics: Vec<Rubric>,
+    },
+    /// The whole conversation judged once against the rubrics, on its last turn; the last
+    /// invocation adds its rubrics of type `TRAJECTORY_QUALITY`.
+    RubricBasedMultiTurnTrajectoryQualityV1 {
+        rubrics: Vec<Rubric>,
+    },
+    /// ADK's: the share of the response's sentences the context supports (or that need no
+    /// support), the judge segmenting and then labelling.
+    HallucinationsV1 {
+        /// Check the texts the agent wrote before its final response too.
+        evaluate_intermediate_nl_responses: bool,
+    },
+    /// ADK's: how well a simulated user kept to its conversation scenario, turn by turn.
+    PerTurnUserSimulatorQualityV1 {
+        /// The text that ends the simulated user's conversation.
+        stop_signal: String,
     },
     /// Yes if the response is in line with the query and the context.
     Relevancy,
@@ -126,7 +160,12 @@ impl JudgeMetric {
     /// others the mean of the invocations that were evaluated. None when nothing was.
     pub fn overall_score(&self, scores: &[InvocationScore]) -> Option<f64> {
         let values: Vec<f64> = match self.kind {
-            JudgeKind::RubricBasedFinalResponseQualityV1 { .. } => scores
+            // ADK's statistics.mean: exact, as its pooled rubric scores are 0s and 1s.
+            JudgeKind::HallucinationsV1 { .. } => {
+                return exact_mean(&scores.iter().filter_map(|s| s.score).collect::<Vec<_>>())
+            }
+            JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
+            | JudgeKind::RubricBasedToolUseQualityV1 { .. } => scores
                 .iter()
                 .filter_map(|s| s.evidence.as_ref()?.judge()?.rubrics.as_ref())
                 .flatten()
@@ -192,8 +231,48 @@ pub async fn evaluate_judge_metric(
             voted(&asker, &prompt, samples, read).await
         }
         JudgeKind::RubricBasedFinalResponseQualityV1 { rubrics } => {
-            rubric_based(&asker, rubrics, input, samples).await
+            let rubrics = match effective_rubrics(rubrics, &input.rubrics, FINAL_RESPONSE_QUALITY) {
+                Ok(rubrics) => rubrics,
+                Err(problem) => return InvocationScore::not_evaluated(problem),
+            };
+            let work = &input.agent_work;
+            let prompt = fill(
+                prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+                &[
+                    ("developer_instructions", &work.developer_instructions),
+                    ("tool_declarations", &work.tool_declarations),
+                    ("user_input", &input.query),
+                    ("response_steps", &work.response_steps),
+                    ("grounding_metadata", &work.grounding_metadata),
+                    ("final_response", &input.response),
+                    ("rubrics", &rubric_list(&rubrics)),
+                ],
+            );
+            rubric_verdicts(&asker, &rubrics, &prompt, samples).await
         }
+        JudgeKind::RubricBasedToolUseQualityV1 { rubrics } => {
+            let rubrics = match effective_rubrics(rubrics, &input.rubrics, TOOL_USE_QUALITY) {
+                Ok(rubrics) => rubrics,
+                Err(problem) => return InvocationScore::not_evaluated(problem),
+            };
+            let work = &input.agent_work;
+            let prompt = fill(
+                prompts::RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+                &[
+                    ("tool_declarations", &work.tool_declarations),
+                    ("user_input", &input.query),
+                    ("tool_usage", &work.response_steps),
+                    ("rubrics", &rubric_list(&rubrics)),
+                ],
+            );
+            rubric_verdicts(&asker, &rubrics, &prompt, samples).await
+        }
+        JudgeKind::HallucinationsV1 { .. }
+        | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
+        | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => InvocationScore::not_evaluated(format!(
+            "{} judges the invocations themselves, not one invocation's texts",
+            metric.name
+        )),
         JudgeKind::Relevancy => {
             let prompt = fill(
                 prompts::RELEVANCY,
@@ -479,12 +558,16 @@ async fn averaged(asker: &Asker<'_>, prompt: &str, samples: usize, range: (f64, 
 // ---------------------------------------------------------------------------------------------
 // ADK rubric_based_final_response_quality_v1
 
-/// The rubrics ADK uses for an invocation: the criterion's, then the invocation's of type
-/// `FINAL_RESPONSE_QUALITY` (an id twice is an error unless both are the same rubric).
-fn effective_rubrics(criterion: &[Rubric], invocation: &[Rubric]) -> Result<Vec<Rubric>, String> {
+/// The rubrics ADK uses for an invocation: the criterion's, then the invocation's of the
+/// metric's type (an id twice is an error unless both are the same rubric).
+fn effective_rubrics(
+    criterion: &[Rubric],
+    invocation: &[Rubric],
+    rubric_type: &str,
+) -> Result<Vec<Rubric>, String> {
     let of_type = invocation
         .iter()
-        .filter(|r| r.extra.get("type").and_then(Value::as_str) == Some(FINAL_RESPONSE_QUALITY));
+        .filter(|r| r.extra.get("type").and_then(Value::as_str) == Some(rubric_type));
     let mut rubrics: Vec<Rubric> = Vec::new();
     for rubric in criterion.iter().chain(of_type) {
         match rubrics.iter().find(|r| r.rubric_id == rubric.rubric_id) {
@@ -500,7 +583,7 @@ fn effective_rubrics(criterion: &[Rubric], invocation: &[Rubric]) -> Result<Vec<
     }
     if rubrics.is_empty() {
         return Err(format!(
-            "there are no rubrics: give the criterion `rubrics`, or rubrics of type {FINAL_RESPONSE_QUALITY} to the eval case or its invocations"
+            "there are no rubrics: give the criterion `rubrics`, or rubrics of type {rubric_type} to the eval case or its invocations"
         ));
     }
     Ok(rubrics)
@@ -510,34 +593,24 @@ fn rubric_text(rubric: &Rubric) -> &str {
     rubric.rubric_content.text_property.as_deref().unwrap_or("None")
 }
 
-async fn rubric_based(
-    asker: &Asker<'_>,
-    criterion: &[Rubric],
-    input: &JudgeInput,
-    samples: usize,
-) -> InvocationScore {
-    let rubrics = match effective_rubrics(criterion, &input.rubrics) {
-        Ok(rubrics) => rubrics,
-        Err(problem) => return InvocationScore::not_evaluated(problem),
-    };
-    let listed: Vec<String> = rubrics
+/// The rubrics as ADK's single-turn prompts list them.
+fn rubric_list(rubrics: &[Rubric]) -> String {
+    rubrics
         .iter()
         .map(|r| format!("*  [id: {}] {}", r.rubric_id, rubric_text(r)))
-        .collect();
-    let work = &input.agent_work;
-    let prompt = fill(
-        prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-        &[
-            ("developer_instructions", &work.developer_instructions),
-            ("tool_declarations", &work.tool_declarations),
-            ("user_input", &input.query),
-            ("response_steps", &work.response_steps),
-            ("grounding_metadata", &work.grounding_metadata),
-            ("final_response", &input.response),
-            ("rubrics", &listed.join("\n")),
-        ],
-    );
-    let replies = match asker.samples(&prompt, samples).await {
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// ADK's `RubricBasedEvaluator`: `samples` replies to the prompt, each read into a verdict per
+/// rubric, the majority per rubric (a tie goes to no), the mean over rubrics.
+async fn rubric_verdicts(
+    asker: &Asker<'_>,
+    rubrics: &[Rubric],
+    prompt: &str,
+    samples: usize,
+) -> InvocationScore {
+    let replies = match asker.samples(prompt, samples).await {
         Ok(replies) => replies,
         Err(failed) => return failed,
     };
@@ -546,7 +619,7 @@ async fn rubric_based(
     let read_samples = replies
         .iter()
         .map(|reply| {
-            let matched = match_rubrics(&parse::rubric_verdicts(reply), &rubrics);
+            let matched = match_rubrics(&parse::rubric_verdicts(reply), rubrics);
             let mut rubric_scores = RubricScores::default();
             for (rubric_id, verdict) in &matched {
                 match votes.iter_mut().find(|(id, _)| id == rubric_id) {

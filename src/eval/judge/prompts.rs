@@ -1,9 +1,11 @@
-//! The judge prompts. ADK's two are google-adk 2.13's templates byte for byte (Apache-2.0,
-//! `final_response_match_v2.py` and `rubric_based_final_response_quality_v1.py`), kept in
-//! text files next to this one. The others follow the evaluators the metrics are named after
-//! (Spring AI's RelevancyEvaluator and FactCheckingEvaluator, LlamaIndex's faithfulness and
-//! relevancy evaluators, Ragas' context precision, context recall and faithfulness), written
-//! for replies this module can read: one word, a `{score, feedback}` object, or a JSON list.
+//! The judge prompts. ADK's are google-adk 2.13's templates byte for byte (Apache-2.0,
+//! `final_response_match_v2.py`, `rubric_based_final_response_quality_v1.py` and the other
+//! rubric-based, hallucination and simulator-quality evaluators), kept in text files next to
+//! this one; the modules of the metrics with several prompts include theirs. The others follow
+//! the evaluators the metrics are named after (Spring AI's RelevancyEvaluator and
+//! FactCheckingEvaluator, LlamaIndex's faithfulness and relevancy evaluators, Ragas' context
+//! precision, context recall and faithfulness), written for replies this module can read: one
+//! word, a `{score, feedback}` object, or a JSON list.
 
 /// ADK's `_FINAL_RESPONSE_MATCH_V2_PROMPT`: `{prompt}`, `{response}`, `{golden_response}`.
 pub(super) const FINAL_RESPONSE_MATCH_V2: &str = include_str!("final_response_match_v2.txt");
@@ -11,6 +13,10 @@ pub(super) const FINAL_RESPONSE_MATCH_V2: &str = include_str!("final_response_ma
 /// ADK's `_RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1_PROMPT`.
 pub(super) const RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1: &str =
     include_str!("rubric_based_final_response_quality_v1.txt");
+
+/// ADK's `_RUBRIC_BASED_TOOL_USE_QUALITY_V1_PROMPT`.
+pub(super) const RUBRIC_BASED_TOOL_USE_QUALITY_V1: &str =
+    include_str!("rubric_based_tool_use_quality_v1.txt");
 
 /// Spring AI's RelevancyEvaluator: is the response in line with the query and the context?
 pub(super) const RELEVANCY: &str = "\

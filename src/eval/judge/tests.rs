@@ -16,20 +16,20 @@ use serde_json::{json, Map, Value};
 use std::sync::Mutex;
 
 /// Answers each prompt with `answer(prompt)` and records the requests.
-struct ScriptedJudge<F> {
+pub(super) struct ScriptedJudge<F> {
     answer: F,
     requests: Mutex<Vec<(String, Option<String>)>>,
 }
 
 impl<F: Fn(&str) -> Result<String, String> + Send + Sync> ScriptedJudge<F> {
-    fn new(answer: F) -> Self {
+    pub(super) fn new(answer: F) -> Self {
         ScriptedJudge {
             answer,
             requests: Mutex::new(Vec::new()),
         }
     }
 
-    fn prompts(&self) -> Vec<String> {
+    pub(super) fn prompts(&self) -> Vec<String> {
         self.requests
             .lock()
             .unwrap()
@@ -51,12 +51,14 @@ impl<F: Fn(&str) -> Result<String, String> + Send + Sync> Judge for ScriptedJudg
 }
 
 /// A judge that gives `replies` in turn, one per request.
-fn replies_in_turn(replies: &[&str]) -> ScriptedJudge<impl Fn(&str) -> Result<String, String> + Send + Sync> {
+pub(super) fn replies_in_turn(
+    replies: &[&str],
+) -> ScriptedJudge<impl Fn(&str) -> Result<String, String> + Send + Sync> {
     let queue: Mutex<Vec<String>> = Mutex::new(replies.iter().rev().map(|r| r.to_string()).collect());
     ScriptedJudge::new(move |_| Ok(queue.lock().unwrap().pop().expect("the script ran out")))
 }
 
-fn metric(name: &str, criterion: Value) -> JudgeMetric {
+pub(super) fn metric(name: &str, criterion: Value) -> JudgeMetric {
     let Value::Object(criterion) = criterion else {
         panic!("criterion must be an object")
     };

@@ -8,8 +8,8 @@
 mod config;
 mod history;
 mod personas;
-mod prompt;
-mod python_repr;
+pub(crate) mod prompt;
+pub(crate) mod python_repr;
 #[cfg(test)]
 mod tests;
 

@@ -26,7 +26,7 @@ pub(super) const REQUIRED_PLACEHOLDERS: [&str; 3] =
     ["stop_signal", "conversation_plan", "conversation_history"];
 
 /// What a template's placeholders stand for.
-pub(super) struct Values<'a> {
+pub(crate) struct Values<'a> {
     pub stop_signal: &'a str,
     pub conversation_plan: &'a str,
     pub conversation_history: &'a str,
@@ -121,7 +121,7 @@ fn placeholders(template: &str) -> Result<Vec<&str>, String> {
 }
 
 /// Fills the placeholders; like Jinja, drops one trailing newline.
-fn render(template: &str, values: &Values) -> Result<String, String> {
+pub(crate) fn render(template: &str, values: &Values) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() + values.conversation_history.len());
     for segment in segments(template)? {
         match segment {

@@ -49,7 +49,7 @@ fn write_value(out: &mut String, value: &Value) {
 
 /// Python's float repr: the shortest text that reads back, with `.0` on whole numbers and
 /// scientific notation from 1e16 up and below 1e-4.
-fn float_repr(value: f64) -> String {
+pub(crate) fn float_repr(value: f64) -> String {
     if value.is_nan() {
         return "nan".into();
     }

@@ -6,8 +6,8 @@
 
 use super::labels::score_text;
 use crate::eval::{
-    AnsweredWith, ContextItem, EmbeddingEvidence, Evidence, JudgeEvidence, RubricOutcome, Sample,
-    StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
+    AnsweredWith, CheckedResponse, ContextItem, EmbeddingEvidence, Evidence, JudgeEvidence, RubricOutcome,
+    Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 use crate::ui::json_view::JsonView;
 use leptos::prelude::*;
@@ -31,6 +31,7 @@ fn judge_view(evidence: JudgeEvidence) -> impl IntoView {
         statements_reply,
         statements,
         steps,
+        responses,
     } = evidence;
     let part = |label: &'static str, list: Vec<AnyView>| {
         view! {
@@ -57,6 +58,7 @@ fn judge_view(evidence: JudgeEvidence) -> impl IntoView {
                 <pre class="json">{reply}</pre>
             })}
             {statements.map(|checks| part("Statements checked", checks.into_iter().map(statement_view).collect()))}
+            {responses.map(|responses| part("Responses checked for hallucinations", responses.into_iter().map(checked_response_view).collect()))}
         </div>
     }
 }
@@ -192,6 +194,61 @@ fn statement_view(check: StatementCheck) -> AnyView {
         <li>
             {statement} " " <span class="small">{format!("({read})")}</span>
             {reply.map(|reply| view! { <pre class="json">{reply}</pre> })}
+        </li>
+    }
+    .into_any()
+}
+
+/// A response `hallucinations_v1` checked: its score, each sentence with its label and the
+/// judge's rationale, then the judge's two replies.
+fn checked_response_view(checked: CheckedResponse) -> AnyView {
+    let CheckedResponse {
+        response,
+        score,
+        problem,
+        segmenter_reply,
+        sentences,
+        validator_reply,
+        labels,
+    } = checked;
+    let read = match &problem {
+        Some(problem) => format!("not scored: {problem}"),
+        None => format!(
+            "score {} ({} sentences, {} labelled)",
+            score_text(score),
+            sentences.len(),
+            labels.len()
+        ),
+    };
+    let reply = |title: &'static str, reply: Option<String>| {
+        reply.map(|reply| {
+            view! {
+                <details>
+                    <summary class="small">{title}</summary>
+                    <pre class="json">{reply}</pre>
+                </details>
+            }
+        })
+    };
+    view! {
+        <li>
+            <blockquote>{response}</blockquote>
+            <span class="small">{read}</span>
+            <ol>
+                {labels
+                    .into_iter()
+                    .map(|label| {
+                        view! {
+                            <li class="small">
+                                {label.sentence} " " <span class="mono">{format!("({})", label.label)}</span>
+                                <p class="muted">{label.rationale}</p>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+            {reply("The judge's segmentation", segmenter_reply)}
+            {reply("The judge's labels", validator_reply)}
         </li>
     }
     .into_any()
