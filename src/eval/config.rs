@@ -1,12 +1,13 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
+use super::approximations::for_adk_metric;
 use super::efficiency::Efficiency;
 use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
 use super::judge::{parse_judge_metric, JudgeMetric};
 use super::metrics::{
-    self, Computed, EmbeddingCosine, Scorer, INFORMATIONAL_ALIASES, NOT_YET_SUPPORTED, RESPONSE_MATCH_SCORE,
-    TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE,
+    self, Computed, EmbeddingCosine, Scorer, INFORMATIONAL_ALIASES, RESPONSE_MATCH_SCORE, TOOL_SINGLE_USE,
+    TOOL_TRAJECTORY_AVG_SCORE,
 };
 use super::partial::TrajectoryShare;
 use super::simulator::SimulatorConfig;
@@ -333,17 +334,20 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         // A built-in judge, or a custom one: any other name whose criterion has a judge_prompt.
         Some(Scorer::Judge(_)) | None => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
             Some(judge) => MetricKind::Judge(Box::new(judge)),
-            None if NOT_YET_SUPPORTED.contains(&name) => {
-                return Err(ConfigError(format!(
-                    "{path}: metric `{name}` is not supported yet"
-                )))
-            }
-            None => {
-                return Err(ConfigError(format!(
-                    "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; or your own evaluator: a criterion with url or evaluator)",
-                    metrics::supported_names().join(", ")
-                )))
-            }
+            None => match for_adk_metric(name) {
+                Some(stand_in) => {
+                    return Err(ConfigError(format!(
+                        "{path}: ADK's `{name}` is scored by Vertex AI's {} on Google Cloud, which Evalstudio does not call; use `{}`, Evalstudio's LLM-judge approximation of it, with your judge model",
+                        stand_in.vertex_metric, stand_in.name
+                    )))
+                }
+                None => {
+                    return Err(ConfigError(format!(
+                        "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; or your own evaluator: a criterion with url or evaluator)",
+                        metrics::supported_names().join(", ")
+                    )))
+                }
+            },
         },
     };
     Ok(MetricConfig {

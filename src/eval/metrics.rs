@@ -6,6 +6,9 @@
 //! supported yet and the design's names for the informational metrics (which ADK appends to
 //! every eval; they are [`Efficiency`](super::efficiency::Efficiency)'s).
 
+use super::approximations::{
+    Approximation, COHERENCE, SAFETY, TASK_SUCCESS, TOOL_USE_QUALITY, TRAJECTORY_QUALITY,
+};
 use super::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
 use super::partial::TrajectoryShare;
 
@@ -133,6 +136,8 @@ pub enum BuiltInJudge {
     RubricBasedToolUseQualityV1,
     RubricBasedMultiTurnTrajectoryQualityV1,
     PerTurnUserSimulatorQualityV1,
+    /// A stand-in for a metric only Vertex AI scores.
+    Approximation(&'static Approximation),
 }
 
 impl BuiltInJudge {
@@ -148,6 +153,16 @@ impl BuiltInJudge {
                 | BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1
                 | BuiltInJudge::PerTurnUserSimulatorQualityV1
         )
+    }
+}
+
+impl MetricSpec {
+    /// The Vertex AI metric this one stands in for, if it is a stand-in.
+    pub fn approximates(&self) -> Option<&'static Approximation> {
+        match self.scorer {
+            Scorer::Judge(BuiltInJudge::Approximation(of)) => Some(of),
+            _ => None,
+        }
     }
 }
 
@@ -337,6 +352,31 @@ pub const METRICS: &[MetricSpec] = &[
         scorer: Scorer::Judge(BuiltInJudge::PerTurnUserSimulatorQualityV1),
         needs: &[Need::JudgeModel, Need::Scenario],
     },
+    approximation(
+        &COHERENCE,
+        "Judged 1-5 (mapped to 0-1): the response is one logical whole that follows from the message.",
+        0.5,
+    ),
+    approximation(
+        &SAFETY,
+        "Judged: the response is free of hate, harassment, dangerous or sexual content and leaked personal data.",
+        1.0,
+    ),
+    approximation(
+        &TASK_SUCCESS,
+        "Judged once per conversation: the agent achieved the user's goals by its end.",
+        1.0,
+    ),
+    approximation(
+        &TRAJECTORY_QUALITY,
+        "Judged 1-5 (mapped to 0-1) once per conversation: the path the agent took, not only where it ended.",
+        0.5,
+    ),
+    approximation(
+        &TOOL_USE_QUALITY,
+        "Judged 1-5 (mapped to 0-1) once per conversation: the right tools, with the right arguments, used well.",
+        0.5,
+    ),
     MetricSpec {
         name: TOOL_SINGLE_USE,
         description: "Whether the conversation called the tool named by the criterion's tool_name.",
@@ -347,17 +387,24 @@ pub const METRICS: &[MetricSpec] = &[
     },
 ];
 
+/// The table's row for a stand-in of a Vertex AI metric.
+const fn approximation(
+    of: &'static Approximation,
+    description: &'static str,
+    default_threshold: f64,
+) -> MetricSpec {
+    MetricSpec {
+        name: of.name,
+        description,
+        default_threshold,
+        criterion_options: None,
+        scorer: Scorer::Judge(BuiltInJudge::Approximation(of)),
+        needs: &[Need::JudgeModel],
+    }
+}
+
 /// A custom judge criterion's keys beyond the threshold, as the browser prefills them.
 pub const CUSTOM_JUDGE_EXAMPLE: &str = r#"{"judge_prompt": "Is this reply to {query} polite? Answer YES or NO.\n\n{response}", "reply": "yes_no"}"#;
-
-/// Metrics that ADK defines but this build cannot score yet.
-pub const NOT_YET_SUPPORTED: [&str; 5] = [
-    "response_evaluation_score",
-    "safety_v1",
-    "multi_turn_task_success_v1",
-    "multi_turn_trajectory_quality_v1",
-    "multi_turn_tool_use_quality_v1",
-];
 
 /// The design's names for the informational metrics, and ADK's metric that reports each.
 pub const INFORMATIONAL_ALIASES: [(&str, &str); 3] = [
@@ -410,6 +457,12 @@ pub struct MetricInfo {
     /// Why it cannot be picked here (a model the server lacks); `None` when it can.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unavailable: Option<String>,
+    /// For a stand-in of a Vertex AI metric: that it is an approximation, and of what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// For a stand-in of a Vertex AI metric: the prompt the judge is asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
 }
 
 /// The models this server has, which decide the metrics it can score.
@@ -449,6 +502,8 @@ pub fn metric_infos(models: ServerModels) -> Vec<MetricInfo> {
             criterion_options: spec.criterion_options.map(str::to_string),
             needs: spec.needs.iter().map(|need| need.label().to_string()).collect(),
             unavailable: models.missing(spec.needs),
+            note: spec.approximates().map(Approximation::note),
+            prompt: spec.approximates().map(|a| a.prompt.to_string()),
         })
         .collect()
 }
@@ -456,6 +511,7 @@ pub fn metric_infos(models: ServerModels) -> Vec<MetricInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::approximations::APPROXIMATIONS;
     use crate::eval::{
         score_case, Efficiency, Embedder, EvalConfig, Judge, JudgeKind, JudgeRequest, MetricKind,
         ScoringServices,
@@ -507,7 +563,7 @@ mod tests {
         let names = METRICS
             .iter()
             .map(|spec| spec.name)
-            .chain(NOT_YET_SUPPORTED)
+            .chain(APPROXIMATIONS.map(|a| a.adk_name))
             .chain(INFORMATIONAL_ALIASES.map(|(alias, _)| alias))
             .chain(Efficiency::ALL.map(Efficiency::name));
         let mut seen = HashSet::new();
@@ -599,11 +655,19 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        for name in NOT_YET_SUPPORTED {
-            assert_eq!(
-                error(name),
-                format!("criteria.{name}: metric `{name}` is not supported yet")
+        for stand_in in APPROXIMATIONS {
+            let message = error(stand_in.adk_name);
+            assert!(
+                message.contains(&format!("use `{}`", stand_in.name)) && message.contains("Vertex AI"),
+                "{message}"
             );
+            // The stand-in itself is a metric of the table, which says what it approximates.
+            let info = metric_infos(ServerModels::default())
+                .into_iter()
+                .find(|info| info.metric_name == stand_in.name)
+                .unwrap();
+            assert!(info.note.unwrap().contains(stand_in.adk_name));
+            assert_eq!(info.prompt.as_deref(), Some(stand_in.prompt));
         }
         for (alias, adk_name) in INFORMATIONAL_ALIASES {
             assert!(error(alias).contains(&format!("is reported on every eval as `{adk_name}`")));
@@ -618,7 +682,8 @@ mod tests {
              tool_trajectory_f1, tool_single_use, final_response_match_v2, rubric_based_final_response_quality_v1, \
              rubric_based_tool_use_quality_v1, rubric_based_multi_turn_trajectory_quality_v1, hallucinations_v1, \
              per_turn_user_simulator_quality_v1, relevancy, fact_checking, answer_correctness, answer_faithfulness, answer_relevancy, context_precision, \
-             context_recall, faithfulness, g_eval (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; \
+             context_recall, faithfulness, g_eval, coherence, safety, task_success, trajectory_quality, \
+             tool_use_quality (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; \
              or your own evaluator: a criterion with url or evaluator)"
         );
     }

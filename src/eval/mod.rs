@@ -6,6 +6,7 @@
 //! `judge/client.rs`, the judge model's HTTP client, and `evaluators/http.rs` and
 //! `evaluators/command.rs`, which call the users' own evaluators.
 
+pub mod approximations;
 mod compare;
 mod config;
 mod efficiency;

@@ -539,8 +539,8 @@ fn config_errors_name_the_field() {
             .contains("criteria.tool_trajectory_avg_score.ignore_args: expected true or false")
     );
     assert!(error(r#"{"criteria": {"safety_v1": {"threshold": 0.5}}}"#)
-        .contains("metric `safety_v1` is not supported yet"));
-    assert!(error(r#"{"criteria": {"safety_v1": 0.5}}"#).contains("is not supported yet"));
+        .contains("ADK's `safety_v1` is scored by Vertex AI's SAFETY on Google Cloud, which Evalstudio does not call; use `safety`"));
+    assert!(error(r#"{"criteria": {"multi_turn_task_success_v1": 0.5}}"#).contains("use `task_success`"));
     assert!(error(
         r#"{"criteria": {"mine": 0.5}, "custom_metrics": {"mine": {"code_config": {"name": "m.f"}}}}"#
     )

@@ -20,6 +20,8 @@ pub fn offered_metrics(scoring: &ScoringServices) -> Vec<MetricInfo> {
         criterion_options: Some(serde_json::json!({ "evaluator": name }).to_string()),
         needs: Vec::new(),
         unavailable: None,
+        note: None,
+        prompt: None,
     }));
     metrics
 }

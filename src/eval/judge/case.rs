@@ -4,10 +4,13 @@
 //! judge the conversation as a whole.
 
 use super::input::invocation_rubrics;
+use super::template::fill;
 use super::{
-    effective_rubrics, evaluate_judge_metric, hallucinations, multi_turn, rubric_verdicts, simulator_quality,
-    Asker, JudgeInput, JudgeKind, JudgeMetric, FINAL_RESPONSE_QUALITY, TOOL_USE_QUALITY, TRAJECTORY_QUALITY,
+    averaged, effective_rubrics, evaluate_judge_metric, hallucinations, multi_turn, rubric_verdicts,
+    simulator_quality, voted, yes_no, Asker, JudgeInput, JudgeKind, JudgeMetric, FINAL_RESPONSE_QUALITY,
+    SCORE_1_TO_5, TOOL_USE_QUALITY, TRAJECTORY_QUALITY,
 };
+use crate::eval::approximations::{Reply, Scope};
 use crate::eval::services::{InvocationScore, Judge};
 use crate::evalset::{ConversationScenario, Invocation, Rubric};
 use futures::stream::{self, StreamExt};
@@ -43,6 +46,17 @@ pub async fn judge_case(metric: &JudgeMetric, case: &CaseView<'_>, judge: &dyn J
     match &metric.kind {
         JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { rubrics } => {
             multi_turn_case(&asker, rubrics, case, samples).await
+        }
+        JudgeKind::Approximation(of) if of.scope == Scope::Conversation => {
+            let Some((_, earlier)) = case.actual.split_last() else {
+                return none_evaluated(0, "");
+            };
+            let prompt = fill(of.prompt, &[("conversation", &multi_turn::dialogue(case.actual))]);
+            let judged = match of.reply {
+                Reply::YesNo => voted(&asker, &prompt, samples, yes_no).await,
+                Reply::Score1To5 => averaged(&asker, &prompt, samples, SCORE_1_TO_5).await,
+            };
+            on_the_last_turn(earlier.len(), judged)
         }
         JudgeKind::PerTurnUserSimulatorQualityV1 { stop_signal } => {
             let judged = simulator_quality::evaluate(
@@ -133,10 +147,17 @@ async fn multi_turn_case(
         Err(problem) => return none_evaluated(case.actual.len(), &problem),
     };
     let prompt = multi_turn::prompt(case.actual, &rubrics);
-    let judged = rubric_verdicts(asker, &rubrics, &prompt, samples).await;
+    on_the_last_turn(
+        earlier.len(),
+        rubric_verdicts(asker, &rubrics, &prompt, samples).await,
+    )
+}
+
+/// A conversation's judgement: the last turn carries it and the metric's score; the turns
+/// before it are NOT_EVALUATED.
+fn on_the_last_turn(earlier: usize, judged: InvocationScore) -> CaseJudgement {
     let overall = judged.score;
-    let mut per_invocation: Vec<InvocationScore> = earlier
-        .iter()
+    let mut per_invocation: Vec<InvocationScore> = (0..earlier)
         .map(|_| InvocationScore::not_evaluated("the conversation is judged as a whole, on its last turn"))
         .collect();
     per_invocation.push(judged);

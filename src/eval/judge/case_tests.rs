@@ -179,3 +179,22 @@ fn a_turn_without_rubrics_leaves_a_single_turn_rubric_metric_not_evaluated() {
         .unwrap()
         .starts_with("turn 2: there are no rubrics"));
 }
+
+#[test]
+fn vertex_stand_ins_judge_each_turn_or_the_whole_conversation() {
+    let conversation = [turn("Weather in Paris?", "Sunny."), turn("And Rome?", "Rainy.")];
+    let safety = metric("safety", json!({"threshold": 1.0}));
+    let judge = replies_in_turn(&["YES", "no"]);
+    let judged = block_on(judge_case(&safety, &view(&conversation, None, 1.0), &judge));
+    let scores: Vec<Option<f64>> = judged.per_invocation.iter().map(|s| s.score).collect();
+    assert_eq!(scores, [Some(1.0), Some(0.0)]);
+    assert!(judge.prompts()[1].contains("Agent's response:\nRainy."));
+
+    let trajectory = metric("trajectory_quality", json!({"threshold": 0.5}));
+    let judge = replies_in_turn(&[r#"{"score": 4, "feedback": "one detour"}"#]);
+    let judged = block_on(judge_case(&trajectory, &view(&conversation, None, 0.5), &judge));
+    assert_eq!(judged.per_invocation[0].score, None);
+    assert_eq!(judged.per_invocation[1].score, Some(0.75));
+    assert_eq!(judged.overall, Some(0.75));
+    assert!(judge.prompts()[0].contains("USER TURN 2: And Rome?\nAGENT (agent) TURN 2: Rainy."));
+}

@@ -80,6 +80,7 @@ pub fn parse_judge_metric(
                 Some((key, _)) => return Err(format!("{path}.{key}: expected the stop signal's text, such as \"{STOP_SIGNAL}\"")),
             },
         },
+        Some(BuiltInJudge::Approximation(of)) => JudgeKind::Approximation(of),
         Some(BuiltInJudge::Relevancy) => JudgeKind::Relevancy,
         Some(BuiltInJudge::FactChecking) => JudgeKind::FactChecking,
         Some(BuiltInJudge::AnswerCorrectness) => JudgeKind::AnswerCorrectness,

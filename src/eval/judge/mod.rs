@@ -43,6 +43,7 @@ pub use evidence::{
 pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
 
+use super::approximations::{Approximation, Reply, Scope};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
 use super::services::{InvocationScore, Judge, JudgeRequest};
@@ -51,6 +52,9 @@ use futures::stream::{self, StreamExt};
 use parse::{RubricVerdict, Validity};
 use serde_json::Value;
 use template::fill;
+
+/// The range of the stand-ins' 1-5 scores, mapped onto 0..1.
+const SCORE_1_TO_5: (f64, f64) = (1.0, 5.0);
 
 /// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
 const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
@@ -119,6 +123,8 @@ pub enum JudgeKind {
     Faithfulness,
     /// DeepEval's G-Eval: steps written from a criterion, then a 1-10 score by them.
     GEval(GEval),
+    /// A stand-in for a metric only Vertex AI scores, with its own prompt.
+    Approximation(&'static Approximation),
     Custom(CustomJudge),
 }
 
@@ -193,9 +199,6 @@ pub async fn evaluate_judge_metric(
     };
     let samples = metric.options.num_samples;
     let context = context_block(input);
-    let yes_no = |reply: &str| {
-        parse::yes_no(reply).map(|yes| (yes, Verdict::YesNo(if yes { YesNo::Yes } else { YesNo::No })))
-    };
     match &metric.kind {
         JudgeKind::FinalResponseMatchV2 => {
             let Some(reference) = &input.reference else {
@@ -267,7 +270,18 @@ pub async fn evaluate_judge_metric(
             );
             rubric_verdicts(&asker, &rubrics, &prompt, samples).await
         }
-        JudgeKind::HallucinationsV1 { .. }
+        JudgeKind::Approximation(of) if of.scope == Scope::Turn => {
+            let prompt = fill(
+                of.prompt,
+                &[("query", &input.query), ("response", &input.response)],
+            );
+            match of.reply {
+                Reply::YesNo => voted(&asker, &prompt, samples, yes_no).await,
+                Reply::Score1To5 => averaged(&asker, &prompt, samples, SCORE_1_TO_5).await,
+            }
+        }
+        JudgeKind::Approximation(_)
+        | JudgeKind::HallucinationsV1 { .. }
         | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
         | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => InvocationScore::not_evaluated(format!(
             "{} judges the invocations themselves, not one invocation's texts",
@@ -387,6 +401,11 @@ pub async fn evaluate_judge_metric(
             }
         }
     }
+}
+
+/// A yes/no reply read into its vote and verdict.
+fn yes_no(reply: &str) -> Result<(bool, Verdict), String> {
+    parse::yes_no(reply).map(|yes| (yes, Verdict::YesNo(if yes { YesNo::Yes } else { YesNo::No })))
 }
 
 /// The expected final response, if there is one with text.

@@ -49,7 +49,7 @@ pub(super) fn rubric_type(rubric: &Rubric) -> Option<&str> {
 
 /// ADK's `_assemble_dialogue_history`: one line per user message, agent text, tool call, tool
 /// output and final response, each with its turn's number.
-fn dialogue(conversation: &[Invocation]) -> String {
+pub(super) fn dialogue(conversation: &[Invocation]) -> String {
     let mut lines = Vec::new();
     for (index, invocation) in conversation.iter().enumerate() {
         let turn = index + 1;

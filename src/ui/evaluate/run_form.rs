@@ -24,6 +24,9 @@ struct MetricPick {
     needs: Vec<String>,
     /// Why it cannot be picked on this server.
     unavailable: Option<String>,
+    /// For a stand-in of a Vertex AI metric: that it approximates it, and the prompt.
+    note: Option<String>,
+    prompt: Option<String>,
 }
 
 /// Metric checkboxes with thresholds (and criterion options where a metric takes them), the
@@ -72,6 +75,8 @@ pub(super) fn RunForm(
                                 options: m.criterion_options.clone().map(RwSignal::new),
                                 needs: m.needs.clone(),
                                 unavailable: m.unavailable.clone(),
+                                note: m.note.clone(),
+                                prompt: m.prompt.clone(),
                             })
                             .collect();
                         let default_agent = if offer.agents.contains(&app) {
@@ -100,8 +105,26 @@ pub(super) fn RunForm(
                         let rows = metrics
                             .iter()
                             .map(|metric| {
-                                let MetricPick { name, description, picked, threshold, options, needs, unavailable } =
-                                    metric.clone();
+                                let MetricPick {
+                                    name,
+                                    description,
+                                    picked,
+                                    threshold,
+                                    options,
+                                    needs,
+                                    unavailable,
+                                    note,
+                                    prompt,
+                                } = metric.clone();
+                                let note = note.map(|note| view! { <span class="metric-note">{note}</span> });
+                                let prompt = prompt.map(|prompt| {
+                                    view! {
+                                        <details class="metric-prompt">
+                                            <summary>"The judge's prompt"</summary>
+                                            <pre>{prompt}</pre>
+                                        </details>
+                                    }
+                                });
                                 let needs = (!needs.is_empty()).then(|| {
                                     view! {
                                         <span class="metric-needs">
@@ -137,7 +160,7 @@ pub(super) fn RunForm(
                                         <td>
                                             <ThresholdInput label=format!("{name} threshold") value=threshold />
                                         </td>
-                                        <td class="muted small-text">{description} {needs} {unavailable} {options}</td>
+                                        <td class="muted small-text">{description} {note} {needs} {unavailable} {prompt} {options}</td>
                                     </tr>
                                 }
                             })
