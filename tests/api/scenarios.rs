@@ -192,3 +192,61 @@ async fn without_a_simulator_model_the_case_says_what_to_configure() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn the_simulated_users_turns_are_judged_and_the_adk_export_leaves_out_the_evidence() {
+    // The simulator's two messages, then the judge's verdict on turn 2 and on the stop signal.
+    let server = Server::start(vec![
+        Reply::completion("What's the weather in Rome?"),
+        Reply::completion("</finished>"),
+        Reply::completion(r#"{"criteria": [], "is_valid": true}"#),
+        Reply::completion(r#"{"criteria": [], "is_valid": false}"#),
+    ])
+    .await;
+    let config = format!(
+        "[simulator]\nbase_url = \"{0}\"\nmodel = \"user-model\"\n[judge]\nbase_url = \"{0}\"\nmodel = \"judge-model\"\n",
+        server.base_url
+    );
+    let app = spawn_app_with_config(&config).await;
+    app.import("demo", scenario_set(None).to_string()).await;
+    let result = run(
+        &app,
+        json!({"evalMetrics": [{"metricName": "per_turn_user_simulator_quality_v1",
+            "criterion": {"threshold": 1.0, "judge_model_options": {"num_samples": 1}}}]}),
+    )
+    .await;
+    // Turn 1 is the starting prompt; turn 2 kept to the plan, but the judge found the stop
+    // signal after it too early, which fails the last turn.
+    let turns = result["eval_metric_result_per_invocation"].as_array().unwrap();
+    let scores: Vec<&Value> = turns
+        .iter()
+        .map(|t| &t["eval_metric_results"][0]["score"])
+        .collect();
+    assert_eq!(scores, [&json!(1.0), &json!(0.0)], "{result}");
+    assert_eq!(result["overall_eval_metric_results"][0]["score"], 0.5);
+    let last = &turns[1]["eval_metric_results"][0]["details"];
+    assert!(last["reason"].as_str().unwrap().contains("</finished>"), "{last}");
+    assert_eq!(last["evidence"]["votes"]["no"], 1, "{last}");
+    let judged = prompt_of(&server.bodies()[3]);
+    assert!(
+        judged.contains("# Generated User Response\n</finished>"),
+        "{judged}"
+    );
+
+    // ADK's reader refuses keys it does not define, so its file has the scores alone.
+    let results = app.get_json("/apps/demo/eval_results").await;
+    let id = results[0].as_str().unwrap();
+    let file = app.get(&format!("/apps/demo/eval_results/{id}/export")).await;
+    assert_eq!(file.status(), StatusCode::OK);
+    let file: Value = file.json().await.unwrap();
+    let details = &file["eval_case_results"][0]["eval_metric_result_per_invocation"][1]
+        ["eval_metric_results"][0]["details"];
+    assert!(
+        details.get("evidence").is_none() && details.get("reason").is_none(),
+        "{details}"
+    );
+    assert_eq!(
+        file["eval_case_results"][0]["overall_eval_metric_results"][0]["score"],
+        0.5
+    );
+}
