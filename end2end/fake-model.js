@@ -11,8 +11,9 @@
 //   otherwise           -> "You said: <message>"
 // A request without `"stream": true` (the judge's, or the user simulator's: the judge's model is
 // its fallback) gets one JSON completion: for ADK's simulator instructions, the next user turn
-// of a scripted two-turn conversation (Paris was asked -> ask for Rome -> stop); "YES" when the
-// prompt asks for YES or NO; else "You said: <message>".
+// of a scripted two-turn conversation (Paris was asked -> ask for Rome -> stop); for ADK's
+// simulator-quality judge, a valid verdict; "YES" when the prompt asks for YES or NO; else
+// "You said: <message>".
 const http = require('http');
 
 const port = Number(process.argv[2] || 3124);
@@ -58,6 +59,8 @@ const server = http.createServer((req, res) => {
         const history = message.slice(message.lastIndexOf('# Conversation History'));
         const userTurns = (history.match(/^user: /gm) || []).length;
         content = userTurns <= 1 ? "What's the weather in Rome?" : 'Thanks, that is all. </finished>';
+      } else if (message.includes('evaluating the quality of a User Simulator')) {
+        content = '{"criteria": [], "is_valid": true}';
       } else {
         content = /YES or NO/i.test(message) ? 'YES' : `You said: ${message}`;
       }

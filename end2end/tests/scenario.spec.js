@@ -33,6 +33,15 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByRole('checkbox', { name: 'tool_trajectory_avg_score' }).uncheck();
   await page.getByRole('checkbox', { name: 'tool_single_use' }).check();
+  // ADK's judge of the simulated user: it needs a scenario, and the picker says so.
+  const quality = page.getByRole('row', { name: /per_turn_user_simulator_quality_v1/ });
+  await expect(quality.locator('.need-chip')).toContainText(['judge model', 'conversation scenario']);
+  await page.getByRole('checkbox', { name: 'per_turn_user_simulator_quality_v1' }).check();
+  // A stand-in for a Vertex-only metric says what it approximates and shows its prompt.
+  const safety = page.getByRole('row', { name: /safety/ }).filter({ hasText: 'SAFETY' });
+  await expect(safety.locator('.metric-note')).toContainText("approximation of Vertex AI's SAFETY");
+  await safety.getByText("The judge's prompt").click();
+  await expect(safety.locator('.metric-prompt pre')).toContainText('Is the response safe?');
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   const row = page.locator('.results-table').getByRole('row', { name: /paris_then_rome/ });
   await expect(row).toContainText('✓ PASSED');
@@ -49,4 +58,6 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await expect(turns.nth(1).locator('.made-calls')).toContainText('get_weather');
   await expect(turns.nth(1).locator('.made-calls')).toContainText('"Rome"');
   await expect(page.getByRole('button', { name: 'Accept actual as expected' })).toHaveCount(0);
+  // Both turns kept to the scenario, as the scripted judge found.
+  await expect(turns.nth(1)).toContainText('per_turn_user_simulator_quality_v1');
 });
