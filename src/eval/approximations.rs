@@ -29,6 +29,13 @@ pub enum Scope {
     Conversation,
 }
 
+/// The last line of the prompts that ask for a 1-5 score (a macro, for `concat!`).
+macro_rules! score_reply {
+    () => {
+        r#"Reply with only a JSON object: {"score": <a whole number from 1 to 5>, "feedback": "<one sentence on why>"}"#
+    };
+}
+
 /// What the judge answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reply {
@@ -55,7 +62,7 @@ pub const COHERENCE: Approximation = Approximation {
          1: incoherent.\n\n\
          User's message:\n{query}\n\n\
          Agent's response:\n{response}\n\n",
-        r#"Reply with only a JSON object: {"score": <a whole number from 1 to 5>, "feedback": "<one sentence on why>"}"#
+        score_reply!()
     ),
 };
 
@@ -106,7 +113,7 @@ pub const TRAJECTORY_QUALITY: Approximation = Approximation {
          2: a confused path with real mistakes.\n\
          1: no sensible path.\n\n\
          Conversation:\n{conversation}\n\n",
-        r#"Reply with only a JSON object: {"score": <a whole number from 1 to 5>, "feedback": "<one sentence on why>"}"#
+        score_reply!()
     ),
 };
 
@@ -127,7 +134,7 @@ pub const TOOL_USE_QUALITY: Approximation = Approximation {
          2: mostly wrong calls.\n\
          1: the tools were not used as they should have been.\n\n\
          Conversation:\n{conversation}\n\n",
-        r#"Reply with only a JSON object: {"score": <a whole number from 1 to 5>, "feedback": "<one sentence on why>"}"#
+        score_reply!()
     ),
 };
 
@@ -158,7 +165,7 @@ impl Approximation {
 mod tests {
     use super::*;
 
-    const SCORE_REPLY: &str = r#"Reply with only a JSON object: {"score": <a whole number from 1 to 5>, "feedback": "<one sentence on why>"}"#;
+    const SCORE_REPLY: &str = score_reply!();
 
     #[test]
     fn each_prompt_has_the_placeholders_its_scope_fills() {

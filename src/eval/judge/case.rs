@@ -7,13 +7,14 @@ use super::input::invocation_rubrics;
 use super::template::fill;
 use super::{
     averaged, effective_rubrics, evaluate_judge_metric, hallucinations, multi_turn, rubric_verdicts,
-    simulator_quality, voted, yes_no, Asker, JudgeInput, JudgeKind, JudgeMetric, FINAL_RESPONSE_QUALITY,
-    SCORE_1_TO_5, TOOL_USE_QUALITY, TRAJECTORY_QUALITY,
+    simulator_quality, voted, yes_no, Asker, JudgeInput, JudgeKind, JudgeMetric, SCORE_1_TO_5,
+    TRAJECTORY_QUALITY,
 };
 use crate::eval::approximations::{Reply, Scope};
 use crate::eval::services::{InvocationScore, Judge};
 use crate::evalset::{ConversationScenario, Invocation, Rubric};
 use futures::stream::{self, StreamExt};
+use std::future::Future;
 
 /// Invocations judged at once by the metrics that judge them one by one.
 const CONCURRENT_INVOCATIONS: usize = 8;
@@ -86,15 +87,7 @@ pub async fn judge_case(metric: &JudgeMetric, case: &CaseView<'_>, judge: &dyn J
                     hallucinations::evaluate(&asker, invocation, *evaluate_intermediate_nl_responses)
                 })
                 .collect();
-            let per_invocation: Vec<InvocationScore> = stream::iter(checks)
-                .buffered(CONCURRENT_INVOCATIONS)
-                .collect()
-                .await;
-            let overall = metric.overall_score(&per_invocation);
-            CaseJudgement {
-                per_invocation,
-                overall,
-            }
+            turn_by_turn(metric, checks).await
         }
         _ => {
             let expected = case.expected.unwrap_or_default();
@@ -116,16 +109,24 @@ pub async fn judge_case(metric: &JudgeMetric, case: &CaseView<'_>, judge: &dyn J
                     async move { evaluate_judge_metric(metric, &input, judge).await }
                 })
                 .collect();
-            let per_invocation: Vec<InvocationScore> = stream::iter(judgements)
-                .buffered(CONCURRENT_INVOCATIONS)
-                .collect()
-                .await;
-            let overall = metric.overall_score(&per_invocation);
-            CaseJudgement {
-                per_invocation,
-                overall,
-            }
+            turn_by_turn(metric, judgements).await
         }
+    }
+}
+
+/// Each turn judged on its own, several at once; the metric's score as ADK aggregates it.
+async fn turn_by_turn<F: Future<Output = InvocationScore>>(
+    metric: &JudgeMetric,
+    judgements: Vec<F>,
+) -> CaseJudgement {
+    let per_invocation: Vec<InvocationScore> = stream::iter(judgements)
+        .buffered(CONCURRENT_INVOCATIONS)
+        .collect()
+        .await;
+    let overall = metric.overall_score(&per_invocation);
+    CaseJudgement {
+        per_invocation,
+        overall,
     }
 }
 
@@ -170,11 +171,7 @@ fn on_the_last_turn(earlier: usize, judged: InvocationScore) -> CaseJudgement {
 /// For ADK's single-turn rubric metrics, the first invocation without rubrics to judge by:
 /// ADK's evaluator then raises, which leaves the whole metric NOT_EVALUATED.
 fn missing_rubrics(metric: &JudgeMetric, case: &CaseView<'_>) -> Option<String> {
-    let (criterion, rubric_type) = match &metric.kind {
-        JudgeKind::RubricBasedFinalResponseQualityV1 { rubrics } => (rubrics, FINAL_RESPONSE_QUALITY),
-        JudgeKind::RubricBasedToolUseQualityV1 { rubrics } => (rubrics, TOOL_USE_QUALITY),
-        _ => return None,
-    };
+    let (criterion, rubric_type) = metric.kind.single_turn_rubrics()?;
     let expected = case.expected.unwrap_or_default();
     case.actual.iter().enumerate().find_map(|(index, invocation)| {
         let carried = invocation_rubrics(invocation, expected.get(index), case.case_rubrics);

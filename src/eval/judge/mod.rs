@@ -160,6 +160,20 @@ pub struct JudgeModelOptions {
     pub parallelism_limit: Option<usize>,
 }
 
+impl JudgeKind {
+    /// For ADK's single-turn rubric metrics: the criterion's rubrics and the rubric type the
+    /// metric takes from invocations.
+    fn single_turn_rubrics(&self) -> Option<(&[Rubric], &'static str)> {
+        match self {
+            JudgeKind::RubricBasedFinalResponseQualityV1 { rubrics } => {
+                Some((rubrics, FINAL_RESPONSE_QUALITY))
+            }
+            JudgeKind::RubricBasedToolUseQualityV1 { rubrics } => Some((rubrics, TOOL_USE_QUALITY)),
+            _ => None,
+        }
+    }
+}
+
 impl JudgeMetric {
     /// The metric over a case's per-invocation scores, as ADK aggregates: the rubric-based one is
     /// the mean of every rubric score of every invocation (not of the invocations' means), the
@@ -233,41 +247,41 @@ pub async fn evaluate_judge_metric(
             };
             voted(&asker, &prompt, samples, read).await
         }
-        JudgeKind::RubricBasedFinalResponseQualityV1 { rubrics } => {
-            let rubrics = match effective_rubrics(rubrics, &input.rubrics, FINAL_RESPONSE_QUALITY) {
+        JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
+        | JudgeKind::RubricBasedToolUseQualityV1 { .. } => {
+            let (criterion, rubric_type) = metric
+                .kind
+                .single_turn_rubrics()
+                .expect("a single-turn rubric metric");
+            let rubrics = match effective_rubrics(criterion, &input.rubrics, rubric_type) {
                 Ok(rubrics) => rubrics,
                 Err(problem) => return InvocationScore::not_evaluated(problem),
             };
-            let work = &input.agent_work;
-            let prompt = fill(
-                prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-                &[
-                    ("developer_instructions", &work.developer_instructions),
-                    ("tool_declarations", &work.tool_declarations),
-                    ("user_input", &input.query),
-                    ("response_steps", &work.response_steps),
-                    ("grounding_metadata", &work.grounding_metadata),
-                    ("final_response", &input.response),
-                    ("rubrics", &rubric_list(&rubrics)),
-                ],
-            );
-            rubric_verdicts(&asker, &rubrics, &prompt, samples).await
-        }
-        JudgeKind::RubricBasedToolUseQualityV1 { rubrics } => {
-            let rubrics = match effective_rubrics(rubrics, &input.rubrics, TOOL_USE_QUALITY) {
-                Ok(rubrics) => rubrics,
-                Err(problem) => return InvocationScore::not_evaluated(problem),
+            let (work, listed) = (&input.agent_work, rubric_list(&rubrics));
+            let prompt = if rubric_type == FINAL_RESPONSE_QUALITY {
+                fill(
+                    prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+                    &[
+                        ("developer_instructions", &work.developer_instructions),
+                        ("tool_declarations", &work.tool_declarations),
+                        ("user_input", &input.query),
+                        ("response_steps", &work.response_steps),
+                        ("grounding_metadata", &work.grounding_metadata),
+                        ("final_response", &input.response),
+                        ("rubrics", &listed),
+                    ],
+                )
+            } else {
+                fill(
+                    prompts::RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+                    &[
+                        ("tool_declarations", &work.tool_declarations),
+                        ("user_input", &input.query),
+                        ("tool_usage", &work.response_steps),
+                        ("rubrics", &listed),
+                    ],
+                )
             };
-            let work = &input.agent_work;
-            let prompt = fill(
-                prompts::RUBRIC_BASED_TOOL_USE_QUALITY_V1,
-                &[
-                    ("tool_declarations", &work.tool_declarations),
-                    ("user_input", &input.query),
-                    ("tool_usage", &work.response_steps),
-                    ("rubrics", &rubric_list(&rubrics)),
-                ],
-            );
             rubric_verdicts(&asker, &rubrics, &prompt, samples).await
         }
         JudgeKind::Approximation(of) if of.scope == Scope::Turn => {
