@@ -166,17 +166,9 @@ impl Store {
     }
 
     pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord> {
-        let row = sqlx::query(&format!(
-            "SELECT r.id, r.expected_json, r.config_json, {SUMMARY_COLUMNS} FROM eval_runs r \
-             WHERE r.app_name = ? AND r.result_id = ?"
-        ))
-        .bind(app)
-        .bind(result_id)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or_else(|| {
-            StoreError::NotFound(format!("eval result `{result_id}` not found for app `{app}`"))
-        })?;
+        let row = self
+            .run_row(app, result_id, "r.expected_json, r.config_json")
+            .await?;
         Ok(EvalRunRecord {
             row: row.try_get("id")?,
             summary: run_summary(&row)?,
@@ -187,22 +179,30 @@ impl Store {
 
     /// A run's head: its summary and config, without reading its stored eval set.
     pub async fn eval_run_head(&self, app: &str, result_id: &str) -> StoreResult<EvalRunHead> {
-        let row = sqlx::query(&format!(
-            "SELECT r.id, r.config_json, {SUMMARY_COLUMNS} FROM eval_runs r \
+        let row = self.run_row(app, result_id, "r.config_json").await?;
+        Ok(EvalRunHead {
+            row: row.try_get("id")?,
+            summary: run_summary(&row)?,
+            config_json: row.try_get("config_json")?,
+        })
+    }
+
+    /// One run's row: its id, the summary columns and `columns`; NotFound naming it if absent.
+    async fn run_row(
+        &self,
+        app: &str,
+        result_id: &str,
+        columns: &str,
+    ) -> StoreResult<sqlx::sqlite::SqliteRow> {
+        sqlx::query(&format!(
+            "SELECT r.id, {columns}, {SUMMARY_COLUMNS} FROM eval_runs r \
              WHERE r.app_name = ? AND r.result_id = ?"
         ))
         .bind(app)
         .bind(result_id)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or_else(|| {
-            StoreError::NotFound(format!("eval result `{result_id}` not found for app `{app}`"))
-        })?;
-        Ok(EvalRunHead {
-            row: row.try_get("id")?,
-            summary: run_summary(&row)?,
-            config_json: row.try_get("config_json")?,
-        })
+        .ok_or_else(|| StoreError::NotFound(format!("eval result `{result_id}` not found for app `{app}`")))
     }
 
     /// The stored case runs, run after run, each in the eval set's order; with their whole
