@@ -6,7 +6,7 @@ use super::Services;
 use crate::agent::AgentProfiles;
 use crate::eval::{EvalConfig, Judge, JudgeRequest, ScoringServices};
 use crate::records::RunStatus;
-use crate::store::Store;
+use crate::store::{EvalRunRecord, Store};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use std::sync::Arc;
@@ -49,12 +49,11 @@ async fn import_weather(services: &Services) -> String {
         .eval_set_id
 }
 
-#[tokio::test]
-async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
-    let dir = tempfile::tempdir().unwrap();
-    let services = services(&dir, Arc::new(PanickingJudge)).await;
-    import_weather(&services).await;
-    let config = EvalConfig::from_picked([("answer_correctness", 1.0, None)]).unwrap();
+/// Starts a run of every case of the imported weather evalset on the demo agent, once.
+async fn start_weather_run(
+    services: &Services,
+    config: EvalConfig,
+) -> (EvalRunRecord, tokio::task::JoinHandle<()>) {
     let start = StartEvalRun {
         app_name: "demo",
         eval_set_id: "weather",
@@ -63,7 +62,16 @@ async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
         agent: None,
         num_runs: 1,
     };
-    let (record, handle) = start_eval_run(&services, start).await.unwrap();
+    start_eval_run(services, start).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(PanickingJudge)).await;
+    import_weather(&services).await;
+    let config = EvalConfig::from_picked([("answer_correctness", 1.0, None)]).unwrap();
+    let (record, handle) = start_weather_run(&services, config).await;
     let result_id = record.summary.result_id;
     handle.await.expect("the run's task catches the panic");
 
@@ -165,15 +173,7 @@ async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
     .await
     .unwrap();
     let config = EvalConfig::from_picked([("response_match_score", 0.1, None)]).unwrap();
-    let start = StartEvalRun {
-        app_name: "demo",
-        eval_set_id: "weather",
-        eval_ids: &[],
-        config,
-        agent: None,
-        num_runs: 1,
-    };
-    let (record, handle) = start_eval_run(&services, start).await.unwrap();
+    let (record, handle) = start_weather_run(&services, config).await;
     handle.await.unwrap();
     let id = &record.summary.result_id;
     let first = results_page(&services.store, "demo", id, 1).await.unwrap();
