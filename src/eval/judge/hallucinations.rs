@@ -8,6 +8,7 @@
 
 use super::evidence::{CheckedResponse, SentenceLabel};
 use super::input::{agent_details, content_text, grounding_metadata, tool_declarations};
+use super::parse::python_strip;
 use super::python_json::dumps_indented;
 use super::template::fill;
 use super::{with_evidence, Asker, JudgeEvidence};
@@ -220,12 +221,6 @@ fn find_ignoring_case(text: &str, needle: &str, from: usize) -> Option<usize> {
     let needle = needle.as_bytes();
     (from..=haystack.len().checked_sub(needle.len())?)
         .find(|&at| haystack[at..at + needle.len()].eq_ignore_ascii_case(needle))
-}
-
-/// Python's `str.strip()`: Unicode whitespace, and the four separators Python counts as
-/// whitespace that Unicode does not.
-pub(super) fn python_strip(text: &str) -> &str {
-    text.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// 1 for a supported or not applicable sentence, 0 for the negative labels, `None` for a label

@@ -494,3 +494,14 @@ pub(super) fn normalize_property(text: &str) -> String {
         .trim_matches(|c: char| " *_`#>-\u{2022}\"'".contains(c))
         .to_lowercase()
 }
+
+/// Python's `str.strip()`.
+pub(super) fn python_strip(text: &str) -> &str {
+    text.trim_matches(python_space)
+}
+
+/// Python's `str.isspace()` (and its regexes' `\s`): Unicode whitespace, and the four
+/// separators Python counts as whitespace that Unicode does not.
+pub(super) fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}

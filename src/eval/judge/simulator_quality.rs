@@ -5,8 +5,8 @@
 //! whether the conversation should have ended, and a failed answer replaces the last turn's
 //! verdict. The score is the share of turns that passed.
 
-use super::hallucinations::python_strip;
 use super::input::content_text;
+use super::parse::{python_space, python_strip};
 use super::{with_evidence, Asker, JudgeEvidence};
 use crate::eval::judge::evidence::{Sample, ValidityLabel, ValidityParser, Verdict, Votes};
 use crate::eval::services::InvocationScore;
@@ -292,21 +292,17 @@ fn is_valid_label(reply: &str) -> Option<String> {
 
 /// The pattern after the key: greedy runs of these classes, then one of `,` `\n` `}`.
 const RUNS: [fn(char) -> bool; 9] = [
-    space,                    // \s*
+    python_space,             // \s*
     |c| c == '[',             // \[*
-    space,                    // [\n\s]*
+    python_space,             // [\n\s]*
     |c| c == '"',             // "*
     |c| c != '"' && c != ']', // ([^"\]]*)
     |c| c == '"',             // "*
-    space,                    // [\n\s]*
+    python_space,             // [\n\s]*
     |c| c == ']',             // \]*
-    space,                    // \s*
+    python_space,             // \s*
 ];
 const GROUP: usize = 4;
-
-fn space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
 
 fn matches(
     chars: &[char],
