@@ -73,7 +73,9 @@ pub use result::{
     EvalMetricResultPerInvocation, EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
-pub use run_stats::{compare_runs, metric_stats, passed, Change, ComparedCase, MetricStats, BUCKETS};
+pub use run_stats::{
+    compare_runs, metric_stats, passed, CaseOutcome, Change, ComparedCase, MetricStats, BUCKETS,
+};
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
 pub use score::{

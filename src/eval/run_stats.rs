@@ -4,7 +4,7 @@
 
 use super::{CaseSummary, EvalStatus};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Buckets of a score distribution: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0].
 pub const BUCKETS: usize = 10;
@@ -130,39 +130,45 @@ pub struct ComparedCase {
     pub after: Option<CaseSummary>,
 }
 
-/// Every case of either run, in the later run's order then the removed ones, with its change.
-pub fn compare_runs(before: &[CaseSummary], after: &[CaseSummary]) -> Vec<ComparedCase> {
-    let earlier: HashMap<&str, &CaseSummary> = before.iter().map(|c| (c.eval_id.as_str(), c)).collect();
-    let later: HashMap<&str, &CaseSummary> = after.iter().map(|c| (c.eval_id.as_str(), c)).collect();
-    let mut cases: Vec<ComparedCase> = after
+/// A case of a run as a comparison classifies it: its eval id and whether it passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseOutcome {
+    pub eval_id: String,
+    pub passed: bool,
+}
+
+impl CaseOutcome {
+    pub fn of(summary: &CaseSummary) -> CaseOutcome {
+        CaseOutcome {
+            eval_id: summary.eval_id.clone(),
+            passed: passed(summary),
+        }
+    }
+}
+
+/// Every case of either run, in the later run's order then the removed ones in the earlier
+/// run's, with its change.
+pub fn compare_runs(before: &[CaseOutcome], after: &[CaseOutcome]) -> Vec<(String, Change)> {
+    let earlier: HashMap<&str, bool> = before.iter().map(|c| (c.eval_id.as_str(), c.passed)).collect();
+    let later: HashSet<&str> = after.iter().map(|c| c.eval_id.as_str()).collect();
+    let mut cases: Vec<(String, Change)> = after
         .iter()
         .map(|now| {
-            let then = earlier.get(now.eval_id.as_str()).copied();
-            let change = match then.map(passed) {
+            let change = match earlier.get(now.eval_id.as_str()) {
                 None => Change::Added,
-                Some(true) if passed(now) => Change::StillPassing,
+                Some(true) if now.passed => Change::StillPassing,
                 Some(true) => Change::Regressed,
-                Some(false) if passed(now) => Change::Improved,
+                Some(false) if now.passed => Change::Improved,
                 Some(false) => Change::StillFailing,
             };
-            ComparedCase {
-                eval_id: now.eval_id.clone(),
-                change,
-                before: then.cloned(),
-                after: Some(now.clone()),
-            }
+            (now.eval_id.clone(), change)
         })
         .collect();
     cases.extend(
         before
             .iter()
-            .filter(|then| !later.contains_key(then.eval_id.as_str()))
-            .map(|then| ComparedCase {
-                eval_id: then.eval_id.clone(),
-                change: Change::Removed,
-                before: Some(then.clone()),
-                after: None,
-            }),
+            .filter(|then| !later.contains(then.eval_id.as_str()))
+            .map(|then| (then.eval_id.clone(), Change::Removed)),
     );
     cases
 }
@@ -223,12 +229,9 @@ mod tests {
             case("kept", 1.0),
             case("new", 0.0),
         ];
-        let owned: Vec<(String, Change)> = compare_runs(&before, &after)
-            .into_iter()
-            .map(|c| (c.eval_id, c.change))
-            .collect();
+        let outcomes = |cases: &[CaseSummary]| cases.iter().map(CaseOutcome::of).collect::<Vec<_>>();
         assert_eq!(
-            owned,
+            compare_runs(&outcomes(&before), &outcomes(&after)),
             [
                 ("fixed".to_string(), Change::Improved),
                 ("broke".to_string(), Change::Regressed),

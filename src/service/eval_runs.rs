@@ -2,6 +2,7 @@
 //! then each case run is stored as it finishes, so a crash loses only the cases in flight and
 //! an interrupted or cancelled run resumes where it stopped.
 
+use super::run_summaries::{backfill, save_case_runs};
 use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
@@ -86,6 +87,14 @@ pub async fn execute_eval_run(
         num_runs: record.summary.num_runs.max(1) as usize,
         ..options.clone()
     };
+    // A run stored before case summaries were kept gets them now, before its writer starts.
+    let mut head = store
+        .eval_run_head(&record.summary.app_name, &record.summary.result_id)
+        .await
+        .map_err(|e| e.to_string())?;
+    backfill(store, &mut head, &config)
+        .await
+        .map_err(|e| e.to_string())?;
     let skip: HashSet<(usize, usize)> = store
         .finished_eval_run_cases(record.row)
         .await
@@ -149,8 +158,7 @@ pub async fn execute_eval_run(
                 .iter()
                 .map(|finished| stored_case(finished, config))
                 .collect();
-            store
-                .save_eval_run_cases(record.row, &rows)
+            save_case_runs(store, record.row, &rows, config)
                 .await
                 .map_err(|e| e.to_string())?;
             admission.add_permits(rows.len());

@@ -1,36 +1,36 @@
 //! The case list's view of the evalset's latest run: each listed case's outcome there, pooled
 //! over its runs, with the reason of each metric that could not score.
 
-use super::eval_runs::stored_config;
-use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalStatus};
-use crate::records::{CaseListPage, EvalRunCase, LastResult};
+use super::run_summaries::{backfill, config_of};
+use crate::eval::{CaseSummary, EvalCaseResult, EvalStatus};
+use crate::records::{CaseListPage, LastResult};
 use crate::store::{Store, StoreError};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Fills in `page.last_run` and each case's `last_result` (cases the run did not reach have none).
 pub async fn add_last_run(store: &Store, page: &mut CaseListPage) -> Result<(), StoreError> {
     let (app, set) = (&page.eval_set.app_name, &page.eval_set.eval_set_id);
-    let Some(record) = store.latest_eval_run(app, set).await? else {
+    let Some(mut record) = store.latest_eval_run(app, set).await? else {
         return Ok(());
     };
     // A config this build cannot read (an older run's) leaves the list without statuses.
-    let Ok(config) = stored_config(&record.summary.result_id, &record.config_json) else {
+    let Ok(config) = config_of(&record) else {
         return Ok(());
     };
+    backfill(store, &mut record, &config).await?;
     let ids: Vec<String> = page.cases.iter().map(|c| c.eval_id.clone()).collect();
-    let rows = store.eval_run_cases_of(record.row, &ids, false).await?;
+    let mut summaries: HashMap<String, CaseSummary> = store
+        .case_summaries_of(record.row, &ids)
+        .await?
+        .into_iter()
+        .map(|summary| (summary.eval_id.clone(), summary))
+        .collect();
     let mut unscored = Vec::new();
     for item in &mut page.cases {
-        let runs: Vec<CaseRunScores> = rows
-            .iter()
-            .filter(|row| row.eval_id == item.eval_id)
-            .map(scores)
-            .collect();
-        if runs.is_empty() {
+        let Some(summary) = summaries.remove(&item.eval_id) else {
             continue;
-        }
-        let summary = summarize_case(&item.eval_id, &runs, &config);
+        };
         if summary
             .metrics
             .iter()
@@ -83,12 +83,4 @@ pub async fn failed_in_latest_run(
         .filter(|row| seen.insert(row.eval_id.clone()))
         .map(|row| row.eval_id)
         .collect())
-}
-
-fn scores(row: &EvalRunCase) -> CaseRunScores {
-    CaseRunScores {
-        final_eval_status: EvalStatus::from_number(row.status),
-        error: row.error.is_some(),
-        metric_scores: row.metric_scores.clone(),
-    }
 }

@@ -12,6 +12,7 @@ pub mod last_run;
 pub mod metric_offer;
 pub mod run_export;
 pub mod run_progress;
+pub mod run_summaries;
 pub mod run_views;
 pub mod running;
 pub mod sessions;

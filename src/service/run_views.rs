@@ -1,45 +1,23 @@
 //! What the Runs pages show: runs with their per-metric means, one run's statistics and cases
-//! a page at a time, and two runs of an evalset compared case by case. The summaries are made
-//! from the stored scores alone (the run's stored eval set is not read).
+//! a page at a time, and two runs of an evalset compared case by case. Everything is read from
+//! the runs' stored case summaries and cached statistics, a page at a time (the run's stored
+//! eval set and its cases' full results are not read).
 
-use super::eval_runs::{list_eval_runs, stored_config, EvalRunError};
-use crate::eval::{
-    compare_runs, metric_stats, summarize_case, CaseRunScores, CaseSummary, Change, EvalConfig, EvalStatus,
-};
+use super::eval_runs::{list_eval_runs, EvalRunError};
+use super::run_summaries::{backfill, config_of, run_stats, summarised_head};
+use crate::eval::{compare_runs, CaseSummary, Change, ComparedCase};
 use crate::records::{ResultsPage, RunComparison, RunPage, RunRow};
-use crate::store::{EvalRunHead, Store};
-use std::collections::BTreeMap;
+use crate::store::Store;
+use std::collections::HashMap;
 
 /// Cases per page of a run's or a comparison's case list.
 pub const RUN_CASES_PER_PAGE: usize = 50;
 
-fn config_of(record: &EvalRunHead) -> Result<EvalConfig, EvalRunError> {
-    stored_config(&record.summary.result_id, &record.config_json).map_err(EvalRunError::Unreadable)
-}
-
-/// A run's cases pooled over its runs, in the eval set's order.
-async fn case_summaries(
-    store: &Store,
-    record: &EvalRunHead,
-    config: &EvalConfig,
-) -> Result<Vec<CaseSummary>, EvalRunError> {
-    let mut by_case: BTreeMap<i64, (String, Vec<CaseRunScores>)> = BTreeMap::new();
-    for row in store.eval_run_cases(record.row, false).await? {
-        let scores = CaseRunScores {
-            final_eval_status: EvalStatus::from_number(row.status),
-            error: row.error.is_some(),
-            metric_scores: row.metric_scores,
-        };
-        by_case
-            .entry(row.case_index)
-            .or_insert_with(|| (row.eval_id, Vec::new()))
-            .1
-            .push(scores);
-    }
-    Ok(by_case
-        .into_values()
-        .map(|(eval_id, runs)| summarize_case(&eval_id, &runs, config))
-        .collect())
+/// The page to show of `count` items (clamped into range), the page count, and its first item.
+fn page_range(count: usize, page: i64) -> (i64, i64, usize) {
+    let page_count = count.div_ceil(RUN_CASES_PER_PAGE).max(1) as i64;
+    let page = page.clamp(1, page_count);
+    (page, page_count, (page as usize - 1) * RUN_CASES_PER_PAGE)
 }
 
 /// The app's runs (of one evalset, if given), newest first, each with its metrics' statistics.
@@ -48,26 +26,33 @@ pub async fn run_rows(
     app: &str,
     eval_set_id: Option<&str>,
 ) -> Result<Vec<RunRow>, EvalRunError> {
+    store.mark_interrupted_eval_runs().await?;
     let mut rows = Vec::new();
-    for summary in list_eval_runs(store, app, eval_set_id).await? {
-        let record = store.eval_run_head(app, &summary.result_id).await?;
-        let metrics = metric_stats(&case_summaries(store, &record, &config_of(&record)?).await?);
-        rows.push(RunRow { summary, metrics });
+    for mut head in store.list_eval_run_heads(app, eval_set_id).await? {
+        let config = config_of(&head)?;
+        backfill(store, &mut head, &config).await?;
+        let metrics = run_stats(store, &head).await?;
+        rows.push(RunRow {
+            summary: head.summary,
+            metrics,
+        });
     }
     Ok(rows)
 }
 
-fn page_of<T: Clone>(items: &[T], page: i64) -> (Vec<T>, i64, i64) {
-    let page_count = items.len().div_ceil(RUN_CASES_PER_PAGE).max(1) as i64;
-    let page = page.clamp(1, page_count);
-    let start = (page as usize - 1) * RUN_CASES_PER_PAGE;
-    let shown = items
-        .iter()
-        .skip(start)
-        .take(RUN_CASES_PER_PAGE)
-        .cloned()
-        .collect();
-    (shown, page, page_count)
+/// A page of a run's case summaries, in the eval set's order, with the page shown and the
+/// page count.
+async fn summaries_page(
+    store: &Store,
+    run_row: i64,
+    page: i64,
+) -> Result<(Vec<CaseSummary>, i64, i64), EvalRunError> {
+    let count = store.case_summary_count(run_row).await? as usize;
+    let (page, page_count, start) = page_range(count, page);
+    let shown = store
+        .case_summaries(run_row, start as i64, Some(RUN_CASES_PER_PAGE as i64))
+        .await?;
+    Ok((shown, page, page_count))
 }
 
 /// One page of a run's case summaries, for its results table (the cases' per-turn results are
@@ -78,12 +63,10 @@ pub async fn results_page(
     result_id: &str,
     page: i64,
 ) -> Result<ResultsPage, EvalRunError> {
-    let record = store.eval_run_head(app, result_id).await?;
-    let config = config_of(&record)?;
-    let summaries = case_summaries(store, &record, &config).await?;
-    let (case_summaries, page, page_count) = page_of(&summaries, page);
+    let (head, config) = summarised_head(store, app, result_id).await?;
+    let (case_summaries, page, page_count) = summaries_page(store, head.row, page).await?;
     Ok(ResultsPage {
-        summary: record.summary,
+        summary: head.summary,
         metric_names: config.metrics.iter().map(|m| m.name.clone()).collect(),
         case_summaries,
         page,
@@ -92,17 +75,16 @@ pub async fn results_page(
 }
 
 pub async fn run_page(store: &Store, app: &str, result_id: &str, page: i64) -> Result<RunPage, EvalRunError> {
-    let record = store.eval_run_head(app, result_id).await?;
-    let summaries = case_summaries(store, &record, &config_of(&record)?).await?;
-    let (cases, page, page_count) = page_of(&summaries, page);
-    let other_runs = list_eval_runs(store, app, Some(&record.summary.eval_set_id))
+    let (head, _) = summarised_head(store, app, result_id).await?;
+    let (cases, page, page_count) = summaries_page(store, head.row, page).await?;
+    let other_runs = list_eval_runs(store, app, Some(&head.summary.eval_set_id))
         .await?
         .into_iter()
         .filter(|run| run.result_id != result_id)
         .collect();
     Ok(RunPage {
-        metrics: metric_stats(&summaries),
-        summary: record.summary,
+        metrics: run_stats(store, &head).await?,
+        summary: head.summary,
         cases,
         page,
         page_count,
@@ -111,7 +93,8 @@ pub async fn run_page(store: &Store, app: &str, result_id: &str, page: i64) -> R
 }
 
 /// `before` against `after` (two runs of one evalset), one page of the cases of `change` (all
-/// when None).
+/// when None). Every case is classified from its stored outcome; only the page's summaries
+/// are read.
 pub async fn compare(
     store: &Store,
     app: &str,
@@ -120,27 +103,40 @@ pub async fn compare(
     change: Option<Change>,
     page: i64,
 ) -> Result<RunComparison, EvalRunError> {
-    let (before, after) = (
-        store.eval_run_head(app, before_id).await?,
-        store.eval_run_head(app, after_id).await?,
+    let (before, _) = summarised_head(store, app, before_id).await?;
+    let (after, _) = summarised_head(store, app, after_id).await?;
+    let compared = compare_runs(
+        &store.case_outcomes(before.row).await?,
+        &store.case_outcomes(after.row).await?,
     );
-    let (earlier, later) = (
-        case_summaries(store, &before, &config_of(&before)?).await?,
-        case_summaries(store, &after, &config_of(&after)?).await?,
-    );
-    let compared = compare_runs(&earlier, &later);
     let counts = Change::ALL
         .iter()
-        .map(|kind| compared.iter().filter(|c| c.change == *kind).count())
+        .map(|kind| compared.iter().filter(|(_, c)| c == kind).count())
         .collect();
-    let chosen: Vec<_> = compared
+    let chosen: Vec<(String, Change)> = compared
         .into_iter()
-        .filter(|c| change.is_none_or(|kind| c.change == kind))
+        .filter(|(_, c)| change.is_none_or(|kind| *c == kind))
         .collect();
-    let (cases, page, page_count) = page_of(&chosen, page);
+    let (page, page_count, start) = page_range(chosen.len(), page);
+    let shown = &chosen[start.min(chosen.len())..(start + RUN_CASES_PER_PAGE).min(chosen.len())];
+    let ids: Vec<String> = shown.iter().map(|(id, _)| id.clone()).collect();
+    let by_id = |summaries: Vec<CaseSummary>| -> HashMap<String, CaseSummary> {
+        summaries.into_iter().map(|s| (s.eval_id.clone(), s)).collect()
+    };
+    let mut earlier = by_id(store.case_summaries_of(before.row, &ids).await?);
+    let mut later = by_id(store.case_summaries_of(after.row, &ids).await?);
+    let cases = shown
+        .iter()
+        .map(|(eval_id, change)| ComparedCase {
+            eval_id: eval_id.clone(),
+            change: *change,
+            before: earlier.remove(eval_id),
+            after: later.remove(eval_id),
+        })
+        .collect();
     Ok(RunComparison {
-        before_metrics: metric_stats(&earlier),
-        after_metrics: metric_stats(&later),
+        before_metrics: run_stats(store, &before).await?,
+        after_metrics: run_stats(store, &after).await?,
         before: before.summary,
         after: after.summary,
         counts,

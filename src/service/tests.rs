@@ -2,6 +2,7 @@
 
 use super::eval_runs::{eval_run, resume_eval_run, start_eval_run, StartEvalRun};
 use super::eval_sets::import_file;
+use super::run_views::{compare, run_page};
 use super::Services;
 use crate::agent::AgentProfiles;
 use crate::eval::{EvalConfig, Judge, JudgeRequest, ScoringServices};
@@ -286,4 +287,37 @@ fn the_picker_marks_what_this_server_cannot_score_and_offers_the_declared_evalua
         None,
         "a judge makes the judged metrics available"
     );
+}
+
+#[tokio::test]
+async fn a_run_page_pools_repetitions_and_a_run_stored_before_summaries_gets_them_on_first_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(YesJudge)).await;
+    import_weather(&services).await;
+    let config = EvalConfig::from_picked([("response_match_score", 0.5, None)]).unwrap();
+    let start = StartEvalRun {
+        app_name: "demo",
+        eval_set_id: "weather",
+        eval_ids: &[],
+        config,
+        agent: None,
+        num_runs: 3,
+    };
+    let (record, handle) = start_eval_run(&services, start).await.unwrap();
+    handle.await.unwrap();
+    let result_id = &record.summary.result_id;
+    let page = run_page(&services.store, "demo", result_id, 1).await.unwrap();
+    assert_eq!(page.summary.done, 3);
+    assert_eq!(page.cases.len(), 1);
+    assert_eq!(page.cases[0].num_runs, 3);
+    assert_eq!(page.metrics[0].buckets.iter().sum::<u32>(), 1);
+
+    services.store.forget_case_summaries(record.row).await.unwrap();
+    let again = run_page(&services.store, "demo", result_id, 1).await.unwrap();
+    assert_eq!(again, page);
+    let compared = compare(&services.store, "demo", result_id, result_id, None, 1)
+        .await
+        .unwrap();
+    assert_eq!(compared.cases.len(), 1);
+    assert_eq!(compared.cases[0].before, Some(page.cases[0].clone()));
 }

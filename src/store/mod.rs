@@ -7,6 +7,8 @@ mod db;
 #[cfg(feature = "ssr")]
 mod deleted_cases;
 #[cfg(feature = "ssr")]
+mod run_summaries;
+#[cfg(feature = "ssr")]
 mod runs;
 #[cfg(feature = "ssr")]
 mod sessions;
@@ -17,5 +19,7 @@ mod tests;
 pub use case_versions::CaseVersion;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
+#[cfg(feature = "ssr")]
+pub use run_summaries::CaseSummaryRow;
 #[cfg(feature = "ssr")]
 pub use runs::{EvalRunHead, EvalRunRecord, NewEvalRun};

@@ -1,6 +1,7 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
 use super::db::{corrupt, Store, StoreError, StoreResult};
+use super::run_summaries::{write_summaries, CaseSummaryRow};
 use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use serde_json::Value;
 use sqlx::Row;
@@ -27,6 +28,12 @@ pub struct EvalRunHead {
     pub row: i64,
     pub summary: EvalRunSummary,
     pub config_json: String,
+    /// Whether its case summaries are stored (false only for runs stored before they were).
+    pub summarised: bool,
+    /// Bumped by every write of case runs.
+    pub cases_version: i64,
+    /// The per-metric statistics cached for this `cases_version`, if any (JSON).
+    pub stats_json: Option<String>,
 }
 
 /// A stored run with what is needed to resume or report it.
@@ -39,11 +46,12 @@ pub struct EvalRunRecord {
 }
 
 const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, r.status, r.num_runs, \
-     r.total, r.created_at, r.finished_at, \
-     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id) AS done, \
-     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NULL AND c.status = 1) AS passed, \
-     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NULL AND c.status <> 1) AS failed, \
-     (SELECT COUNT(*) FROM eval_run_cases c WHERE c.run_row = r.id AND c.error IS NOT NULL) AS errors";
+     r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
+     r.cases_failed AS failed, r.cases_errored AS errors";
+
+/// A head's columns besides the summary: the config and the state of the run's summaries.
+const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised, r.cases_version, \
+     CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
 impl Store {
     /// Records a new run as `running`, owned by this process. The result id follows ADK
@@ -61,24 +69,31 @@ impl Store {
             } else {
                 format!("{base}_{attempt}")
             };
+            let mut transaction = self.pool.begin().await?;
             let inserted = sqlx::query(
-                "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, expected_json, \
-                 config_json, num_runs, total, pid, created_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) \
+                "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
+                 config_json, num_runs, total, pid, created_at, summarised) \
+                 VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, 1) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
             .bind(run.app_name)
             .bind(run.eval_set_id)
             .bind(run.agent)
-            .bind(run.expected_json)
             .bind(run.config_json)
             .bind(run.num_runs as i64)
             .bind(run.total as i64)
             .bind(i64::from(std::process::id()))
             .bind(run.created_at)
-            .execute(&self.pool)
+            .execute(&mut *transaction)
             .await?;
             if inserted.rows_affected() == 1 {
+                sqlx::query("INSERT INTO eval_run_sets (run_row, expected_json) VALUES (?, ?)")
+                    .bind(inserted.last_insert_rowid())
+                    .bind(run.expected_json)
+                    .execute(&mut *transaction)
+                    .await?;
+                transaction.commit().await?;
                 return self.eval_run(run.app_name, &result_id).await;
             }
         }
@@ -87,11 +102,30 @@ impl Store {
         )))
     }
 
-    /// Stores finished case runs in one transaction (each replacing an earlier try of the same
-    /// case run): all of them or, on an error, none.
-    pub async fn save_eval_run_cases(&self, run_row: i64, cases: &[EvalRunCase]) -> StoreResult<()> {
+    /// Stores finished case runs (each replacing an earlier try of the same case run) and the
+    /// new summaries of their cases in one transaction: all of them or, on an error, none. The
+    /// run's counts follow and its cached statistics go stale.
+    pub async fn save_eval_run_cases(
+        &self,
+        run_row: i64,
+        cases: &[EvalRunCase],
+        summaries: &[CaseSummaryRow],
+    ) -> StoreResult<()> {
         let mut transaction = self.pool.begin().await?;
+        let mut counts = CaseCounts::default();
         for case in cases {
+            let earlier: Option<(i64, Option<String>)> = sqlx::query_as(
+                "SELECT status, error FROM eval_run_cases WHERE run_row = ? AND run_index = ? AND case_index = ?",
+            )
+            .bind(run_row)
+            .bind(case.run_index)
+            .bind(case.case_index)
+            .fetch_optional(&mut *transaction)
+            .await?;
+            if let Some((status, error)) = earlier {
+                counts.add(status, error.is_some(), -1);
+            }
+            counts.add(case.status, case.error.is_some(), 1);
             sqlx::query(
                 "INSERT OR REPLACE INTO eval_run_cases \
                  (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json) \
@@ -107,6 +141,22 @@ impl Store {
             .bind(case.result.to_string())
             .execute(&mut *transaction)
             .await?;
+        }
+        write_summaries(&mut transaction, run_row, summaries).await?;
+        let updated = sqlx::query(
+            "UPDATE eval_runs SET cases_version = cases_version + 1, cases_done = cases_done + ?, \
+             cases_passed = cases_passed + ?, cases_failed = cases_failed + ?, cases_errored = cases_errored + ? \
+             WHERE id = ?",
+        )
+        .bind(counts.done)
+        .bind(counts.passed)
+        .bind(counts.failed)
+        .bind(counts.errored)
+        .bind(run_row)
+        .execute(&mut *transaction)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Err(StoreError::NotFound(format!("eval run #{run_row} not found")));
         }
         transaction.commit().await?;
         Ok(())
@@ -153,8 +203,23 @@ impl Store {
         app: &str,
         eval_set_id: Option<&str>,
     ) -> StoreResult<Vec<EvalRunSummary>> {
+        Ok(self
+            .list_eval_run_heads(app, eval_set_id)
+            .await?
+            .into_iter()
+            .map(|head| head.summary)
+            .collect())
+    }
+
+    /// The app's runs as heads, newest first; only those of one eval set when given.
+    pub async fn list_eval_run_heads(
+        &self,
+        app: &str,
+        eval_set_id: Option<&str>,
+    ) -> StoreResult<Vec<EvalRunHead>> {
         let rows = sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM eval_runs r WHERE r.app_name = ? AND (? IS NULL OR r.eval_set_id = ?) \
+            "SELECT {HEAD_COLUMNS}, {SUMMARY_COLUMNS} FROM eval_runs r \
+             WHERE r.app_name = ? AND (? IS NULL OR r.eval_set_id = ?) \
              ORDER BY r.created_at DESC, r.id DESC"
         ))
         .bind(app)
@@ -162,12 +227,17 @@ impl Store {
         .bind(eval_set_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(run_summary).collect()
+        rows.iter().map(run_head).collect()
     }
 
     pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord> {
         let row = self
-            .run_row(app, result_id, "r.expected_json, r.config_json")
+            .run_row(
+                app,
+                result_id,
+                "r.id, r.config_json, \
+                 (SELECT s.expected_json FROM eval_run_sets s WHERE s.run_row = r.id) AS expected_json",
+            )
             .await?;
         Ok(EvalRunRecord {
             row: row.try_get("id")?,
@@ -179,15 +249,10 @@ impl Store {
 
     /// A run's head: its summary and config, without reading its stored eval set.
     pub async fn eval_run_head(&self, app: &str, result_id: &str) -> StoreResult<EvalRunHead> {
-        let row = self.run_row(app, result_id, "r.config_json").await?;
-        Ok(EvalRunHead {
-            row: row.try_get("id")?,
-            summary: run_summary(&row)?,
-            config_json: row.try_get("config_json")?,
-        })
+        run_head(&self.run_row(app, result_id, HEAD_COLUMNS).await?)
     }
 
-    /// One run's row: its id, the summary columns and `columns`; NotFound naming it if absent.
+    /// One run's row: the summary columns and `columns`; NotFound naming it if absent.
     async fn run_row(
         &self,
         app: &str,
@@ -195,7 +260,7 @@ impl Store {
         columns: &str,
     ) -> StoreResult<sqlx::sqlite::SqliteRow> {
         sqlx::query(&format!(
-            "SELECT r.id, {columns}, {SUMMARY_COLUMNS} FROM eval_runs r \
+            "SELECT {columns}, {SUMMARY_COLUMNS} FROM eval_runs r \
              WHERE r.app_name = ? AND r.result_id = ?"
         ))
         .bind(app)
@@ -348,6 +413,27 @@ impl Store {
     }
 }
 
+/// Changes to a run's counts of stored case runs.
+#[derive(Default)]
+struct CaseCounts {
+    done: i64,
+    passed: i64,
+    failed: i64,
+    errored: i64,
+}
+
+impl CaseCounts {
+    /// Counts a case run in (`sign` 1) or out (-1), as the summary columns define the counts.
+    fn add(&mut self, status: i64, error: bool, sign: i64) {
+        self.done += sign;
+        match (error, status) {
+            (true, _) => self.errored += sign,
+            (false, 1) => self.passed += sign,
+            (false, _) => self.failed += sign,
+        }
+    }
+}
+
 fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
     let scores: String = row.try_get("scores_json")?;
     let result: String = row.try_get("result_json")?;
@@ -359,6 +445,17 @@ fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
         error: row.try_get("error")?,
         metric_scores: serde_json::from_str(&scores).map_err(corrupt)?,
         result: serde_json::from_str::<Value>(&result).map_err(corrupt)?,
+    })
+}
+
+fn run_head(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunHead> {
+    Ok(EvalRunHead {
+        row: row.try_get("id")?,
+        summary: run_summary(row)?,
+        config_json: row.try_get("config_json")?,
+        summarised: row.try_get("summarised")?,
+        cases_version: row.try_get("cases_version")?,
+        stats_json: row.try_get("stats_json")?,
     })
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
 use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
 
@@ -226,31 +227,32 @@ async fn finished_case_runs_are_stored_in_batches() {
         .await
         .unwrap();
     store
-        .save_eval_run_cases(run.row, &[case_run(0, 2), case_run(1, 1)])
+        .save_eval_run_cases(run.row, &[case_run(0, 2), case_run(1, 1)], &[])
         .await
         .unwrap();
     // A retry of case 0 replaces its earlier row.
     store
-        .save_eval_run_cases(run.row, &[case_run(2, 1), case_run(0, 1)])
+        .save_eval_run_cases(run.row, &[case_run(2, 1), case_run(0, 1)], &[])
         .await
         .unwrap();
     let stored = store.eval_run_cases(run.row, true).await.unwrap();
     let rows: Vec<(i64, i64)> = stored.iter().map(|c| (c.case_index, c.status)).collect();
     assert_eq!(rows, [(0, 1), (1, 1), (2, 1)]);
     assert_eq!(stored[1].metric_scores, [vec![Some(1.0), None]]);
+    // The counts follow the replacement: case 0 failed, then passed.
+    let summary = store
+        .eval_run("demo", &run.summary.result_id)
+        .await
+        .unwrap()
+        .summary;
     assert_eq!(
-        store
-            .eval_run("demo", &run.summary.result_id)
-            .await
-            .unwrap()
-            .summary
-            .done,
-        3
+        (summary.done, summary.passed, summary.failed, summary.errors),
+        (3, 3, 0, 0)
     );
 
     // A batch for a run that does not exist is an error, not a silent loss.
     assert!(store
-        .save_eval_run_cases(run.row + 1, &[case_run(0, 1)])
+        .save_eval_run_cases(run.row + 1, &[case_run(0, 1)], &[])
         .await
         .is_err());
     assert_eq!(store.eval_run_cases(run.row + 1, false).await.unwrap().len(), 0);
@@ -330,4 +332,161 @@ async fn the_case_list_filters_and_sorts_in_the_database() {
     let none = list("nothing like it", CaseSort::File, false).await;
     assert_eq!((none.total_cases, none.cases.len(), none.page), (0, 0, 1));
     assert_eq!(list("two", CaseSort::File, false).await.total_cases, 1);
+}
+
+fn summary_row(case_index: i64, score: f64) -> CaseSummaryRow {
+    let status = EvalStatus::from_score(score, 0.5);
+    CaseSummaryRow {
+        case_index,
+        summary: CaseSummary {
+            eval_id: format!("case_{case_index}"),
+            final_eval_status: status,
+            num_runs: 1,
+            metrics: vec![MetricSummary {
+                metric_name: "m".into(),
+                threshold: Some(0.5),
+                score: Some(score),
+                eval_status: status,
+            }],
+            passed_runs: usize::from(status == EvalStatus::Passed),
+            errors: 0,
+            pass_at_k: Vec::new(),
+            pass_hat_k: Vec::new(),
+        },
+    }
+}
+
+#[tokio::test]
+async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_time() {
+    let (_dir, store) = temp_store().await;
+    let run = store
+        .create_eval_run(&NewEvalRun {
+            app_name: "demo",
+            eval_set_id: "weather",
+            agent: "demo",
+            expected_json: r#"{"eval_set_id": "weather", "eval_cases": []}"#,
+            config_json: r#"{"criteria": {}}"#,
+            num_runs: 1,
+            total: 3,
+            created_at: 1.0,
+        })
+        .await
+        .unwrap();
+    let cases = [case_run(2, 2), case_run(0, 1), case_run(1, 1)];
+    let summaries = [summary_row(2, 0.0), summary_row(0, 1.0), summary_row(1, 0.75)];
+    store
+        .save_eval_run_cases(run.row, &cases, &summaries)
+        .await
+        .unwrap();
+    assert_eq!(store.case_summary_count(run.row).await.unwrap(), 3);
+    let page = store.case_summaries(run.row, 1, Some(1)).await.unwrap();
+    assert_eq!(page, [summaries[2].summary.clone()]);
+    let outcomes: Vec<(String, bool)> = store
+        .case_outcomes(run.row)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| (o.eval_id, o.passed))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("case_0".to_string(), true),
+            ("case_1".to_string(), true),
+            ("case_2".to_string(), false)
+        ]
+    );
+    let wanted = ["case_2".to_string(), "case_9".to_string()];
+    assert_eq!(
+        store.case_summaries_of(run.row, &wanted).await.unwrap(),
+        [summaries[0].summary.clone()]
+    );
+
+    // Statistics cached at the current version are read back; a later write makes them stale,
+    // and a cache computed before that write is refused.
+    let head = store.eval_run_head("demo", &run.summary.result_id).await.unwrap();
+    assert!(head.summarised);
+    assert_eq!(head.stats_json, None);
+    store
+        .cache_run_stats(head.row, head.cases_version, "[1]")
+        .await
+        .unwrap();
+    let cached = store.eval_run_head("demo", &run.summary.result_id).await.unwrap();
+    assert_eq!(cached.stats_json.as_deref(), Some("[1]"));
+    store
+        .save_eval_run_cases(run.row, &[case_run(2, 1)], &[summary_row(2, 1.0)])
+        .await
+        .unwrap();
+    store
+        .cache_run_stats(head.row, head.cases_version, "[2]")
+        .await
+        .unwrap();
+    let stale = store.eval_run_head("demo", &run.summary.result_id).await.unwrap();
+    assert_eq!(stale.stats_json, None);
+    assert_eq!(stale.cases_version, head.cases_version + 1);
+
+    // Replacing every summary (a backfill) is refused once case runs were written since the
+    // version it read.
+    assert!(!store
+        .replace_case_summaries(run.row, head.cases_version, &[summary_row(0, 0.0)])
+        .await
+        .unwrap());
+    assert_eq!(store.case_summary_count(run.row).await.unwrap(), 3);
+    assert!(store
+        .replace_case_summaries(run.row, stale.cases_version, &[summary_row(0, 0.0)])
+        .await
+        .unwrap());
+    assert_eq!(store.case_outcomes(run.row).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_migrating() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    // The database as the build before case summaries left it: the earlier migrations only.
+    let earlier = dir.path().join("migrations");
+    std::fs::create_dir(&earlier).unwrap();
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name().to_string_lossy().as_ref() < "20261125000001" {
+            std::fs::copy(entry.path(), earlier.join(entry.file_name())).unwrap();
+        }
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    sqlx::migrate::Migrator::new(earlier.as_path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        r#"INSERT INTO eval_runs (id, result_id, app_name, eval_set_id, agent, status, expected_json,
+               config_json, num_runs, total, pid, created_at, finished_at)
+           VALUES (7, 'demo_weather_1.0', 'demo', 'weather', 'demo', 'finished',
+               '{"eval_set_id": "weather", "eval_cases": []}', '{"criteria": {}}', 1, 3, 1, 1.0, 2.0);
+           INSERT INTO eval_run_cases VALUES (7, 0, 0, 'a', 1, NULL, '[]', '{}'),
+               (7, 0, 1, 'b', 2, NULL, '[]', '{}'), (7, 0, 2, 'c', 2, 'agent failed', '[]', '{}');"#,
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    let store = Store::open(&path).await.unwrap();
+    let run = store.eval_run("demo", "demo_weather_1.0").await.unwrap();
+    assert_eq!(
+        run.expected_json,
+        r#"{"eval_set_id": "weather", "eval_cases": []}"#
+    );
+    let summary = &run.summary;
+    assert_eq!(
+        (summary.done, summary.passed, summary.failed, summary.errors),
+        (3, 1, 1, 1)
+    );
+    let head = store.eval_run_head("demo", "demo_weather_1.0").await.unwrap();
+    assert!(!head.summarised, "its summaries are written on first read");
+    assert_eq!(store.case_summary_count(7).await.unwrap(), 0);
 }

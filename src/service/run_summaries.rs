@@ -1,0 +1,117 @@
+//! A run's case summaries (each case pooled over its repetitions) and its per-metric
+//! statistics, kept in the store so a run's pages read a page of cases: written with each
+//! batch of case runs, backfilled once for runs stored before they existed, and the statistics
+//! cached until the next write.
+
+use super::eval_runs::{stored_config, EvalRunError};
+use crate::eval::{metric_stats, summarize_case, CaseRunScores, EvalConfig, EvalStatus, MetricStats};
+use crate::records::EvalRunCase;
+use crate::store::{CaseSummaryRow, EvalRunHead, Store, StoreError};
+use std::collections::BTreeMap;
+
+/// The config a run was scored with.
+pub fn config_of(head: &EvalRunHead) -> Result<EvalConfig, EvalRunError> {
+    stored_config(&head.summary.result_id, &head.config_json).map_err(EvalRunError::Unreadable)
+}
+
+/// The summaries of the cases of `rows` (stored case runs of one run), in case order.
+pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRow> {
+    let mut by_case: BTreeMap<i64, (&str, Vec<CaseRunScores>)> = BTreeMap::new();
+    for row in rows {
+        by_case
+            .entry(row.case_index)
+            .or_insert_with(|| (&row.eval_id, Vec::new()))
+            .1
+            .push(CaseRunScores {
+                final_eval_status: EvalStatus::from_number(row.status),
+                error: row.error.is_some(),
+                metric_scores: row.metric_scores.clone(),
+            });
+    }
+    by_case
+        .into_iter()
+        .map(|(case_index, (eval_id, runs))| CaseSummaryRow {
+            case_index,
+            summary: summarize_case(eval_id, &runs, config),
+        })
+        .collect()
+}
+
+/// Stores finished case runs with their cases' new summaries, each pooled over the case's runs
+/// already stored and the new ones (a new try of a case run replaces the earlier one).
+pub async fn save_case_runs(
+    store: &Store,
+    run_row: i64,
+    rows: &[EvalRunCase],
+    config: &EvalConfig,
+) -> Result<(), StoreError> {
+    let mut eval_ids: Vec<String> = rows.iter().map(|row| row.eval_id.clone()).collect();
+    eval_ids.sort();
+    eval_ids.dedup();
+    let mut runs: Vec<EvalRunCase> = store
+        .eval_run_cases_of(run_row, &eval_ids, false)
+        .await?
+        .into_iter()
+        .filter(|stored| {
+            !rows
+                .iter()
+                .any(|new| (new.run_index, new.case_index) == (stored.run_index, stored.case_index))
+        })
+        .collect();
+    runs.extend(rows.iter().cloned());
+    store
+        .save_eval_run_cases(run_row, rows, &summarise(&runs, config))
+        .await
+}
+
+/// Writes the summaries of a run stored before summaries were kept (a no-op for any other).
+/// Case runs written meanwhile (a resume) make it read the run again.
+pub async fn backfill(store: &Store, head: &mut EvalRunHead, config: &EvalConfig) -> Result<(), StoreError> {
+    for _ in 0..3 {
+        if head.summarised {
+            return Ok(());
+        }
+        let rows = summarise(&store.eval_run_cases(head.row, false).await?, config);
+        if store
+            .replace_case_summaries(head.row, head.cases_version, &rows)
+            .await?
+        {
+            head.summarised = true;
+            head.stats_json = None;
+            return Ok(());
+        }
+        *head = store
+            .eval_run_head(&head.summary.app_name, &head.summary.result_id)
+            .await?;
+    }
+    Err(StoreError::Conflict(format!(
+        "eval result `{}` kept changing while its summaries were written; try again",
+        head.summary.result_id
+    )))
+}
+
+/// The run's per-metric statistics: cached, or computed from all its summaries and cached for
+/// the next read (until case runs are written again).
+pub async fn run_stats(store: &Store, head: &EvalRunHead) -> Result<Vec<MetricStats>, EvalRunError> {
+    if let Some(cached) = head.stats_json.as_deref() {
+        if let Ok(stats) = serde_json::from_str(cached) {
+            return Ok(stats);
+        }
+    }
+    let stats = metric_stats(&store.case_summaries(head.row, 0, None).await?);
+    let json = serde_json::to_string(&stats).expect("statistics serialise");
+    store.cache_run_stats(head.row, head.cases_version, &json).await?;
+    Ok(stats)
+}
+
+/// A run's head with its summaries in place (backfilled if it predates them) and its config.
+pub async fn summarised_head(
+    store: &Store,
+    app: &str,
+    result_id: &str,
+) -> Result<(EvalRunHead, EvalConfig), EvalRunError> {
+    let mut head = store.eval_run_head(app, result_id).await?;
+    let config = config_of(&head)?;
+    backfill(store, &mut head, &config).await?;
+    Ok((head, config))
+}

@@ -1,0 +1,170 @@
+//! A run's cases pooled over their repetitions (one summary per case, written with its case
+//! runs) and the run's per-metric statistics cached beside them: what a run's pages read a
+//! page at a time, whatever the run's size.
+
+use super::db::{corrupt, Store, StoreResult};
+use crate::eval::{passed, CaseOutcome, CaseSummary};
+use sqlx::{Row, Sqlite, Transaction};
+
+/// A case's summary and its position in the run's stored eval set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseSummaryRow {
+    pub case_index: i64,
+    pub summary: CaseSummary,
+}
+
+/// Writes (or rewrites) case summaries within a write of case runs.
+pub(super) async fn write_summaries(
+    transaction: &mut Transaction<'_, Sqlite>,
+    run_row: i64,
+    summaries: &[CaseSummaryRow],
+) -> StoreResult<()> {
+    for row in summaries {
+        sqlx::query(
+            "INSERT OR REPLACE INTO eval_run_case_summaries (run_row, case_index, eval_id, passed, summary_json) \
+             VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(run_row)
+        .bind(row.case_index)
+        .bind(&row.summary.eval_id)
+        .bind(passed(&row.summary))
+        .bind(serde_json::to_string(&row.summary).expect("summaries serialise"))
+        .execute(&mut **transaction)
+        .await?;
+    }
+    Ok(())
+}
+
+fn summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<CaseSummary> {
+    serde_json::from_str(row.try_get("summary_json")?).map_err(corrupt)
+}
+
+impl Store {
+    /// How many cases of the run have a summary (have at least one stored case run).
+    pub async fn case_summary_count(&self, run_row: i64) -> StoreResult<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM eval_run_case_summaries WHERE run_row = ?")
+                .bind(run_row)
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// The run's case summaries in the eval set's order, from position `offset`, at most
+    /// `limit` (all when None).
+    pub async fn case_summaries(
+        &self,
+        run_row: i64,
+        offset: i64,
+        limit: Option<i64>,
+    ) -> StoreResult<Vec<CaseSummary>> {
+        let rows = sqlx::query(
+            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = ? \
+             ORDER BY case_index LIMIT ? OFFSET ?",
+        )
+        .bind(run_row)
+        .bind(limit.unwrap_or(-1))
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(summary).collect()
+    }
+
+    /// The summaries of the cases `eval_ids` that the run reached, in the eval set's order.
+    pub async fn case_summaries_of(
+        &self,
+        run_row: i64,
+        eval_ids: &[String],
+    ) -> StoreResult<Vec<CaseSummary>> {
+        if eval_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let places = vec!["?"; eval_ids.len()].join(", ");
+        let sql = format!(
+            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = ? AND eval_id IN ({places}) \
+             ORDER BY case_index"
+        );
+        let mut query = sqlx::query(&sql).bind(run_row);
+        for id in eval_ids {
+            query = query.bind(id);
+        }
+        query.fetch_all(&self.pool).await?.iter().map(summary).collect()
+    }
+
+    /// Each summarised case's eval id and whether it passed, in the eval set's order: what a
+    /// comparison of two runs classifies, without reading the summaries themselves.
+    pub async fn case_outcomes(&self, run_row: i64) -> StoreResult<Vec<CaseOutcome>> {
+        let rows: Vec<(String, bool)> = sqlx::query_as(
+            "SELECT eval_id, passed FROM eval_run_case_summaries WHERE run_row = ? ORDER BY case_index",
+        )
+        .bind(run_row)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(eval_id, passed)| CaseOutcome { eval_id, passed })
+            .collect())
+    }
+
+    /// Replaces all of a run's summaries (for a run stored before summaries were) and marks it
+    /// summarised, unless case runs were written since `cases_version` was read: then nothing
+    /// is written and it answers false, and the next read tries again.
+    pub async fn replace_case_summaries(
+        &self,
+        run_row: i64,
+        cases_version: i64,
+        summaries: &[CaseSummaryRow],
+    ) -> StoreResult<bool> {
+        let mut transaction = self.pool.begin().await?;
+        let claimed = sqlx::query("UPDATE eval_runs SET summarised = 1 WHERE id = ? AND cases_version = ?")
+            .bind(run_row)
+            .bind(cases_version)
+            .execute(&mut *transaction)
+            .await?;
+        if claimed.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = ?")
+            .bind(run_row)
+            .execute(&mut *transaction)
+            .await?;
+        write_summaries(&mut transaction, run_row, summaries).await?;
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    /// Caches the run's statistics (JSON) as computed at `cases_version`; a write of case runs
+    /// since then leaves the cache stale and this does nothing.
+    pub async fn cache_run_stats(
+        &self,
+        run_row: i64,
+        cases_version: i64,
+        stats_json: &str,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE eval_runs SET stats_json = ?, stats_version = cases_version WHERE id = ? AND cases_version = ?",
+        )
+        .bind(stats_json)
+        .bind(run_row)
+        .bind(cases_version)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Store {
+    /// Makes a run look as if it was stored before case summaries were kept.
+    pub(crate) async fn forget_case_summaries(&self, run_row: i64) -> StoreResult<()> {
+        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = ?")
+            .bind(run_row)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("UPDATE eval_runs SET summarised = 0, stats_json = NULL WHERE id = ?")
+            .bind(run_row)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
