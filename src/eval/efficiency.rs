@@ -167,6 +167,24 @@ fn invocation_tokens(invocation: &Invocation) -> [Option<f64>; 8] {
     totals
 }
 
+/// A turn's tokens as ADK's `token_usage_v1` counts them: input, output and their total, over
+/// the turn's model calls; None when no call reported usage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TurnTokens {
+    pub input: f64,
+    pub output: f64,
+    pub total: f64,
+}
+
+pub fn turn_tokens(invocation: &Invocation) -> Option<TurnTokens> {
+    let counts = invocation_tokens(invocation);
+    Some(TurnTokens {
+        total: counts[0]?,
+        input: counts[1].unwrap_or(0.0),
+        output: counts[5].unwrap_or(0.0),
+    })
+}
+
 fn details(fields: &[&str], values: &[Option<f64>]) -> Value {
     Value::Object(
         fields
@@ -324,6 +342,24 @@ mod tests {
         let overall = result.overall_details.unwrap();
         assert_eq!(overall["reasoning_tokens"], json!(5.0 / 3.0));
         assert_eq!(overall["tool_use_tokens"], Value::Null);
+    }
+
+    #[test]
+    fn a_turns_tokens_add_its_model_calls() {
+        let turn = with_events(json!([
+            {"author": "a", "usageMetadata": {"promptTokenCount": 100, "candidatesTokenCount": 20}},
+            {"author": "a", "usage_metadata": {"prompt_token_count": 150, "thoughts_token_count": 5}},
+        ]));
+        assert_eq!(
+            turn_tokens(&turn),
+            Some(TurnTokens {
+                input: 250.0,
+                output: 25.0,
+                total: 275.0
+            })
+        );
+        let untimed = invocation(json!({"invocation_id": "c", "user_content": {"parts": [{"text": "hi"}]}}));
+        assert_eq!(turn_tokens(&untimed), None);
     }
 
     #[test]

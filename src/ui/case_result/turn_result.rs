@@ -4,7 +4,7 @@
 //! has no expectation: it shows what the simulated user said and what the agent did.
 
 use super::trajectory::Trajectory;
-use crate::eval::{word_diff, EvalMetricResultPerInvocation};
+use crate::eval::{turn_tokens, word_diff, EvalMetricResultPerInvocation};
 use crate::evalset::{Content, DiffKind, FunctionCall, Invocation};
 use crate::ui::evaluate::metric_result::MetricResult;
 use leptos::prelude::*;
@@ -140,15 +140,22 @@ fn ResponseDiff(expected: String, actual: String) -> impl IntoView {
 }
 
 /// "1.20 s (model 0.80 s, tools 0.30 s)" from the durations the runner recorded, if any.
+/// The turn's latency (model and tool time when known) and tokens, e.g. "1.20 s (model 0.90 s,
+/// tools 0.20 s) · 275 tokens (250 in, 25 out)".
 fn timing_text(actual: &Invocation) -> Option<String> {
-    let total = actual.duration?;
-    let parts: Vec<String> = [("model", actual.model_duration), ("tools", actual.tool_duration)]
-        .into_iter()
-        .filter_map(|(label, value)| value.map(|v| format!("{label} {v:.2} s")))
-        .collect();
-    Some(if parts.is_empty() {
-        format!("{total:.2} s")
-    } else {
-        format!("{total:.2} s ({})", parts.join(", "))
-    })
+    let time = actual.duration.map(|total| {
+        let parts: Vec<String> = [("model", actual.model_duration), ("tools", actual.tool_duration)]
+            .into_iter()
+            .filter_map(|(label, value)| value.map(|v| format!("{label} {v:.2} s")))
+            .collect();
+        if parts.is_empty() {
+            format!("{total:.2} s")
+        } else {
+            format!("{total:.2} s ({})", parts.join(", "))
+        }
+    });
+    let tokens =
+        turn_tokens(actual).map(|t| format!("{} tokens ({} in, {} out)", t.total, t.input, t.output));
+    let shown: Vec<String> = time.into_iter().chain(tokens).collect();
+    (!shown.is_empty()).then(|| shown.join(" · "))
 }
