@@ -31,6 +31,8 @@ test('a failing case shows the differing arg; accept the actual, re-run, and it 
   await row.getByRole('link', { name: 'paris' }).click();
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('paris');
+  // The turn's latency and the tokens the demo agent reported.
+  await expect(page.locator('.turn-result-card .row-head')).toContainText(/\d s.* · \d+ tokens \(\d+ in, \d+ out\)/);
   const trajectory = page.locator('.trajectory');
   await expect(trajectory.locator('tr.call-differs')).toHaveCount(1);
   const changed = trajectory.locator('.arg-changed[data-path="city"]');
