@@ -4,8 +4,9 @@
 
 use super::cases::{save_case, CaseError};
 use super::eval_runs::{start_eval_run, stored_config, EvalRunError, StartEvalRun};
+use super::run_summaries::{backfill, config_of};
 use super::Services;
-use crate::eval::{summarize_case, CaseRunScores, EvalCaseResult, EvalConfig, EvalStatus};
+use crate::eval::EvalCaseResult;
 use crate::records::{CaseInRun, EvalRunCase, StoredCase};
 use crate::store::{EvalRunHead, EvalRunRecord, Store, StoreError};
 use serde::Deserialize;
@@ -47,44 +48,26 @@ pub async fn case_runs(
 /// Most runs a case's history across runs shows.
 pub const HISTORY_RUNS: usize = 20;
 
-/// The case in the evalset's newest runs (at most [`HISTORY_RUNS`]), oldest first: what its
-/// sparklines and flaky badges are drawn from.
+/// The case in the evalset's newest runs that reached it (at most [`HISTORY_RUNS`]), oldest
+/// first: what its sparklines and flaky badges are drawn from.
 pub async fn case_across_runs(
     store: &Store,
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
 ) -> Result<Vec<CaseInRun>, StoreError> {
-    let rows = store
-        .case_across_runs(app, eval_set_id, eval_id, (HISTORY_RUNS * 10) as i64)
-        .await?;
-    let mut runs: Vec<(String, f64, String, Vec<CaseRunScores>)> = Vec::new();
-    for (result_id, created_at, config_json, row) in rows {
-        let scores = CaseRunScores {
-            final_eval_status: EvalStatus::from_number(row.status),
-            error: row.error.is_some(),
-            metric_scores: row.metric_scores,
-        };
-        let full = runs.len() == HISTORY_RUNS;
-        match runs.last_mut() {
-            Some(last) if last.0 == result_id => last.3.push(scores),
-            _ if full => break,
-            _ => runs.push((result_id, created_at, config_json, vec![scores])),
+    // Runs stored before case summaries were kept get theirs first (once); one whose config
+    // this build cannot read is left out.
+    for mut head in store.list_eval_run_heads(app, Some(eval_set_id)).await? {
+        if let (false, Ok(config)) = (head.summarised, config_of(&head)) {
+            backfill(store, &mut head, &config).await?;
         }
     }
-    Ok(runs
-        .into_iter()
-        .rev()
-        .filter_map(|(result_id, created_at, config_json, scores)| {
-            // A run whose config this build cannot read is left out.
-            let config = EvalConfig::parse(&config_json).ok()?;
-            Some(CaseInRun {
-                result_id,
-                created_at,
-                summary: summarize_case(eval_id, &scores, &config),
-            })
-        })
-        .collect())
+    let mut runs = store
+        .case_across_runs(app, eval_set_id, eval_id, HISTORY_RUNS as i64)
+        .await?;
+    runs.reverse();
+    Ok(runs)
 }
 
 /// Replaces the expectation of one turn (or, without `turn`, of every turn) with what the agent

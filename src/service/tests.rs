@@ -1,5 +1,6 @@
 //! The services against a real SQLite file and the demo agent.
 
+use super::case_results::case_across_runs;
 use super::eval_runs::{eval_run, resume_eval_run, start_eval_run, StartEvalRun};
 use super::eval_sets::import_file;
 use super::run_views::{compare, run_page};
@@ -320,4 +321,31 @@ async fn a_run_page_pools_repetitions_and_a_run_stored_before_summaries_gets_the
         .unwrap();
     assert_eq!(compared.cases.len(), 1);
     assert_eq!(compared.cases[0].before, Some(page.cases[0].clone()));
+}
+
+#[tokio::test]
+async fn a_case_across_runs_covers_runs_stored_before_summaries_oldest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let services = services(&dir, Arc::new(YesJudge)).await;
+    import_weather(&services).await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let config = EvalConfig::from_picked([("response_match_score", 0.5, None)]).unwrap();
+        let (record, handle) = start_weather_run(&services, config).await;
+        handle.await.unwrap();
+        ids.push((record.row, record.summary.result_id));
+    }
+    services.store.forget_case_summaries(ids[0].0).await.unwrap();
+    let eval_id = run_page(&services.store, "demo", &ids[1].1, 1)
+        .await
+        .unwrap()
+        .cases[0]
+        .eval_id
+        .clone();
+    let history = case_across_runs(&services.store, "demo", "weather", &eval_id)
+        .await
+        .unwrap();
+    let shown: Vec<&str> = history.iter().map(|run| run.result_id.as_str()).collect();
+    assert_eq!(shown, [ids[0].1.as_str(), ids[1].1.as_str()]);
+    assert_eq!(history[0].summary, history[1].summary);
 }

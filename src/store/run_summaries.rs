@@ -4,6 +4,7 @@
 
 use super::db::{corrupt, Store, StoreResult};
 use crate::eval::{passed, CaseOutcome, CaseSummary};
+use crate::records::CaseInRun;
 use sqlx::{Row, Sqlite, Transaction};
 
 /// A case's summary and its position in the run's stored eval set.
@@ -104,6 +105,38 @@ impl Store {
             .into_iter()
             .map(|(eval_id, passed)| CaseOutcome { eval_id, passed })
             .collect())
+    }
+
+    /// One case's summaries in the evalset's newest `limit` runs that reached it, newest first,
+    /// each with its run's result id and start time.
+    pub async fn case_across_runs(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<CaseInRun>> {
+        let rows = sqlx::query(
+            "SELECT r.result_id, r.created_at, s.summary_json \
+             FROM eval_run_case_summaries s JOIN eval_runs r ON r.id = s.run_row \
+             WHERE r.app_name = ? AND r.eval_set_id = ? AND s.eval_id = ? \
+             ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+        )
+        .bind(app)
+        .bind(eval_set_id)
+        .bind(eval_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(CaseInRun {
+                    result_id: row.try_get("result_id")?,
+                    created_at: row.try_get("created_at")?,
+                    summary: summary(row)?,
+                })
+            })
+            .collect()
     }
 
     /// Replaces all of a run's summaries (for a run stored before summaries were) and marks it

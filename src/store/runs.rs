@@ -355,40 +355,6 @@ impl Store {
             .collect()
     }
 
-    /// One case's stored runs in the evalset's newest runs (at most `limit` rows), newest run
-    /// first: each row with its run's result id, start time and config.
-    pub async fn case_across_runs(
-        &self,
-        app: &str,
-        eval_set_id: &str,
-        eval_id: &str,
-        limit: i64,
-    ) -> StoreResult<Vec<(String, f64, String, EvalRunCase)>> {
-        let rows = sqlx::query(
-            "SELECT r.result_id, r.created_at, r.config_json, c.run_index, c.case_index, c.eval_id, c.status, \
-             c.error, c.scores_json, 'null' AS result_json \
-             FROM eval_run_cases c JOIN eval_runs r ON r.id = c.run_row \
-             WHERE r.app_name = ? AND r.eval_set_id = ? AND c.eval_id = ? \
-             ORDER BY r.created_at DESC, r.id DESC, c.run_index LIMIT ?",
-        )
-        .bind(app)
-        .bind(eval_set_id)
-        .bind(eval_id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok((
-                    row.try_get("result_id")?,
-                    row.try_get("created_at")?,
-                    row.try_get("config_json")?,
-                    run_case(row)?,
-                ))
-            })
-            .collect()
-    }
-
     /// One case's stored runs, in run order, with their whole results.
     pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
         let rows = sqlx::query(
