@@ -129,6 +129,25 @@ test('Stop ends a running turn and keeps what was said', async ({ page }) => {
   await expect(page.locator('.transcript .bubble-agent').last()).toContainText('You said: hello again');
 });
 
+test('what is typed in the Eval panel during a new session\'s first answer stays', async ({ page }) => {
+  await open(page, '/chat?app=fake');
+  await page.getByLabel('Message').fill('tell me something slow');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page).toHaveURL(/\/chat\?app=fake&session=/);
+  await expect(page.locator('.transcript .bubble-agent').first()).toContainText('word2');
+  await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
+  await page.getByLabel('New evalset id').fill('typed_meanwhile');
+  await page.getByLabel('Eval id', { exact: true }).fill('kept_id');
+  // The turn's end loads the new session from the store, which draws the panel again.
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stopped' })).toBeVisible();
+  await expect(page.getByLabel('New evalset id')).toHaveValue('typed_meanwhile');
+  await expect(page.getByLabel('Eval id', { exact: true })).toHaveValue('kept_id');
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('kept_id');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('typed_meanwhile');
+});
+
 test('settings lists the agent profiles and links to a chat with each', async ({ page }) => {
   await open(page, '/settings');
   const demo = page.locator('.profile').filter({ hasText: 'demo' });
@@ -146,7 +165,6 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   const input = page.getByLabel('Message');
   await input.fill('Where is my order A1003?');
   await input.press('Enter');
-  // The session's URL comes with the first answer and redraws the Eval panel: wait for it.
   await expect(page).toHaveURL(/\/chat\?app=demo&session=/);
   await expect(page.locator('.tool-card')).toHaveCount(1);
   await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });

@@ -9,14 +9,52 @@ use crate::ui::{case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+/// What the user has chosen and typed in the panel, and the last save's outcome. The page owns
+/// it: the panel is drawn again whenever its session loads (a new session's, once it has an
+/// id and again after its first answer), and what was typed meanwhile must stay.
+#[derive(Clone, Copy)]
+pub(super) struct AddSessionForm {
+    chosen: RwSignal<String>,
+    new_set_id: RwSignal<String>,
+    eval_id: RwSignal<String>,
+    outcome: RwSignal<Option<Result<AddSessionOutcome, String>>>,
+    saving: RwSignal<bool>,
+}
+
+impl AddSessionForm {
+    pub(super) fn new() -> Self {
+        AddSessionForm {
+            chosen: RwSignal::new(String::new()),
+            new_set_id: RwSignal::new(String::from("my_evalset")),
+            eval_id: RwSignal::new(String::new()),
+            outcome: RwSignal::new(None),
+            saving: RwSignal::new(false),
+        }
+    }
+
+    /// For another session: its own case id and no outcome (the evalset choice stays).
+    pub(super) fn switch_session(&self) {
+        self.eval_id.set(String::new());
+        self.outcome.set(None);
+    }
+}
+
 /// "Add current session": pick or create an evalset, name the case, save.
 #[component]
 pub(super) fn AddSessionPanel(
     app: String,
     record: Option<SessionRecord>,
     new_turns: RwSignal<Vec<SessionTurn>>,
+    form: AddSessionForm,
 ) -> impl IntoView {
     const NEW: &str = "__new__";
+    let AddSessionForm {
+        chosen,
+        new_set_id,
+        eval_id,
+        outcome,
+        saving,
+    } = form;
     let session_id = record.as_ref().map(|r| r.summary.id.clone());
     let first_message = record
         .as_ref()
@@ -30,14 +68,11 @@ pub(super) fn AddSessionPanel(
         let app = app.clone();
         Resource::new(|| (), move |_| list_eval_sets(app.clone()))
     };
-    let chosen = RwSignal::new(String::new());
-    let new_set_id = RwSignal::new(String::from("my_evalset"));
-    let eval_id = RwSignal::new(
-        first_message
-            .as_deref()
-            .map(suggested_eval_id)
-            .unwrap_or_default(),
-    );
+    if eval_id.get_untracked().is_empty() {
+        if let Some(message) = first_message.as_deref() {
+            eval_id.set(suggested_eval_id(message));
+        }
+    }
     // A session's first answer arrives after the panel is drawn: suggest an id from it then.
     Effect::new(move |_| {
         if eval_id.get_untracked().is_empty() {
@@ -46,8 +81,6 @@ pub(super) fn AddSessionPanel(
             }
         }
     });
-    let outcome = RwSignal::new(None::<Result<AddSessionOutcome, String>>);
-    let saving = RwSignal::new(false);
     let id_problem = move || validate_eval_id(&eval_id.get()).err();
 
     let save = {

@@ -3,7 +3,7 @@
 //! The page owns the state its parts share: the session shown, the turns answered since it
 //! loaded, and the turn being answered now.
 
-use super::add_session_panel::AddSessionPanel;
+use super::add_session_panel::{AddSessionForm, AddSessionPanel};
 use super::chat_href;
 use super::composer::Composer;
 use super::live_turn::{stream_turn, LiveTurn};
@@ -54,9 +54,16 @@ pub fn ChatPage() -> impl IntoView {
     let new_turns = RwSignal::new(Vec::<SessionTurn>::new());
     let live = RwSignal::new(None::<LiveTurn>);
     let send_error = RwSignal::new(None::<String>);
+    let add_form = AddSessionForm::new();
     Effect::watch(
         move || session_id.get(),
-        move |_, _, _| new_turns.set(Vec::new()),
+        move |_, previous, _| {
+            new_turns.set(Vec::new());
+            // A session that just got its id is still the one being typed about.
+            if matches!(previous, Some(Some(_))) {
+                add_form.switch_session();
+            }
+        },
         false,
     );
 
@@ -142,7 +149,7 @@ pub fn ChatPage() -> impl IntoView {
                         let app = app.clone();
                         Suspend::new(async move {
                             let record = session.await.ok().flatten();
-                            view! { <AddSessionPanel app record new_turns /> }
+                            view! { <AddSessionPanel app record new_turns form=add_form /> }
                         })
                     }
                 }
