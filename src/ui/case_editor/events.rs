@@ -3,7 +3,7 @@
 //! and kept as they are.
 
 use super::drag::Dragging;
-use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
+use super::fields::{field, move_keys, row_buttons, Editing, FieldKind};
 use crate::draft::{
     item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, EventDraft, Key, PartDraft,
     ResponseDraft, Steps,
@@ -111,12 +111,7 @@ fn EventRow(editing: Editing, turn: Key, event: Key, dragged: Dragging) -> impl 
         <li
             class="call-row"
             class:dragging=move || dragged.is(event)
-            on:keydown=move |ev| {
-                if let Some(delta) = move_key(&ev) {
-                    ev.prevent_default();
-                    keeping_focus(|| on_move(delta));
-                }
-            }
+            on:keydown=move_keys(on_move)
             on:dragover=move |ev| dragged.allow(&ev)
             on:drop=on_drop
         >

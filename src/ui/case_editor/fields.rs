@@ -135,15 +135,21 @@ pub fn keeping_focus(change: impl FnOnce()) {
     }
 }
 
-/// Alt+↑ / Alt+↓ on a row: −1 or +1, else None.
-pub fn move_key(ev: &leptos::ev::KeyboardEvent) -> Option<isize> {
-    if !ev.alt_key() {
-        return None;
-    }
-    match ev.key().as_str() {
-        "ArrowUp" => Some(-1),
-        "ArrowDown" => Some(1),
-        _ => None,
+/// A row's keydown handler: Alt+↑ / Alt+↓ move the row (−1 / +1), keeping the focus in it.
+pub fn move_keys(
+    on_move: impl Fn(isize) + Copy + Send + Sync + 'static,
+) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
+    move |ev| {
+        if !ev.alt_key() {
+            return;
+        }
+        let delta = match ev.key().as_str() {
+            "ArrowUp" => -1,
+            "ArrowDown" => 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        keeping_focus(|| on_move(delta));
     }
 }
 

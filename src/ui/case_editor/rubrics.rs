@@ -1,6 +1,6 @@
 //! Rubrics, the case's or one turn's: ADK's rubric_id, its text property and optional type.
 
-use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
+use super::fields::{field, move_keys, row_buttons, Editing, FieldKind};
 use crate::draft::{item_field, move_item, remove_item, CaseDraft, Key, RubricDraft};
 use leptos::prelude::*;
 
@@ -84,12 +84,7 @@ fn RubricRow(editing: Editing, owner: Option<Key>, rubric: Key) -> impl IntoView
     view! {
         <li
             class="call-row"
-            on:keydown=move |ev| {
-                if let Some(delta) = move_key(&ev) {
-                    ev.prevent_default();
-                    keeping_focus(|| on_move(delta));
-                }
-            }
+            on:keydown=move_keys(on_move)
         >
             <div class="row-head">
                 <span class="row-title">"Rubric"</span>

@@ -2,7 +2,7 @@
 //! Alt+↑/↓), the tool responses and the intermediate responses.
 
 use super::drag::Dragging;
-use super::fields::{field, keeping_focus, move_key, row_buttons, Editing, FieldKind};
+use super::fields::{field, move_keys, row_buttons, Editing, FieldKind};
 use crate::draft::{
     item_field, move_item, move_to, remove_item, CallDraft, CaseDraft, Key, ResponseDraft, Steps, TextDraft,
 };
@@ -150,12 +150,7 @@ fn CallRow(editing: Editing, turn: Key, call: Key, dragged: Dragging) -> impl In
             class="call-row"
             class:dragging=move || dragged.is(call)
             data-call=call
-            on:keydown=move |ev| {
-                if let Some(delta) = move_key(&ev) {
-                    ev.prevent_default();
-                    keeping_focus(|| on_move(delta));
-                }
-            }
+            on:keydown=move_keys(on_move)
             on:dragover=move |ev| dragged.allow(&ev)
             on:drop=on_drop
         >
@@ -211,12 +206,7 @@ fn ResponseRow(editing: Editing, turn: Key, response: Key) -> impl IntoView {
     view! {
         <li
             class="call-row"
-            on:keydown=move |ev| {
-                if let Some(delta) = move_key(&ev) {
-                    ev.prevent_default();
-                    keeping_focus(|| on_move(delta));
-                }
-            }
+            on:keydown=move_keys(on_move)
         >
             <div class="row-head">
                 <span class="row-title">"Tool response"</span>

@@ -2,7 +2,7 @@
 //! final response and rubrics; add, duplicate, remove and reorder turns.
 
 use super::events::EventsEditor;
-use super::fields::{field, keeping_focus, row_buttons, Editing, FieldKind};
+use super::fields::{field, row_buttons, Editing, FieldKind};
 use super::rubrics::RubricList;
 use super::tool_uses::ToolUsesEditor;
 use crate::draft::{item_field, move_item, remove_item, Key, Steps};
@@ -61,7 +61,7 @@ fn TurnEditor(editing: Editing, turn: Key) -> impl IntoView {
         <li class="card turn-editor" id=format!("turn-{turn}")>
             <div class="row-head">
                 <h2 class="turn-title">"Turn " {number}</h2>
-                {row_buttons("turn", move |delta| keeping_focus(|| on_move(delta)), Some(on_duplicate), on_remove)}
+                {row_buttons("turn", on_move, Some(on_duplicate), on_remove)}
             </div>
             {field(
                 editing,
