@@ -257,33 +257,23 @@ impl Store {
         let per_page = per_page.clamp(1, 500);
         let text = query.text.trim().to_lowercase();
         // instr() rather than LIKE: the user's text may hold % or _. The failed filter reads
-        // the evalset's latest run.
-        const MATCHES: &str = "eval_set_row = ? AND (? = '' OR instr(lower(eval_id), ?) > 0 \
-             OR instr(lower(first_user_message), ?) > 0 OR instr(lower(tool_names), ?) > 0) \
-             AND (? = 0 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
-             (SELECT id FROM eval_runs WHERE app_name = ? AND eval_set_id = ? \
+        // the evalset's latest run. Numbered parameters: each value is bound once.
+        const MATCHES: &str = "eval_set_row = ?1 AND (?2 = '' OR instr(lower(eval_id), ?2) > 0 \
+             OR instr(lower(first_user_message), ?2) > 0 OR instr(lower(tool_names), ?2) > 0) \
+             AND (?3 = 0 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
+             (SELECT id FROM eval_runs WHERE app_name = ?4 AND eval_set_id = ?5 \
              ORDER BY created_at DESC, id DESC LIMIT 1) AND (status = 2 OR error IS NOT NULL)))";
-        let filter = (
-            set_row,
-            text.clone(),
-            query.failed_last_run,
-            app.to_string(),
-            eval_set_id.to_string(),
-        );
+        let filter = (set_row, text.as_str(), query.failed_last_run, app, eval_set_id);
         let total_cases: i64 = if text.is_empty() && !query.failed_last_run {
             eval_set.case_count
         } else {
-            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM eval_cases WHERE {MATCHES}"))
-                .bind(filter.0)
-                .bind(&filter.1)
-                .bind(&filter.1)
-                .bind(&filter.1)
-                .bind(&filter.1)
-                .bind(filter.2)
-                .bind(&filter.3)
-                .bind(&filter.4)
-                .fetch_one(&self.pool)
-                .await?
+            matching(
+                &format!("SELECT COUNT(*) FROM eval_cases WHERE {MATCHES}"),
+                filter,
+            )
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?
         };
         let last_page = ((total_cases + per_page - 1) / per_page).max(1);
         let page = page.clamp(1, last_page);
@@ -297,24 +287,17 @@ impl Store {
         let direction = if query.descending { "DESC" } else { "ASC" };
         // The page's rows are picked by id first, so the rows skipped by OFFSET are read from
         // the order's index alone, not fetched whole.
-        let rows = sqlx::query(&format!(
+        let page_sql = format!(
             "SELECT eval_id, turn_count, tool_call_count, first_user_message, version, updated_at \
              FROM eval_cases WHERE id IN (SELECT id FROM eval_cases WHERE {MATCHES} \
-             ORDER BY {column} {direction}, position {direction} LIMIT ? OFFSET ?) \
+             ORDER BY {column} {direction}, position {direction} LIMIT ?6 OFFSET ?7) \
              ORDER BY {column} {direction}, position {direction}"
-        ))
-        .bind(filter.0)
-        .bind(&filter.1)
-        .bind(&filter.1)
-        .bind(&filter.1)
-        .bind(&filter.1)
-        .bind(filter.2)
-        .bind(&filter.3)
-        .bind(&filter.4)
-        .bind(per_page)
-        .bind((page - 1) * per_page)
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let rows = matching(&page_sql, filter)
+            .bind(per_page)
+            .bind((page - 1) * per_page)
+            .fetch_all(&self.pool)
+            .await?;
         let cases = rows
             .iter()
             .map(|row| CaseListItem {
@@ -541,6 +524,20 @@ pub(super) fn decode_case(json: &str) -> StoreResult<EvalCase> {
 }
 
 /// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
+/// `sql` with the case list's filter bound: ?1 to ?5 of `list_cases`' MATCHES (the evalset's
+/// row, the search text, the failed-in-the-last-run flag, the app and the evalset id).
+fn matching<'q>(
+    sql: &'q str,
+    (set_row, text, failed, app, set): (i64, &'q str, bool, &'q str, &'q str),
+) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+    sqlx::query(sql)
+        .bind(set_row)
+        .bind(text)
+        .bind(failed)
+        .bind(app)
+        .bind(set)
+}
+
 pub(super) fn corrupt(err: serde_json::Error) -> StoreError {
     StoreError::Database(sqlx::Error::Decode(Box::new(err)))
 }
