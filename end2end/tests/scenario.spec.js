@@ -60,4 +60,20 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await expect(page.getByRole('button', { name: 'Accept actual as expected' })).toHaveCount(0);
   // Both turns kept to the scenario, as the scripted judge found.
   await expect(turns.nth(1)).toContainText('per_turn_user_simulator_quality_v1');
+
+  // The run form's simulated-user settings: instructions without the placeholders are refused
+  // there, naming them; a limit of one turn ends the conversation after the starting prompt.
+  await open(page, '/evalsets/demo/scenario_e2e');
+  await page.getByText('Simulated user (scenario cases)').click();
+  await page.getByLabel('Its own instructions (optional)').fill('Just chat.');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.run-form [role="alert"]')).toContainText('missing {{ stop_signal }}');
+  await page.getByLabel('Its own instructions (optional)').fill('');
+  await page.getByLabel('Turns at most').fill('1');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  const limited = page.locator('.results-table').getByRole('row', { name: /paris_then_rome/ });
+  await limited.getByRole('link', { name: 'paris_then_rome' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('paris_then_rome');
+  await expect(page.locator('.turn-result-card')).toHaveCount(1);
 });

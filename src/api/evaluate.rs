@@ -54,13 +54,19 @@ pub async fn start_eval(
     agent: String,
     num_runs: usize,
     scope: RunScope,
+    /// ADK's `user_simulator_config`, for the scenario cases; None keeps ADK's defaults.
+    simulator: Option<serde_json::Value>,
 ) -> Result<String, ServerFnError> {
-    let config = crate::eval::EvalConfig::from_picked(
+    let mut config = crate::eval::EvalConfig::from_picked(
         metrics
             .iter()
             .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
     )
     .map_err(ServerFnError::new)?;
+    if let Some(simulator) = simulator.as_ref() {
+        config.simulator = crate::eval::simulator::SimulatorConfig::parse(simulator, "user_simulator_config")
+            .map_err(ServerFnError::new)?;
+    }
     let eval_ids = match scope {
         RunScope::All => Vec::new(),
         RunScope::Selected(ids) if ids.is_empty() => {

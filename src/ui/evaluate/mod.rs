@@ -16,5 +16,6 @@ mod run_detail;
 mod run_form;
 mod run_list;
 mod run_results;
+mod simulator_settings;
 
 pub use panel::{EvaluatePanel, RunsChanged, SelectedCases};

@@ -1,10 +1,11 @@
 //! The run form: metrics to pick with their thresholds and options, custom judge metrics, the
-//! agent and the runs per case. The picks are checked (eval::EvalConfig::from_picked) before
+//! simulated user's settings, the agent and the runs per case. The picks are checked (eval::EvalConfig::from_picked) before
 //! the run is requested.
 
 use super::custom_judge::{CustomJudgePick, CustomJudgeRow};
 use super::metric_inputs::{threshold_of, CriterionOptions, ThresholdInput};
 use super::panel::SelectedCases;
+use super::simulator_settings::{SimulatorSettings, SimulatorSettingsFields};
 use crate::api::evaluate::{eval_panel_options, start_eval, MetricChoice, RunScope};
 use crate::eval::EvalConfig;
 use crate::ui::{error_text, ErrorNote};
@@ -102,6 +103,7 @@ pub(super) fn RunForm(
                         };
                         let agent = RwSignal::new(default_agent);
                         let num_runs = RwSignal::new("1".to_string());
+                        let simulator = SimulatorSettings::new();
                         let rows = metrics
                             .iter()
                             .map(|metric| {
@@ -215,6 +217,13 @@ pub(super) fn RunForm(
                                     return;
                                 }
                             };
+                            let simulator_config = match simulator.config() {
+                                Ok(config) => config,
+                                Err(message) => {
+                                    error.set(Some(message));
+                                    return;
+                                }
+                            };
                             let run_scope = match scope.get_untracked().as_str() {
                                 "selected" => RunScope::Selected(
                                     selected.map(|s| s.get_untracked().into_iter().collect()).unwrap_or_default(),
@@ -227,7 +236,7 @@ pub(super) fn RunForm(
                             error.set(None);
                             pending.set(true);
                             spawn_local(async move {
-                                match start_eval(app, eval_set_id, chosen, agent, runs, run_scope).await {
+                                match start_eval(app, eval_set_id, chosen, agent, runs, run_scope, simulator_config).await {
                                     Ok(result_id) => on_started(result_id),
                                     Err(err) => error.set(Some(error_text(&err))),
                                 }
@@ -247,6 +256,7 @@ pub(super) fn RunForm(
                                     <tbody>{rows} {custom_rows}</tbody>
                                 </table>
                                 <button class="small add-custom" on:click=add_custom>"+ Custom judge metric"</button>
+                                <SimulatorSettingsFields settings=simulator />
                                 <div class="run-controls">
                                     <label>
                                         "Agent "
