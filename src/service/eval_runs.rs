@@ -2,13 +2,13 @@
 //! then each case run is stored as it finishes, so a crash loses only the cases in flight and
 //! an interrupted or cancelled run resumes where it stopped.
 
-use super::run_summaries::{backfill, save_case_runs};
+use super::run_summaries::{backfill, save_case_runs, summarise};
 use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    adk_case_result, run_and_score, summarize_cases, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig,
-    EvalStatus, FinishedCase, RunOptions, ScoringServices,
+    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig, FinishedCase,
+    RunOptions, ScoringServices,
 };
 use crate::evalset::{to_adk_json, EvalSet};
 use crate::records::{EvalRunCase, RunStatus};
@@ -193,15 +193,12 @@ fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
 /// The case summaries of a stored run (pooled over runs, with pass@k), in the eval set's
 /// order; cases with no stored run yet are left out.
 pub fn case_summaries(expected: &EvalSet, config: &EvalConfig, cases: &[EvalRunCase]) -> Vec<CaseSummary> {
-    let runs = cases.iter().map(|case| {
-        let scores = CaseRunScores {
-            final_eval_status: EvalStatus::from_number(case.status),
-            error: case.error.is_some(),
-            metric_scores: case.metric_scores.clone(),
-        };
-        (case.case_index as usize, scores)
-    });
-    summarize_cases(expected, runs, config)
+    let count = expected.eval_cases.len() as i64;
+    summarise(cases, config)
+        .into_iter()
+        .filter(|row| row.case_index < count)
+        .map(|row| row.summary)
+        .collect()
 }
 
 /// A stored run as ADK's EvalSetResult (its case results run after run), plus Evalstudio's
