@@ -24,7 +24,9 @@ CREATE TABLE eval_run_sets (
 INSERT INTO eval_run_sets (run_row, expected_json) SELECT id, expected_json FROM eval_runs;
 ALTER TABLE eval_runs DROP COLUMN expected_json;
 
--- Runs stored before this table existed have their summaries written on first read.
+-- The format of the run's stored summaries (store::SUMMARY_FORMAT; 0: none yet). A run stored
+-- before this table existed, or summarised by a build that summarised differently, has its
+-- summaries written again on its next read.
 ALTER TABLE eval_runs ADD COLUMN summarised INTEGER NOT NULL DEFAULT 0;
 -- Bumped by every write of case runs. stats_json (the per-metric statistics of the run's pages)
 -- is a cache, valid while stats_version equals cases_version.

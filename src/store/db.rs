@@ -523,7 +523,6 @@ pub(super) fn decode_case(json: &str) -> StoreResult<EvalCase> {
     serde_json::from_str(json).map_err(corrupt)
 }
 
-/// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
 /// `sql` with the case list's filter bound: ?1 to ?5 of `list_cases`' MATCHES (the evalset's
 /// row, the search text, the failed-in-the-last-run flag, the app and the evalset id).
 fn matching<'q>(
@@ -538,6 +537,7 @@ fn matching<'q>(
         .bind(set)
 }
 
+/// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
 pub(super) fn corrupt(err: serde_json::Error) -> StoreError {
     StoreError::Database(sqlx::Error::Decode(Box::new(err)))
 }

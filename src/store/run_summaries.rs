@@ -7,6 +7,11 @@ use crate::eval::{passed, CaseOutcome, CaseSummary};
 use crate::records::CaseInRun;
 use sqlx::{Row, Sqlite, Transaction};
 
+/// The format of the summaries and statistics this build writes. Bump it when
+/// `eval::summarize_case` or `eval::metric_stats` change what they compute: every run's
+/// summaries are then written again (from its stored case runs) on its next read.
+pub const SUMMARY_FORMAT: i64 = 1;
+
 /// A case's summary and its position in the run's stored eval set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseSummaryRow {
@@ -139,21 +144,26 @@ impl Store {
             .collect()
     }
 
-    /// Replaces all of a run's summaries (for a run stored before summaries were) and marks it
-    /// summarised, unless case runs were written since `cases_version` was read: then nothing
-    /// is written and it answers false, and the next read tries again.
+    /// Replaces all of a run's summaries (for a run stored before summaries were, or in an
+    /// older format), marks it summarised in [`SUMMARY_FORMAT`] and drops its cached statistics,
+    /// unless case runs were written since `cases_version` was read: then nothing is written
+    /// and it answers false, and the next read tries again.
     pub async fn replace_case_summaries(
         &self,
         run_row: i64,
         cases_version: i64,
         summaries: &[CaseSummaryRow],
     ) -> StoreResult<bool> {
-        let mut transaction = self.pool.begin().await?;
-        let claimed = sqlx::query("UPDATE eval_runs SET summarised = 1 WHERE id = ? AND cases_version = ?")
-            .bind(run_row)
-            .bind(cases_version)
-            .execute(&mut *transaction)
-            .await?;
+        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let claimed = sqlx::query(
+            "UPDATE eval_runs SET summarised = ?, stats_json = NULL, stats_version = NULL \
+             WHERE id = ? AND cases_version = ?",
+        )
+        .bind(SUMMARY_FORMAT)
+        .bind(run_row)
+        .bind(cases_version)
+        .execute(&mut *transaction)
+        .await?;
         if claimed.rows_affected() != 1 {
             return Ok(false);
         }

@@ -1,7 +1,7 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
 use super::db::{corrupt, Store, StoreError, StoreResult};
-use super::run_summaries::{write_summaries, CaseSummaryRow};
+use super::run_summaries::{write_summaries, CaseSummaryRow, SUMMARY_FORMAT};
 use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use serde_json::Value;
 use sqlx::Row;
@@ -28,7 +28,8 @@ pub struct EvalRunHead {
     pub row: i64,
     pub summary: EvalRunSummary,
     pub config_json: String,
-    /// Whether its case summaries are stored (false only for runs stored before they were).
+    /// Whether its case summaries are stored in this build's [`SUMMARY_FORMAT`] (false for runs
+    /// stored before summaries were kept, or summarised by a build that summarised differently).
     pub summarised: bool,
     /// Bumped by every write of case runs.
     pub cases_version: i64,
@@ -50,7 +51,7 @@ const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, 
      r.cases_failed AS failed, r.cases_errored AS errors";
 
 /// A head's columns besides the summary: the config and the state of the run's summaries.
-const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised, r.cases_version, \
+const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format, r.cases_version, \
      CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
 impl Store {
@@ -69,11 +70,11 @@ impl Store {
             } else {
                 format!("{base}_{attempt}")
             };
-            let mut transaction = self.pool.begin().await?;
+            let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
             let inserted = sqlx::query(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
                  config_json, num_runs, total, pid, created_at, summarised) \
-                 VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, 1) \
+                 VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
@@ -85,6 +86,7 @@ impl Store {
             .bind(run.total as i64)
             .bind(i64::from(std::process::id()))
             .bind(run.created_at)
+            .bind(SUMMARY_FORMAT)
             .execute(&mut *transaction)
             .await?;
             if inserted.rows_affected() == 1 {
@@ -111,7 +113,7 @@ impl Store {
         cases: &[EvalRunCase],
         summaries: &[CaseSummaryRow],
     ) -> StoreResult<()> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut counts = CaseCounts::default();
         for case in cases {
             let earlier: Option<(i64, Option<String>)> = sqlx::query_as(
@@ -419,7 +421,7 @@ fn run_head(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunHead> {
         row: row.try_get("id")?,
         summary: run_summary(row)?,
         config_json: row.try_get("config_json")?,
-        summarised: row.try_get("summarised")?,
+        summarised: row.try_get::<i64, _>("summary_format")? == SUMMARY_FORMAT,
         cases_version: row.try_get("cases_version")?,
         stats_json: row.try_get("stats_json")?,
     })

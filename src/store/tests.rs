@@ -432,11 +432,19 @@ async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_ti
         .await
         .unwrap());
     assert_eq!(store.case_summary_count(run.row).await.unwrap(), 3);
+    store
+        .cache_run_stats(stale.row, stale.cases_version, "[3]")
+        .await
+        .unwrap();
     assert!(store
         .replace_case_summaries(run.row, stale.cases_version, &[summary_row(0, 0.0)])
         .await
         .unwrap());
     assert_eq!(store.case_outcomes(run.row).await.unwrap().len(), 1);
+    // Statistics cached from the replaced summaries are dropped with them.
+    let replaced = store.eval_run_head("demo", &run.summary.result_id).await.unwrap();
+    assert!(replaced.summarised);
+    assert_eq!(replaced.stats_json, None);
 }
 
 #[tokio::test]
