@@ -146,6 +146,16 @@ test('what is typed in the Eval panel during a new session\'s first answer stays
   await page.getByRole('button', { name: 'Add current session' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('kept_id');
   await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('typed_meanwhile');
+
+  // Opening another session from a blank one gives that session's own case id and no outcome.
+  await open(page, '/chat?app=fake');
+  await page.getByLabel('Eval id', { exact: true }).fill('typed_in_blank');
+  await page.locator('.session-list a').first().click();
+  await expect(page).toHaveURL(/\/chat\?app=fake&session=/);
+  await expect(page.locator('.transcript .bubble-agent').first()).toBeVisible();
+  await expect(page.getByLabel('Eval id', { exact: true })).not.toHaveValue('typed_in_blank');
+  await expect(page.getByLabel('Eval id', { exact: true })).not.toHaveValue('');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toHaveCount(0);
 });
 
 test('settings lists the agent profiles and links to a chat with each', async ({ page }) => {

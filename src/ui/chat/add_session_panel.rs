@@ -19,6 +19,10 @@ pub(super) struct AddSessionForm {
     eval_id: RwSignal<String>,
     outcome: RwSignal<Option<Result<AddSessionOutcome, String>>>,
     saving: RwSignal<bool>,
+    /// Bumped when another session is shown: a save started before then is not reported.
+    session_epoch: StoredValue<u32>,
+    /// Set while the session being typed about gets its id (the page's first send).
+    adopting: StoredValue<bool>,
 }
 
 impl AddSessionForm {
@@ -29,13 +33,28 @@ impl AddSessionForm {
             eval_id: RwSignal::new(String::new()),
             outcome: RwSignal::new(None),
             saving: RwSignal::new(false),
+            session_epoch: StoredValue::new(0),
+            adopting: StoredValue::new(false),
         }
     }
 
-    /// For another session: its own case id and no outcome (the evalset choice stays).
-    pub(super) fn switch_session(&self) {
+    /// The next change of session is the new session of this page's first send getting its id,
+    /// not another session.
+    pub(super) fn adopt_new_session(&self) {
+        self.adopting.set_value(true);
+    }
+
+    /// The page shows another session: its own case id, no outcome, no save under way (the
+    /// evalset choice stays). The session adopted after a first send keeps everything.
+    pub(super) fn session_changed(&self) {
+        if self.adopting.get_value() {
+            self.adopting.set_value(false);
+            return;
+        }
+        self.session_epoch.update_value(|epoch| *epoch += 1);
         self.eval_id.set(String::new());
         self.outcome.set(None);
+        self.saving.set(false);
     }
 }
 
@@ -54,6 +73,8 @@ pub(super) fn AddSessionPanel(
         eval_id,
         outcome,
         saving,
+        session_epoch,
+        ..
     } = form;
     let session_id = record.as_ref().map(|r| r.summary.id.clone());
     let first_message = record
@@ -97,6 +118,7 @@ pub(super) fn AddSessionPanel(
                 chosen.get_untracked()
             };
             saving.set(true);
+            let epoch = session_epoch.get_value();
             spawn_local(async move {
                 let result = add_chat_session_to_eval_set(
                     app,
@@ -108,6 +130,10 @@ pub(super) fn AddSessionPanel(
                 )
                 .await
                 .map_err(|err| error_text(&err));
+                // The page has moved on to another session: this outcome is not its.
+                if session_epoch.get_value() != epoch {
+                    return;
+                }
                 if matches!(result, Ok(AddSessionOutcome::Added(_))) && creating {
                     eval_sets.refetch();
                     chosen.set(set_id);

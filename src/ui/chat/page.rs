@@ -57,12 +57,9 @@ pub fn ChatPage() -> impl IntoView {
     let add_form = AddSessionForm::new();
     Effect::watch(
         move || session_id.get(),
-        move |_, previous, _| {
+        move |_, _, _| {
             new_turns.set(Vec::new());
-            // A session that just got its id is still the one being typed about.
-            if matches!(previous, Some(Some(_))) {
-                add_form.switch_session();
-            }
+            add_form.session_changed();
         },
         false,
     );
@@ -85,6 +82,7 @@ pub fn ChatPage() -> impl IntoView {
                         Ok(created) => {
                             let id = created.summary.id;
                             live.update(|l| l.iter_mut().for_each(|l| l.session_id = id.clone()));
+                            add_form.adopt_new_session();
                             navigate(&chat_href(&app, Some(&id)), Default::default());
                             (id, true)
                         }
