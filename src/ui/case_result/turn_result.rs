@@ -139,7 +139,6 @@ fn ResponseDiff(expected: String, actual: String) -> impl IntoView {
     .into_any()
 }
 
-/// "1.20 s (model 0.80 s, tools 0.30 s)" from the durations the runner recorded, if any.
 /// The turn's latency (model and tool time when known) and tokens, e.g. "1.20 s (model 0.90 s,
 /// tools 0.20 s) · 275 tokens (250 in, 25 out)".
 fn timing_text(actual: &Invocation) -> Option<String> {

@@ -87,7 +87,7 @@ pub(super) fn SimulatorSettingsFields(settings: SimulatorSettings) -> impl IntoV
                         prop:checked=move || include_calls.get()
                         on:change=move |ev| include_calls.set(event_target_checked(&ev))
                     />
-                    "Show it the agent's tool calls"
+                    "Include tool calls and their results"
                 </label>
             </div>
             <label for="simulator-instructions">"Its own instructions (optional)"</label>
