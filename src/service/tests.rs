@@ -51,10 +51,12 @@ async fn import_weather(services: &Services) -> String {
         .eval_set_id
 }
 
-/// Starts a run of every case of the imported weather evalset on the demo agent, once.
+/// Starts a run of every case of the imported weather evalset on the demo agent, `num_runs`
+/// times.
 async fn start_weather_run(
     services: &Services,
     config: EvalConfig,
+    num_runs: usize,
 ) -> (EvalRunRecord, tokio::task::JoinHandle<()>) {
     let start = StartEvalRun {
         app_name: "demo",
@@ -62,7 +64,7 @@ async fn start_weather_run(
         eval_ids: &[],
         config,
         agent: None,
-        num_runs: 1,
+        num_runs,
     };
     start_eval_run(services, start).await.unwrap()
 }
@@ -73,7 +75,7 @@ async fn a_panic_in_a_run_leaves_it_interrupted_and_resumable() {
     let services = services(&dir, Arc::new(PanickingJudge)).await;
     import_weather(&services).await;
     let config = EvalConfig::from_picked([("answer_correctness", 1.0, None)]).unwrap();
-    let (record, handle) = start_weather_run(&services, config).await;
+    let (record, handle) = start_weather_run(&services, config, 1).await;
     let result_id = record.summary.result_id;
     handle.await.expect("the run's task catches the panic");
 
@@ -175,7 +177,7 @@ async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
     .await
     .unwrap();
     let config = EvalConfig::from_picked([("response_match_score", 0.1, None)]).unwrap();
-    let (record, handle) = start_weather_run(&services, config).await;
+    let (record, handle) = start_weather_run(&services, config, 1).await;
     handle.await.unwrap();
     let id = &record.summary.result_id;
     let first = results_page(&services.store, "demo", id, 1).await.unwrap();
@@ -296,15 +298,7 @@ async fn a_run_page_pools_repetitions_and_a_run_stored_before_summaries_gets_the
     let services = services(&dir, Arc::new(YesJudge)).await;
     import_weather(&services).await;
     let config = EvalConfig::from_picked([("response_match_score", 0.5, None)]).unwrap();
-    let start = StartEvalRun {
-        app_name: "demo",
-        eval_set_id: "weather",
-        eval_ids: &[],
-        config,
-        agent: None,
-        num_runs: 3,
-    };
-    let (record, handle) = start_eval_run(&services, start).await.unwrap();
+    let (record, handle) = start_weather_run(&services, config, 3).await;
     handle.await.unwrap();
     let result_id = &record.summary.result_id;
     let page = run_page(&services.store, "demo", result_id, 1).await.unwrap();
@@ -331,7 +325,7 @@ async fn a_case_across_runs_covers_runs_stored_before_summaries_oldest_first() {
     let mut ids = Vec::new();
     for _ in 0..2 {
         let config = EvalConfig::from_picked([("response_match_score", 0.5, None)]).unwrap();
-        let (record, handle) = start_weather_run(&services, config).await;
+        let (record, handle) = start_weather_run(&services, config, 1).await;
         handle.await.unwrap();
         ids.push((record.row, record.summary.result_id));
     }

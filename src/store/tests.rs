@@ -210,10 +210,9 @@ fn case_run(case_index: i64, status: i64) -> EvalRunCase {
     }
 }
 
-#[tokio::test]
-async fn finished_case_runs_are_stored_in_batches() {
-    let (_dir, store) = temp_store().await;
-    let run = store
+/// A new run of three cases of the demo app's `weather` evalset.
+async fn weather_run(store: &Store) -> EvalRunRecord {
+    store
         .create_eval_run(&NewEvalRun {
             app_name: "demo",
             eval_set_id: "weather",
@@ -225,7 +224,13 @@ async fn finished_case_runs_are_stored_in_batches() {
             created_at: 1.0,
         })
         .await
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn finished_case_runs_are_stored_in_batches() {
+    let (_dir, store) = temp_store().await;
+    let run = weather_run(&store).await;
     store
         .save_eval_run_cases(run.row, &[case_run(0, 2), case_run(1, 1)], &[])
         .await
@@ -359,19 +364,7 @@ fn summary_row(case_index: i64, score: f64) -> CaseSummaryRow {
 #[tokio::test]
 async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_time() {
     let (_dir, store) = temp_store().await;
-    let run = store
-        .create_eval_run(&NewEvalRun {
-            app_name: "demo",
-            eval_set_id: "weather",
-            agent: "demo",
-            expected_json: r#"{"eval_set_id": "weather", "eval_cases": []}"#,
-            config_json: r#"{"criteria": {}}"#,
-            num_runs: 1,
-            total: 3,
-            created_at: 1.0,
-        })
-        .await
-        .unwrap();
+    let run = weather_run(&store).await;
     let cases = [case_run(2, 2), case_run(0, 1), case_run(1, 1)];
     let summaries = [summary_row(2, 0.0), summary_row(0, 1.0), summary_row(1, 0.75)];
     store
