@@ -3,7 +3,7 @@
 //! page at a time, whatever the run's size.
 
 use super::db::{corrupt, Store, StoreResult};
-use crate::eval::{passed, CaseOutcome, CaseSummary};
+use crate::eval::{CaseOutcome, CaseSummary};
 use crate::records::CaseInRun;
 use sqlx::{Row, Sqlite, Transaction};
 
@@ -26,14 +26,16 @@ pub(super) async fn write_summaries(
     summaries: &[CaseSummaryRow],
 ) -> StoreResult<()> {
     for row in summaries {
+        // The outcome a comparison reads back through `case_outcomes`.
+        let outcome = CaseOutcome::of(&row.summary);
         sqlx::query(
             "INSERT OR REPLACE INTO eval_run_case_summaries (run_row, case_index, eval_id, passed, summary_json) \
              VALUES (?, ?, ?, ?, ?)",
         )
         .bind(run_row)
         .bind(row.case_index)
-        .bind(&row.summary.eval_id)
-        .bind(passed(&row.summary))
+        .bind(outcome.eval_id)
+        .bind(outcome.passed)
         .bind(serde_json::to_string(&row.summary).expect("summaries serialise"))
         .execute(&mut **transaction)
         .await?;
