@@ -5,7 +5,7 @@
 //!
 //! Run with `make bench` or `cargo bench --features ssr --bench run_views`.
 
-use evalstudio::eval::EvalConfig;
+use evalstudio::eval::{EvalConfig, EvalStatus};
 use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
@@ -68,7 +68,7 @@ async fn stored_run(
                 run_index: 0,
                 case_index: i as i64,
                 eval_id: format!("case_{i:05}"),
-                status: if score >= 0.5 { 1 } else { 2 },
+                status: EvalStatus::from_score(score, 0.5),
                 error: None,
                 metric_scores: (0..config.metrics.len())
                     .map(|_| vec![Some(score.min(1.0))])
@@ -81,7 +81,7 @@ async fn stored_run(
         save_case_runs(store, record.row, chunk, config).await.unwrap();
     }
     store
-        .set_eval_run_status(record.row, RunStatus::Finished, at + 1.0)
+        .end_eval_run(record.row, RunStatus::Finished, at + 1.0)
         .await
         .unwrap();
     record.summary.result_id

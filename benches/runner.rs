@@ -19,7 +19,8 @@ use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
 use evalstudio::eval::{EvalConfig, RunOptions, ScoringServices};
 use evalstudio::evalset::{Content, EvalCase, EvalSet, Invocation};
 use evalstudio::records::RunStatus;
-use evalstudio::service::eval_runs::{create_eval_run, execute_eval_run, EvalRunPlan};
+use evalstudio::service::eval_runs::execute_eval_run;
+use evalstudio::service::run_plan::{record_run, RunPlan};
 use evalstudio::store::Store;
 
 const MESSAGES: [&str; 4] = [
@@ -49,13 +50,12 @@ fn eval_set(cases: usize) -> EvalSet {
 
 /// Runs `cases` cases; returns the wall time and the RSS (MiB) after each tenth of them.
 async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> (Duration, Vec<f64>) {
-    let set = eval_set(cases);
-    let config = EvalConfig::default();
-    let plan = EvalRunPlan {
-        app_name: "demo",
-        expected: &set,
-        config: &config,
-        agent_name: "demo",
+    let plan = RunPlan {
+        app_name: "demo".into(),
+        expected: eval_set(cases),
+        config: EvalConfig::default(),
+        agent_name: "demo".into(),
+        agent: agent.clone(),
         num_runs: 1,
     };
     let options = RunOptions {
@@ -63,8 +63,8 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         ..RunOptions::default()
     };
     let started = Instant::now();
-    let record = create_eval_run(store, &plan).await.expect("run recorded");
-    drop(set);
+    let record = record_run(store, &plan).await.expect("run recorded");
+    drop(plan);
     let (_keep_open, never_cancelled) = tokio::sync::watch::channel(false);
     let mut done = 0;
     let mut rss_by_tenth = Vec::new();

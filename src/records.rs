@@ -3,7 +3,7 @@
 //! reaching the store.
 
 use crate::agent::AgentEvent;
-use crate::eval::{CaseSummary, ComparedCase, MetricStats};
+use crate::eval::{CaseSummary, ComparedCase, EvalStatus, MetricStats};
 use crate::evalset::EvalCase;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -244,6 +244,29 @@ impl RunStatus {
     }
 }
 
+/// Which of an eval set's cases a run takes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RunScope {
+    All,
+    /// These eval ids (the cases selected in the list).
+    Selected(Vec<String>),
+    /// The cases that failed or errored in the eval set's latest run.
+    FailedLastRun,
+}
+
+/// One metric picked in the browser's Evaluate panel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricChoice {
+    pub metric_name: String,
+    pub threshold: f64,
+    /// The criterion's other keys as JSON object text, for metrics that take them.
+    pub options: Option<String>,
+}
+
+/// How long a running run's lease lasts unless its process renews it: after a crash or kill,
+/// the run reads as interrupted (and can be resumed) this long after the last renewal at most.
+pub const RUN_LEASE_SECONDS: u64 = 15;
+
 /// One evaluation run as lists show it: counts over the case runs stored so far.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalRunSummary {
@@ -272,8 +295,15 @@ impl EvalRunSummary {
         if self.status.resumable() {
             Ok(())
         } else {
+            let hint = match self.status {
+                RunStatus::Running => format!(
+                    " (a run whose process was killed reads as interrupted once its lease runs out, \
+                     within {RUN_LEASE_SECONDS} s)"
+                ),
+                _ => String::new(),
+            };
             Err(format!(
-                "eval result `{}` is {}; only an interrupted or cancelled run can be resumed",
+                "eval result `{}` is {}; only an interrupted or cancelled run can be resumed{hint}",
                 self.result_id,
                 self.status.as_str()
             ))
@@ -300,12 +330,38 @@ pub struct EvalRunCase {
     pub run_index: i64,
     pub case_index: i64,
     pub eval_id: String,
-    /// ADK's EvalStatus number (1 passed, 2 failed, 3 not evaluated).
-    pub status: i64,
+    /// ADK's EvalStatus of the case run (stored as its number).
+    pub status: EvalStatus,
     pub error: Option<String>,
     /// Per metric of the run's config, each invocation's score (`None` when it got none).
     pub metric_scores: Vec<Vec<Option<f64>>>,
     pub result: Value,
+}
+
+/// How one case run ended, as lists and filters tell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseRunOutcome {
+    Passed,
+    Failed,
+    NotEvaluated,
+    /// The agent could not finish it.
+    Error,
+}
+
+impl EvalRunCase {
+    pub fn outcome(&self) -> CaseRunOutcome {
+        match (&self.error, self.status) {
+            (Some(_), _) => CaseRunOutcome::Error,
+            (None, EvalStatus::Passed) => CaseRunOutcome::Passed,
+            (None, EvalStatus::Failed) => CaseRunOutcome::Failed,
+            (None, EvalStatus::NotEvaluated | EvalStatus::Informational) => CaseRunOutcome::NotEvaluated,
+        }
+    }
+
+    /// Whether "failed in the latest run" takes it: it failed or its agent errored.
+    pub fn failed(&self) -> bool {
+        matches!(self.outcome(), CaseRunOutcome::Failed | CaseRunOutcome::Error)
+    }
 }
 
 /// One entry of a case's history.

@@ -57,44 +57,80 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, confi
         .with_state(state)
 }
 
-/// Opens the database, binds and serves until Ctrl-C.
-pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
-    let app_config = Config::load(config.config_path.as_deref())?;
-    let store = Store::open(&config.db_path).await?;
+/// A server that has opened its store and bound its address, ready to serve.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    app: Router,
+}
+
+impl Server {
+    /// Loads the config, opens the database (tidying it: old deleted cases forgotten, runs
+    /// whose lease ran out marked interrupted), builds the app and binds its address: all
+    /// that `evalstudio serve` does before it serves, and what the tests start.
+    pub async fn bind(config: ServeConfig) -> Result<Server, Box<dyn std::error::Error>> {
+        let app_config = Config::load(config.config_path.as_deref())?;
+        let store = Store::open(&config.db_path).await?;
+        tidy(&store).await?;
+        let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
+            format!(
+                "could not listen on {}: {e} (pick another with --addr)",
+                config.addr
+            )
+        })?;
+        let names: Vec<&str> = app_config.profiles.iter().map(|p| p.name.as_str()).collect();
+        tracing::info!("agent profiles: {}", names.join(", "));
+        if !PathBuf::from(&config.site_root).join("pkg").is_dir() {
+            tracing::warn!(
+                "no built site at {}/pkg: pages will load without scripts and styles. \
+                 Build with `make build`, or point --site-root at the site directory",
+                config.site_root
+            );
+        }
+        let app = router(store, leptos_options(&config), config.max_body_bytes, app_config);
+        tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{}", listener.local_addr()?);
+        Ok(Server { listener, app })
+    }
+
+    /// The address it listens on (the port chosen, when the config asked for port 0).
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        // Without TCP_NODELAY, streamed answers (small SSE writes) wait ~40 ms for delayed ACKs.
+        let listener = self.listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, self.app)
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+}
+
+/// What start-up tidies in the store.
+async fn tidy(store: &Store) -> Result<(), crate::store::StoreError> {
     let purged = store
         .purge_deleted_cases(crate::service::cases::UNDO_DAYS)
         .await?;
     if purged > 0 {
         tracing::info!("forgot {purged} eval case(s) deleted more than a day ago");
     }
-    let interrupted = store.mark_interrupted_eval_runs().await?;
+    let interrupted = store.mark_expired_eval_runs().await?;
     if interrupted > 0 {
         tracing::warn!("{interrupted} eval run(s) were interrupted by a crash or kill; resume them from the eval set page");
     }
-    let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
-        format!(
-            "could not listen on {}: {e} (pick another with --addr)",
-            config.addr
-        )
-    })?;
-    let addr = listener.local_addr()?;
-    let names: Vec<&str> = app_config.profiles.iter().map(|p| p.name.as_str()).collect();
-    tracing::info!("agent profiles: {}", names.join(", "));
-    let app = router(store, leptos_options(&config), config.max_body_bytes, app_config);
-    tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{addr}");
-    if !PathBuf::from(&config.site_root).join("pkg").is_dir() {
-        tracing::warn!(
-            "no built site at {}/pkg: pages will load without scripts and styles. \
-             Build with `make build`, or point --site-root at the site directory",
-            config.site_root
-        );
-    }
-    // Without TCP_NODELAY, streamed answers (small SSE writes) wait ~40 ms for delayed ACKs.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
+    Ok(())
+}
+
+/// Opens the database, binds and serves until Ctrl-C.
+pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
+    let server = Server::bind(config).await?;
+    server
+        .run(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;

@@ -175,11 +175,19 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
         "nobody marked it yet"
     );
 
-    // The next command finds the run's process gone and marks it interrupted.
     let (code, stdout, stderr) = evalstudio(dir.path(), &["eval", "--resume", "missing_id"]);
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("eval result `missing_id` not found"), "{stderr}");
-    let interrupted = store.eval_run("demo", &run.result_id).await.unwrap().summary;
+    // Its lease has not run out yet, so it is not taken from under a process that may live.
+    let (code, _, stderr) = evalstudio(dir.path(), &["eval", "--resume", &run.result_id]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is running; only an interrupted"), "{stderr}");
+    // Once the killed process's lease has run out, the run reads as interrupted.
+    let interrupted = wait::wait_until("the run read as interrupted", || async {
+        let summary = store.eval_run("demo", &run.result_id).await.unwrap().summary;
+        (summary.status != evalstudio::records::RunStatus::Running).then_some(summary)
+    })
+    .await;
     assert_eq!(interrupted.status, evalstudio::records::RunStatus::Interrupted);
 
     let (code, stdout, stderr) = evalstudio(

@@ -4,38 +4,22 @@
 
 use crate::eval::MetricInfo;
 use crate::records::{EvalRunSummary, ResultsPage};
+pub use crate::records::{MetricChoice, RunScope};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::{eval_runs, last_run, run_views};
+use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
+#[cfg(feature = "ssr")]
+use crate::service::{eval_runs, run_views};
 
 /// What the panel offers: the metrics to pick from and the agent profiles to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalOffer {
     pub metrics: Vec<MetricInfo>,
     pub agents: Vec<String>,
-}
-
-/// One picked metric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MetricChoice {
-    pub metric_name: String,
-    pub threshold: f64,
-    /// The criterion's other keys as JSON object text, for metrics that take them.
-    pub options: Option<String>,
-}
-
-/// Which of the eval set's cases a run takes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum RunScope {
-    All,
-    /// These eval ids (the cases selected in the list).
-    Selected(Vec<String>),
-    /// The cases that failed or errored in the eval set's latest run.
-    FailedLastRun,
 }
 
 #[server]
@@ -57,43 +41,18 @@ pub async fn start_eval(
     /// ADK's `user_simulator_config`, for the scenario cases; None keeps ADK's defaults.
     simulator: Option<serde_json::Value>,
 ) -> Result<String, ServerFnError> {
-    let mut config = crate::eval::EvalConfig::from_picked(
-        metrics
-            .iter()
-            .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
-    )
-    .map_err(ServerFnError::new)?;
-    if let Some(simulator) = simulator.as_ref() {
-        config.simulator = crate::eval::simulator::SimulatorConfig::parse(simulator, "user_simulator_config")
-            .map_err(ServerFnError::new)?;
-    }
-    let eval_ids = match scope {
-        RunScope::All => Vec::new(),
-        RunScope::Selected(ids) if ids.is_empty() => {
-            return Err(ServerFnError::new("select the cases to run in the list first"))
-        }
-        RunScope::Selected(ids) => ids,
-        RunScope::FailedLastRun => {
-            let failed = last_run::failed_in_latest_run(&services().store, &app, &eval_set_id).await?;
-            if failed.is_empty() {
-                return Err(ServerFnError::new("no case failed in the latest run"));
-            }
-            failed
-        }
+    let request = RunRequest {
+        app_name: app,
+        eval_set: RunEvalSet::Stored(eval_set_id),
+        scope,
+        metrics: RunMetrics::Picked(metrics),
+        simulator,
+        agent: Some(agent),
+        num_runs,
     };
-    let (record, _) = eval_runs::start_eval_run(
-        &services(),
-        eval_runs::StartEvalRun {
-            app_name: &app,
-            eval_set_id: &eval_set_id,
-            eval_ids: &eval_ids,
-            config,
-            agent: Some(&agent),
-            num_runs,
-        },
-    )
-    .await
-    .map_err(ServerFnError::new)?;
+    let (record, _) = eval_runs::start_eval_run(&services(), request)
+        .await
+        .map_err(ServerFnError::new)?;
     Ok(record.summary.result_id)
 }
 

@@ -2,6 +2,8 @@
 //! cases that ran and did not pass, which is a result, not an error.
 
 use crate::eval::ScoreError;
+use crate::service::eval_runs::EvalRunError;
+use crate::service::run_plan::MAX_RUNS_PER_CASE;
 use crate::store::StoreError;
 use std::fmt;
 use std::path::PathBuf;
@@ -46,6 +48,29 @@ impl CliError {
     /// The process exit code for this error: 2, for every error.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(2)
+    }
+}
+
+impl From<EvalRunError> for CliError {
+    fn from(err: EvalRunError) -> Self {
+        match err {
+            EvalRunError::BadNumRuns => {
+                CliError::Usage(format!("--num-runs: expected 1 to {MAX_RUNS_PER_CASE}"))
+            }
+            EvalRunError::UnknownAgent(message) => CliError::Profiles(message),
+            EvalRunError::NotResumable(message) => CliError::NotResumable(message),
+            EvalRunError::AlreadyRunning(_) | EvalRunError::NotRunning(_) => {
+                CliError::NotResumable(err.to_string())
+            }
+            EvalRunError::Unreadable(err) => CliError::Run(err.to_string()),
+            EvalRunError::Store(err) => CliError::Store(err),
+            EvalRunError::NoMetrics
+            | EvalRunError::UnknownCase { .. }
+            | EvalRunError::NoCases(_)
+            | EvalRunError::NothingSelected
+            | EvalRunError::NoneFailed(_)
+            | EvalRunError::BadConfig(_) => CliError::Usage(err.to_string()),
+        }
     }
 }
 

@@ -7,11 +7,11 @@ use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
 use crate::config::Config;
 use crate::eval::{junit, EvalConfig, EvalStatus, RunOptions};
-use crate::records::{EvalRunCase, RunStatus};
+use crate::records::{EvalRunCase, RunScope, RunStatus};
 use crate::service::eval_runs::{
-    case_summaries, create_eval_run, eval_run, eval_run_cases, eval_set_result, execute_eval_run,
-    stored_plan, EvalRunPlan,
+    case_summaries, eval_run, eval_run_cases, eval_set_result, execute_eval_run, stored_plan,
 };
+use crate::service::run_plan::{claim_resume, plan_run, record_run, RunEvalSet, RunMetrics, RunRequest};
 use crate::store::{EvalRunRecord, Store};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -61,34 +61,20 @@ pub struct EvalArgs {
 /// prints each one's table; exits 0 when every case passed, 1 when any did not or the run was
 /// cancelled (Ctrl-C).
 pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
-    if args.num_runs == 0 || args.concurrency == 0 {
-        return Err(CliError::Usage(
-            "--num-runs and --concurrency must be at least 1".into(),
-        ));
+    if args.concurrency == 0 {
+        return Err(CliError::Usage("--concurrency must be at least 1".into()));
     }
     let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
     let store = Store::open(db).await?;
-    let resumed = match &args.resume {
-        None => None,
-        Some(result_id) => {
-            let record = eval_run(&store, &args.app, result_id).await?;
-            record.summary.check_resumable().map_err(CliError::NotResumable)?;
-            Some(record)
-        }
-    };
-    // A resumed run keeps the agent it started with.
-    let profile = match &resumed {
-        Some(record) => record.summary.agent.clone(),
-        None => args.agent.clone().unwrap_or_else(|| args.app.clone()),
-    };
-    let agent: Arc<dyn Agent> = config
-        .profiles
-        .agent_or_error(&profile)
-        .map_err(CliError::Profiles)?;
-
-    let mut records: Vec<EvalRunRecord> = resumed.into_iter().collect();
+    // Each run with its agent: a resumed run keeps the one it started with.
+    let mut runs: Vec<(EvalRunRecord, Arc<dyn Agent>)> = Vec::new();
+    if let Some(result_id) = &args.resume {
+        runs.push(claim_resume(&store, &config.profiles, &args.app, result_id).await?);
+    }
     for name in &args.sets {
-        records.push(record_run(&store, &args, name, &profile).await?);
+        let request = run_request(&store, &args, name).await?;
+        let plan = plan_run(&store, &config.profiles, request).await?;
+        runs.push((record_run(&store, &plan).await?, plan.agent));
     }
 
     let options = RunOptions {
@@ -107,8 +93,8 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
     let mut results = Vec::new();
     let mut junit_suites = Vec::new();
     let mut all_passed = true;
-    for record in records {
-        let (expected, config) = stored_plan(&record).map_err(CliError::Run)?;
+    for (record, agent) in runs {
+        let (expected, config) = stored_plan(&record).map_err(|err| CliError::Run(err.to_string()))?;
         let summary = &record.summary;
         eprintln!(
             "running {} ({} case{} × {} run{}) on agent `{}`, results as `{}`",
@@ -124,7 +110,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         let outcome = execute_eval_run(
             &store,
             &record,
-            agent.clone(),
+            agent,
             &services,
             &options,
             cancelled.clone(),
@@ -132,7 +118,7 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
         )
         .await;
         progress.finish();
-        if outcome.map_err(CliError::Run)? == RunStatus::Cancelled {
+        if outcome.map_err(|failure| CliError::Run(failure.to_string()))? == RunStatus::Cancelled {
             eprintln!(
                 "cancelled; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",
                 summary.result_id, summary.app_name
@@ -183,14 +169,8 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
     Ok(cases_exit_code(all_passed))
 }
 
-/// Records a new run of the evalset `name` (a file, else an evalset id in the database) with
-/// the config, metrics and runs `args` ask for.
-async fn record_run(
-    store: &Store,
-    args: &EvalArgs,
-    name: &str,
-    agent_name: &str,
-) -> Result<EvalRunRecord, CliError> {
+/// The run `args` ask for of the evalset `name` (a file, else an evalset id in the database).
+async fn run_request(store: &Store, args: &EvalArgs, name: &str) -> Result<RunRequest, CliError> {
     let path = Path::new(name);
     let (set, file) = if path.exists() {
         (read_eval_set(path)?, Some(path))
@@ -210,14 +190,15 @@ async fn record_run(
         Some(only) => only_metrics(config, only)?,
         None => config,
     };
-    let plan = EvalRunPlan {
-        app_name: &args.app,
-        expected: &set,
-        config: &config,
-        agent_name,
+    Ok(RunRequest {
+        app_name: args.app.clone(),
+        eval_set: RunEvalSet::Given(set),
+        scope: RunScope::All,
+        metrics: RunMetrics::Config(config),
+        simulator: None,
+        agent: args.agent.clone(),
         num_runs: args.num_runs,
-    };
-    Ok(create_eval_run(store, &plan).await?)
+    })
 }
 
 /// The config to score with: `--config`, else a test_config.json beside the evalset file,

@@ -33,7 +33,7 @@ pub fn errored_run(eval_id: &str, run_index: i64, error: &str) -> EvalRunCase {
         run_index,
         case_index: 0,
         eval_id: eval_id.into(),
-        status: 3,
+        status: crate::eval::EvalStatus::NotEvaluated,
         error: Some(error.into()),
         metric_scores: Vec::new(),
         result: serde_json::Value::Null,

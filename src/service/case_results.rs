@@ -3,11 +3,12 @@
 //! run's metrics and agent.
 
 use super::cases::{save_case, CaseError};
-use super::eval_runs::{start_eval_run, stored_config, EvalRunError, StartEvalRun};
+use super::eval_runs::{start_eval_run, stored_config, EvalRunError, UnreadableRun};
+use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::run_summaries::{backfill, config_of};
 use super::Services;
 use crate::eval::EvalCaseResult;
-use crate::records::{CaseInRun, EvalRunCase, StoredCase};
+use crate::records::{CaseInRun, EvalRunCase, RunScope, StoredCase};
 use crate::store::{EvalRunHead, EvalRunRecord, Store, StoreError};
 use serde::Deserialize;
 
@@ -23,8 +24,8 @@ pub enum CaseResultError {
     NoSuchTurn { eval_id: String, run: i64, turn: usize },
     #[error("the agent did not finish this run of `{0}`: there is no actual to accept")]
     NothingToAccept(String),
-    #[error("{0}")]
-    Unreadable(String),
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableRun),
     #[error(transparent)]
     Case(#[from] CaseError),
     #[error(transparent)]
@@ -95,7 +96,9 @@ pub async fn accept_actual(
         return Err(CaseResultError::NothingToAccept(eval_id.to_string()));
     }
     let result = EvalCaseResult::deserialize(&stored_run.result).map_err(|e| {
-        CaseResultError::Unreadable(format!("the stored result of `{eval_id}` is unreadable: {e}"))
+        CaseResultError::Unreadable(UnreadableRun(format!(
+            "the stored result of `{eval_id}` is unreadable: {e}"
+        )))
     })?;
     let actual: Vec<_> = result
         .eval_metric_result_per_invocation
@@ -132,18 +135,16 @@ pub async fn rerun_case(
 ) -> Result<EvalRunRecord, CaseResultError> {
     // The case runs as it is stored now, so only the run's config is read, not its eval set.
     let record = services.store.eval_run_head(app, result_id).await?;
-    let config = stored_config(result_id, &record.config_json).map_err(CaseResultError::Unreadable)?;
-    let (started, _) = start_eval_run(
-        services,
-        StartEvalRun {
-            app_name: app,
-            eval_set_id: &record.summary.eval_set_id,
-            eval_ids: &[eval_id.to_string()],
-            config,
-            agent: Some(&record.summary.agent),
-            num_runs: record.summary.num_runs.max(1) as usize,
-        },
-    )
-    .await?;
+    let config = stored_config(result_id, &record.config_json)?;
+    let request = RunRequest {
+        app_name: app.to_string(),
+        eval_set: RunEvalSet::Stored(record.summary.eval_set_id.clone()),
+        scope: RunScope::Selected(vec![eval_id.to_string()]),
+        metrics: RunMetrics::Config(config),
+        simulator: None,
+        agent: Some(record.summary.agent.clone()),
+        num_runs: record.summary.num_runs.max(1) as usize,
+    };
+    let (started, _) = start_eval_run(services, request).await?;
     Ok(started)
 }

@@ -2,17 +2,19 @@
 //! then each case run is stored as it finishes, so a crash loses only the cases in flight and
 //! an interrupted or cancelled run resumes where it stopped.
 
+use super::run_plan::{claim_resume, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
 use super::run_summaries::{backfill, save_case_runs, summarise};
+use super::running::Claim;
 use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, EvalConfig, FinishedCase,
-    RunOptions, ScoringServices,
+    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalConfig,
+    FinishedCase, RunOptions, ScoringServices,
 };
-use crate::evalset::{to_adk_json, EvalSet};
+use crate::evalset::EvalSet;
 use crate::records::{EvalRunCase, RunStatus};
-use crate::store::{EvalRunRecord, NewEvalRun, Store, StoreError};
+use crate::store::{EvalRunRecord, Store, StoreError, RENEW_EVERY};
 use futures::{FutureExt, StreamExt};
 use serde::Serialize;
 use serde_json::Value;
@@ -24,55 +26,51 @@ use tokio::sync::{mpsc, watch, Semaphore};
 /// Most finished case runs stored in one transaction.
 const WRITE_BATCH: usize = 256;
 
-/// What to run: the eval set (only the selected cases), how to score it, with which agent.
-pub struct EvalRunPlan<'a> {
-    pub app_name: &'a str,
-    pub expected: &'a EvalSet,
-    pub config: &'a EvalConfig,
-    /// The agent profile's name, recorded with the run.
-    pub agent_name: &'a str,
-    pub num_runs: usize,
-}
-
-/// Records a new run (status `running`) before any case starts.
-pub async fn create_eval_run(store: &Store, plan: &EvalRunPlan<'_>) -> Result<EvalRunRecord, StoreError> {
-    store
-        .create_eval_run(&NewEvalRun {
-            app_name: plan.app_name,
-            eval_set_id: &plan.expected.eval_set_id,
-            agent: plan.agent_name,
-            expected_json: &to_adk_json(plan.expected),
-            config_json: &plan.config.to_json().to_string(),
-            num_runs: plan.num_runs,
-            total: plan.expected.eval_cases.len() * plan.num_runs.max(1),
-            created_at: now_seconds(),
-        })
-        .await
-}
+/// Something stored for a run that no longer parses: a bug, or a damaged database.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UnreadableRun(pub String);
 
 /// The eval set and config a stored run was started with.
-pub fn stored_plan(record: &EvalRunRecord) -> Result<(EvalSet, EvalConfig), String> {
+pub fn stored_plan(record: &EvalRunRecord) -> Result<(EvalSet, EvalConfig), UnreadableRun> {
     // Stored eval sets are always ADK's own form, which the model reads directly.
     let expected: EvalSet = serde_json::from_str(&record.expected_json).map_err(|e| {
-        format!(
+        UnreadableRun(format!(
             "the stored eval set of `{}` is unreadable: {e}",
             record.summary.result_id
-        )
+        ))
     })?;
     let config = stored_config(&record.summary.result_id, &record.config_json)?;
     Ok((expected, config))
 }
 
 /// The eval config a stored run was started with (`config_json` as stored for `result_id`).
-pub fn stored_config(result_id: &str, config_json: &str) -> Result<EvalConfig, String> {
-    EvalConfig::parse(config_json)
-        .map_err(|e| format!("the stored eval config of `{result_id}` is unreadable: {e}"))
+pub fn stored_config(result_id: &str, config_json: &str) -> Result<EvalConfig, UnreadableRun> {
+    EvalConfig::parse(config_json).map_err(|e| {
+        UnreadableRun(format!(
+            "the stored eval config of `{result_id}` is unreadable: {e}"
+        ))
+    })
+}
+
+/// Why a run stopped before it ended; what was stored stays, and it can be resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunFailure {
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableRun),
+    #[error("eval result `{0}` is now held by another process (this one's lease ran out)")]
+    LeaseLost(String),
+    #[error("the run panicked: {0}")]
+    Panicked(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// Runs the case runs of `record` not stored yet, storing them as they finish (what finished
 /// during one write goes in the next), until all are done (`finished`) or `cancel` turns true
-/// (`cancelled`; the cases under way are dropped, the finished ones are still stored). A failed
-/// write ends the run with the error; the run stays resumable.
+/// (`cancelled`; the cases under way are dropped, the finished ones are still stored). The run
+/// must be held by this process's lease (recorded or claimed by it), which is renewed while it
+/// runs. A failed write ends the run with the error; the run stays resumable.
 pub async fn execute_eval_run(
     store: &Store,
     record: &EvalRunRecord,
@@ -81,30 +79,24 @@ pub async fn execute_eval_run(
     options: &RunOptions,
     mut cancel: watch::Receiver<bool>,
     mut on_case: impl FnMut(&FinishedCase),
-) -> Result<RunStatus, String> {
+) -> Result<RunStatus, RunFailure> {
+    let result_id = &record.summary.result_id;
+    if !store.renew_eval_run_lease(record.row).await? {
+        return Err(RunFailure::LeaseLost(result_id.clone()));
+    }
     let (expected, config) = stored_plan(record)?;
     let options = RunOptions {
         num_runs: record.summary.num_runs.max(1) as usize,
         ..options.clone()
     };
     // A run stored before case summaries were kept gets them now, before its writer starts.
-    let mut head = store
-        .eval_run_head(&record.summary.app_name, &record.summary.result_id)
-        .await
-        .map_err(|e| e.to_string())?;
-    backfill(store, &mut head, &config)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut head = store.eval_run_head(&record.summary.app_name, result_id).await?;
+    backfill(store, &mut head, &config).await?;
     let skip: HashSet<(usize, usize)> = store
         .finished_eval_run_cases(record.row)
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
         .into_iter()
         .collect();
-    store
-        .set_eval_run_status(record.row, RunStatus::Running, now_seconds())
-        .await
-        .map_err(|e| e.to_string())?;
     let app_name = record.summary.app_name.as_str();
     let config = &config;
     // The writer runs beside the case runs rather than between them: while one write is under
@@ -158,24 +150,37 @@ pub async fn execute_eval_run(
                 .iter()
                 .map(|finished| stored_case(finished, config))
                 .collect();
-            save_case_runs(store, record.row, &rows, config)
-                .await
-                .map_err(|e| e.to_string())?;
+            save_case_runs(store, record.row, &rows, config).await?;
             admission.add_permits(rows.len());
             batch.drain(..).for_each(|finished| on_case(&finished));
         }
-        Ok::<(), String>(())
+        Ok::<(), RunFailure>(())
     };
     // A failed write ends the run at once (the case runs under way are dropped); the cases
-    // stored so far stay. The caller marks the run interrupted (or its process is gone when
-    // the run is next read), and it can be resumed once the store is writable.
-    let written = tokio::try_join!(async { Ok(run_cases.await) }, write_cases);
-    let (status, ()) = written?;
-    store
-        .set_eval_run_status(record.row, status, now_seconds())
-        .await
-        .map_err(|e| e.to_string())?;
+    // stored so far stay. The caller marks the run interrupted (or its lease runs out), and it
+    // can be resumed once the store is writable. A lost lease ends it too: another process
+    // runs it now.
+    let status = tokio::select! {
+        written = async { tokio::try_join!(async { Ok(run_cases.await) }, write_cases) } => written?.0,
+        failure = keep_lease(store, record) => return Err(failure),
+    };
+    store.end_eval_run(record.row, status, now_seconds()).await?;
     Ok(status)
+}
+
+/// Renews the run's lease every [`RENEW_EVERY`] for as long as it is awaited; answers only
+/// when it cannot (the lease was lost, or the store failed).
+async fn keep_lease(store: &Store, record: &EvalRunRecord) -> RunFailure {
+    let mut ticks = tokio::time::interval(RENEW_EVERY);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        match store.renew_eval_run_lease(record.row).await {
+            Ok(true) => {}
+            Ok(false) => return RunFailure::LeaseLost(record.summary.result_id.clone()),
+            Err(error) => return error.into(),
+        }
+    }
 }
 
 fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
@@ -184,7 +189,7 @@ fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
         run_index: finished.run_index as i64,
         case_index: finished.case_index as i64,
         eval_id: finished.result.eval_id.clone(),
-        status: finished.result.final_eval_status as i64,
+        status: finished.result.final_eval_status,
         error: finished.result.error.clone(),
         result: serde_json::to_value(&finished.result).expect("results serialise"),
     }
@@ -220,7 +225,7 @@ pub struct StoredEvalSetResult {
 pub enum EvalRunError {
     #[error("choose at least one metric to score")]
     NoMetrics,
-    #[error("num_runs: expected 1 to 100")]
+    #[error("num_runs: expected 1 to {MAX_RUNS_PER_CASE}")]
     BadNumRuns,
     /// No profile of that name; the message names the profiles there are.
     #[error("{0}")]
@@ -233,14 +238,26 @@ pub enum EvalRunError {
     NotRunning(String),
     #[error("eval result `{0}` is already running")]
     AlreadyRunning(String),
+    #[error("select the cases to run in the list first")]
+    NothingSelected,
+    #[error("no case of eval set `{0}` failed in its latest run")]
+    NoneFailed(String),
+    /// The metrics or simulator settings asked for; the message names the field.
+    #[error("{0}")]
+    BadConfig(String),
     /// Finished runs cannot be resumed; the message says why.
     #[error("{0}")]
     NotResumable(String),
-    /// A stored eval set or config that no longer parses (a bug or a damaged database).
-    #[error("{0}")]
-    Unreadable(String),
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableRun),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<ConfigError> for EvalRunError {
+    fn from(error: ConfigError) -> Self {
+        EvalRunError::BadConfig(error.to_string())
+    }
 }
 
 impl StoredEvalSetResult {
@@ -256,7 +273,7 @@ pub async fn eval_set_result(
     store: &Store,
     record: &EvalRunRecord,
 ) -> Result<StoredEvalSetResult, EvalRunError> {
-    let (expected, config) = stored_plan(record).map_err(EvalRunError::Unreadable)?;
+    let (expected, config) = stored_plan(record)?;
     let cases = store.eval_run_cases(record.row, true).await?;
     let summaries = case_summaries(&expected, &config, &cases);
     let summary = &record.summary;
@@ -273,9 +290,8 @@ pub async fn eval_set_result(
     })
 }
 
-/// One stored run of an app; runs whose process died read as interrupted.
+/// One stored run of an app; a run whose lease ran out reads as interrupted.
 pub async fn eval_run(store: &Store, app: &str, result_id: &str) -> Result<EvalRunRecord, StoreError> {
-    store.mark_interrupted_eval_runs().await?;
     store.eval_run(app, result_id).await
 }
 
@@ -285,107 +301,35 @@ pub async fn list_eval_runs(
     app: &str,
     eval_set_id: Option<&str>,
 ) -> Result<Vec<crate::records::EvalRunSummary>, StoreError> {
-    store.mark_interrupted_eval_runs().await?;
     store.list_eval_runs(app, eval_set_id).await
 }
 
-/// What starting a run needs to know; the agent defaults to the app's profile.
-pub struct StartEvalRun<'a> {
-    pub app_name: &'a str,
-    pub eval_set_id: &'a str,
-    /// Cases to run; all when empty.
-    pub eval_ids: &'a [String],
-    pub config: EvalConfig,
-    pub agent: Option<&'a str>,
-    pub num_runs: usize,
-}
-
-fn profile_agent(services: &Services, name: &str) -> Result<Arc<dyn Agent>, EvalRunError> {
-    services
-        .profiles
-        .agent_or_error(name)
-        .map_err(EvalRunError::UnknownAgent)
-}
-
-/// Records a run and starts it in the background. The task stores each case as it finishes;
-/// await the handle to wait for the whole run.
+/// Plans and records a run and starts it in the background. The task stores each case as it
+/// finishes; await the handle to wait for the whole run.
 pub async fn start_eval_run(
     services: &Services,
-    start: StartEvalRun<'_>,
+    request: RunRequest,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    if start.config.metrics.is_empty() {
-        return Err(EvalRunError::NoMetrics);
-    }
-    if !(1..=100).contains(&start.num_runs) {
-        return Err(EvalRunError::BadNumRuns);
-    }
-    let agent_name = start.agent.unwrap_or(start.app_name);
-    let agent = profile_agent(services, agent_name)?;
-    let json = services
-        .store
-        .export_adk_json(start.app_name, start.eval_set_id)
-        .await?;
-    let mut expected: EvalSet = serde_json::from_str(&json).map_err(|e| {
-        EvalRunError::Unreadable(format!(
-            "eval set `{}` could not be read back: {e}",
-            start.eval_set_id
-        ))
-    })?;
-    if !start.eval_ids.is_empty() {
-        if let Some(missing) = start
-            .eval_ids
-            .iter()
-            .find(|id| !expected.eval_cases.iter().any(|c| &c.eval_id == *id))
-        {
-            return Err(EvalRunError::UnknownCase {
-                eval_set_id: start.eval_set_id.to_string(),
-                eval_id: missing.clone(),
-            });
-        }
-        expected
-            .eval_cases
-            .retain(|c| start.eval_ids.contains(&c.eval_id));
-    }
-    if expected.eval_cases.is_empty() {
-        return Err(EvalRunError::NoCases(start.eval_set_id.to_string()));
-    }
-    let record = create_eval_run(
-        &services.store,
-        &EvalRunPlan {
-            app_name: start.app_name,
-            expected: &expected,
-            config: &start.config,
-            agent_name,
-            num_runs: start.num_runs,
-        },
-    )
-    .await?;
-    let handle = spawn_eval_run(services, record.clone(), agent)?;
+    let plan = plan_run(&services.store, &services.profiles, request).await?;
+    let record = record_run(&services.store, &plan).await?;
+    let claim = claim_here(services, &record.summary.result_id)?;
+    let handle = spawn_eval_run(services, record.clone(), plan.agent, claim);
     Ok((record, handle))
 }
 
-/// Resumes an interrupted or cancelled run: only the case runs not stored yet run.
+/// Resumes an interrupted or cancelled run: only the case runs not stored yet run. The run
+/// reads as running from the moment this answers.
 pub async fn resume_eval_run(
     services: &Services,
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    let record = eval_run(&services.store, app, result_id).await?;
-    record
-        .summary
-        .check_resumable()
-        .map_err(EvalRunError::NotResumable)?;
-    let agent = profile_agent(services, &record.summary.agent)?;
-    // Running from now on, not once the task gets to it: whoever reads the run right after
-    // the resume (the browser's next poll) sees it running. Set before the task starts, which
-    // may finish the run at once; if a second resume wins the race, the run is running anyway.
-    services
-        .store
-        .set_eval_run_status(record.row, RunStatus::Running, now_seconds())
-        .await?;
-    let mut record = record;
-    record.summary.status = RunStatus::Running;
-    let handle = spawn_eval_run(services, record.clone(), agent)?;
+    resumable_run(&services.store, app, result_id).await?;
+    // Held here before the store's claim: a cancelled run of this process may still be
+    // finishing, and must not be claimed from under it.
+    let claim = claim_here(services, result_id)?;
+    let (record, agent) = claim_resume(&services.store, &services.profiles, app, result_id).await?;
+    let handle = spawn_eval_run(services, record.clone(), agent, claim);
     Ok((record, handle))
 }
 
@@ -399,21 +343,27 @@ pub async fn cancel_eval_run(services: &Services, app: &str, result_id: &str) ->
     }
 }
 
+/// Registers the run as under way in this process, so it can be cancelled and is not started
+/// twice here.
+fn claim_here(services: &Services, result_id: &str) -> Result<(watch::Receiver<bool>, Claim), EvalRunError> {
+    services
+        .eval_runs
+        .claim(result_id)
+        .ok_or_else(|| EvalRunError::AlreadyRunning(result_id.to_string()))
+}
+
 fn spawn_eval_run(
     services: &Services,
     record: EvalRunRecord,
     agent: Arc<dyn Agent>,
-) -> Result<tokio::task::JoinHandle<()>, EvalRunError> {
-    let result_id = record.summary.result_id.clone();
-    let (cancel, claim) = services
-        .eval_runs
-        .claim(&result_id)
-        .ok_or_else(|| EvalRunError::AlreadyRunning(result_id.clone()))?;
+    (cancel, claim): (watch::Receiver<bool>, Claim),
+) -> tokio::task::JoinHandle<()> {
     let services = services.clone();
-    Ok(tokio::spawn(async move {
+    tokio::spawn(async move {
         // Dropped when the task ends, however it ends: a panic does not leave the run
         // registered (and so cancellable and un-resumable) for as long as the process lives.
         let _claim = claim;
+        let result_id = &record.summary.result_id;
         let options = RunOptions::default();
         let run = execute_eval_run(
             &services.store,
@@ -427,26 +377,25 @@ fn spawn_eval_run(
         // A panic (in an agent, a metric) ends the run like a failed write: interrupted, resumable.
         let outcome = match AssertUnwindSafe(run).catch_unwind().await {
             Ok(outcome) => outcome,
-            Err(panic) => Err(panic_message(panic.as_ref())),
+            Err(panic) => Err(RunFailure::Panicked(panic_message(panic.as_ref()))),
         };
-        if let Err(message) = outcome {
-            tracing::error!(result_id, "eval run failed: {message}");
-            // Left `running`, it would look alive for as long as this process lives.
+        if let Err(failure) = outcome {
+            tracing::error!(result_id, "eval run failed: {failure}");
+            // Left `running`, it would look alive until its lease ran out.
             let _ = services
                 .store
-                .set_eval_run_status(record.row, RunStatus::Interrupted, now_seconds())
+                .end_eval_run(record.row, RunStatus::Interrupted, now_seconds())
                 .await;
         }
-    }))
+    })
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    let text = panic
+    panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".into());
-    format!("the run panicked: {text}")
+        .unwrap_or_else(|| "no message".into())
 }
 
 /// The case runs stored for a run so far; their full results only `with_results`.

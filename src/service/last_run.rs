@@ -79,7 +79,7 @@ pub async fn failed_in_latest_run(
         .eval_run_cases(record.row, false)
         .await?
         .into_iter()
-        .filter(|row| row.status == 2 || row.error.is_some())
+        .filter(|row| row.failed())
         .filter(|row| seen.insert(row.eval_id.clone()))
         .map(|row| row.eval_id)
         .collect())

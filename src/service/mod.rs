@@ -11,6 +11,7 @@ pub mod eval_sets;
 pub mod last_run;
 pub mod metric_offer;
 pub mod run_export;
+pub mod run_plan;
 pub mod run_progress;
 pub mod run_summaries;
 pub mod run_views;

@@ -47,7 +47,7 @@ pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Resul
 /// The run as JUnit XML: one test case per eval case, pooled over its runs.
 pub async fn junit_file(store: &Store, app: &str, result_id: &str) -> Result<RunFile, EvalRunError> {
     let record = store.eval_run(app, result_id).await?;
-    let (expected, config) = stored_plan(&record).map_err(EvalRunError::Unreadable)?;
+    let (expected, config) = stored_plan(&record)?;
     let cases = store.eval_run_cases(record.row, false).await?;
     let summaries = case_summaries(&expected, &config, &cases);
     let errors: Vec<junit::RunError> = cases

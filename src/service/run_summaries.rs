@@ -4,14 +4,14 @@
 //! cached until the next write.
 
 use super::eval_runs::{stored_config, EvalRunError};
-use crate::eval::{metric_stats, summarize_case, CaseRunScores, EvalConfig, EvalStatus, MetricStats};
+use crate::eval::{metric_stats, summarize_case, CaseRunScores, EvalConfig, MetricStats};
 use crate::records::EvalRunCase;
 use crate::store::{CaseSummaryRow, EvalRunHead, Store, StoreError};
 use std::collections::BTreeMap;
 
 /// The config a run was scored with.
 pub fn config_of(head: &EvalRunHead) -> Result<EvalConfig, EvalRunError> {
-    stored_config(&head.summary.result_id, &head.config_json).map_err(EvalRunError::Unreadable)
+    stored_config(&head.summary.result_id, &head.config_json).map_err(EvalRunError::from)
 }
 
 /// The summaries of the cases of `rows` (stored case runs of one run), in case order.
@@ -23,7 +23,7 @@ pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRo
             .or_insert_with(|| (&row.eval_id, Vec::new()))
             .1
             .push(CaseRunScores {
-                final_eval_status: EvalStatus::from_number(row.status),
+                final_eval_status: row.status,
                 error: row.error.is_some(),
                 metric_scores: row.metric_scores.clone(),
             });

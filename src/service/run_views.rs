@@ -26,7 +26,6 @@ pub async fn run_rows(
     app: &str,
     eval_set_id: Option<&str>,
 ) -> Result<Vec<RunRow>, EvalRunError> {
-    store.mark_interrupted_eval_runs().await?;
     let mut rows = Vec::new();
     for mut head in store.list_eval_run_heads(app, eval_set_id).await? {
         let config = config_of(&head)?;

@@ -1,13 +1,14 @@
 //! The services against a real SQLite file and the demo agent.
 
 use super::case_results::case_across_runs;
-use super::eval_runs::{eval_run, resume_eval_run, start_eval_run, StartEvalRun};
+use super::eval_runs::{eval_run, resume_eval_run, start_eval_run};
 use super::eval_sets::import_file;
+use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::run_views::{compare, run_page};
 use super::Services;
 use crate::agent::AgentProfiles;
 use crate::eval::{EvalConfig, Judge, JudgeRequest, ScoringServices};
-use crate::records::RunStatus;
+use crate::records::{RunScope, RunStatus};
 use crate::store::{EvalRunRecord, Store};
 use futures::future::BoxFuture;
 use futures::FutureExt;
@@ -58,11 +59,12 @@ async fn start_weather_run(
     config: EvalConfig,
     num_runs: usize,
 ) -> (EvalRunRecord, tokio::task::JoinHandle<()>) {
-    let start = StartEvalRun {
-        app_name: "demo",
-        eval_set_id: "weather",
-        eval_ids: &[],
-        config,
+    let start = RunRequest {
+        app_name: "demo".into(),
+        eval_set: RunEvalSet::Stored("weather".into()),
+        scope: RunScope::All,
+        metrics: RunMetrics::Config(config),
+        simulator: None,
         agent: None,
         num_runs,
     };

@@ -1,6 +1,7 @@
 //! SQLite persistence with sqlx. Every write that touches more than one row runs in one
 //! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
 
+use super::runs::FAILED_CASE_RUN;
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
 use crate::records::{
     CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, StoredCase,
@@ -10,6 +11,7 @@ use serde_json::{Map, Value};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +35,8 @@ pub type StoreResult<T> = Result<T, StoreError>;
 #[derive(Clone)]
 pub struct Store {
     pub(super) pool: SqlitePool,
+    /// Whose leases this handle holds (see `leases`).
+    pub(super) boot_id: Arc<str>,
 }
 
 const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
@@ -56,7 +60,10 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            boot_id: uuid::Uuid::new_v4().to_string().into(),
+        })
     }
 
     pub async fn list_apps(&self) -> StoreResult<Vec<String>> {
@@ -258,17 +265,20 @@ impl Store {
         let text = query.text.trim().to_lowercase();
         // instr() rather than LIKE: the user's text may hold % or _. The failed filter reads
         // the evalset's latest run. Numbered parameters: each value is bound once.
-        const MATCHES: &str = "eval_set_row = ?1 AND (?2 = '' OR instr(lower(eval_id), ?2) > 0 \
+        let matches = format!(
+            "eval_set_row = ?1 AND (?2 = '' OR instr(lower(eval_id), ?2) > 0 \
              OR instr(lower(first_user_message), ?2) > 0 OR instr(lower(tool_names), ?2) > 0) \
              AND (?3 = 0 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
              (SELECT id FROM eval_runs WHERE app_name = ?4 AND eval_set_id = ?5 \
-             ORDER BY created_at DESC, id DESC LIMIT 1) AND (status = 2 OR error IS NOT NULL)))";
+             ORDER BY created_at DESC, id DESC LIMIT 1) AND {failed}))",
+            failed = FAILED_CASE_RUN.as_str()
+        );
         let filter = (set_row, text.as_str(), query.failed_last_run, app, eval_set_id);
         let total_cases: i64 = if text.is_empty() && !query.failed_last_run {
             eval_set.case_count
         } else {
             matching(
-                &format!("SELECT COUNT(*) FROM eval_cases WHERE {MATCHES}"),
+                &format!("SELECT COUNT(*) FROM eval_cases WHERE {matches}"),
                 filter,
             )
             .fetch_one(&self.pool)
@@ -289,7 +299,7 @@ impl Store {
         // the order's index alone, not fetched whole.
         let page_sql = format!(
             "SELECT eval_id, turn_count, tool_call_count, first_user_message, version, updated_at \
-             FROM eval_cases WHERE id IN (SELECT id FROM eval_cases WHERE {MATCHES} \
+             FROM eval_cases WHERE id IN (SELECT id FROM eval_cases WHERE {matches} \
              ORDER BY {column} {direction}, position {direction} LIMIT ?6 OFFSET ?7) \
              ORDER BY {column} {direction}, position {direction}"
         );

@@ -7,6 +7,8 @@ mod db;
 #[cfg(feature = "ssr")]
 mod deleted_cases;
 #[cfg(feature = "ssr")]
+mod leases;
+#[cfg(feature = "ssr")]
 mod run_summaries;
 #[cfg(feature = "ssr")]
 mod runs;
@@ -19,6 +21,8 @@ mod tests;
 pub use case_versions::CaseVersion;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
+#[cfg(feature = "ssr")]
+pub use leases::{LEASE_SECONDS, RENEW_EVERY};
 #[cfg(feature = "ssr")]
 pub use run_summaries::CaseSummaryRow;
 #[cfg(feature = "ssr")]

@@ -1,10 +1,13 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
 use super::db::{corrupt, Store, StoreError, StoreResult};
+use super::leases::{LEASE_SECONDS, LIVE_STATUS};
 use super::run_summaries::{write_summaries, CaseSummaryRow, SUMMARY_FORMAT};
+use crate::eval::EvalStatus;
 use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use serde_json::Value;
 use sqlx::Row;
+use std::sync::LazyLock;
 
 /// What a new run records before its first case starts.
 #[derive(Debug, Clone)]
@@ -46,16 +49,27 @@ pub struct EvalRunRecord {
     pub config_json: String,
 }
 
-const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, r.status, r.num_runs, \
-     r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
-     r.cases_failed AS failed, r.cases_errored AS errors";
+/// A run's summary columns; its status as readers see it (a run whose lease ended is interrupted).
+static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "r.result_id, r.app_name, r.eval_set_id, r.agent, {status} AS status, r.num_runs, \
+         r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
+         r.cases_failed AS failed, r.cases_errored AS errors",
+        status = LIVE_STATUS.as_str()
+    )
+});
+
+/// Whether a row of `eval_run_cases` failed in the sense of "failed in the latest run" (as
+/// [`EvalRunCase::failed`]): its status is FAILED or its agent errored.
+pub(super) static FAILED_CASE_RUN: LazyLock<String> =
+    LazyLock::new(|| format!("(status = {} OR error IS NOT NULL)", EvalStatus::Failed as i64));
 
 /// A head's columns besides the summary: the config and the state of the run's summaries.
 const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format, r.cases_version, \
      CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
 impl Store {
-    /// Records a new run as `running`, owned by this process. The result id follows ADK
+    /// Records a new run as `running`, its lease held by this process. The result id follows ADK
     /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
     pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
         let base = format!(
@@ -73,18 +87,20 @@ impl Store {
             let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
             let inserted = sqlx::query(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
-                 config_json, num_runs, total, pid, created_at, summarised) \
-                 VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) \
+                 config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
             .bind(run.app_name)
             .bind(run.eval_set_id)
             .bind(run.agent)
+            .bind(RunStatus::Running.as_str())
             .bind(run.config_json)
             .bind(run.num_runs as i64)
             .bind(run.total as i64)
-            .bind(i64::from(std::process::id()))
+            .bind(self.boot_id())
+            .bind(LEASE_SECONDS)
             .bind(run.created_at)
             .bind(SUMMARY_FORMAT)
             .execute(&mut *transaction)
@@ -125,7 +141,7 @@ impl Store {
             .fetch_optional(&mut *transaction)
             .await?;
             if let Some((status, error)) = earlier {
-                counts.add(status, error.is_some(), -1);
+                counts.add(EvalStatus::from_number(status), error.is_some(), -1);
             }
             counts.add(case.status, case.error.is_some(), 1);
             sqlx::query(
@@ -137,7 +153,7 @@ impl Store {
             .bind(case.run_index)
             .bind(case.case_index)
             .bind(&case.eval_id)
-            .bind(case.status)
+            .bind(case.status as i64)
             .bind(&case.error)
             .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
             .bind(case.result.to_string())
@@ -164,41 +180,6 @@ impl Store {
         Ok(())
     }
 
-    /// Sets a run's status; a run that ends records when.
-    pub async fn set_eval_run_status(&self, run_row: i64, status: RunStatus, now: f64) -> StoreResult<()> {
-        let finished_at = (status != RunStatus::Running).then_some(now);
-        sqlx::query("UPDATE eval_runs SET status = ?, finished_at = ?, pid = ? WHERE id = ?")
-            .bind(status.as_str())
-            .bind(finished_at)
-            .bind(i64::from(std::process::id()))
-            .bind(run_row)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// Marks `running` runs whose process no longer exists as `interrupted` (after a crash or
-    /// kill -9). Returns how many were marked.
-    pub async fn mark_interrupted_eval_runs(&self) -> StoreResult<u64> {
-        let running: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT id, pid FROM eval_runs WHERE status = 'running'")
-                .fetch_all(&self.pool)
-                .await?;
-        let mut marked = 0;
-        for (row, pid) in running {
-            if !process_alive(pid) {
-                sqlx::query(
-                    "UPDATE eval_runs SET status = 'interrupted' WHERE id = ? AND status = 'running'",
-                )
-                .bind(row)
-                .execute(&self.pool)
-                .await?;
-                marked += 1;
-            }
-        }
-        Ok(marked)
-    }
-
     /// The app's runs, newest first; only those of one eval set when given.
     pub async fn list_eval_runs(
         &self,
@@ -220,9 +201,10 @@ impl Store {
         eval_set_id: Option<&str>,
     ) -> StoreResult<Vec<EvalRunHead>> {
         let rows = sqlx::query(&format!(
-            "SELECT {HEAD_COLUMNS}, {SUMMARY_COLUMNS} FROM eval_runs r \
+            "SELECT {HEAD_COLUMNS}, {summary} FROM eval_runs r \
              WHERE r.app_name = ? AND (? IS NULL OR r.eval_set_id = ?) \
-             ORDER BY r.created_at DESC, r.id DESC"
+             ORDER BY r.created_at DESC, r.id DESC",
+            summary = SUMMARY_COLUMNS.as_str()
         ))
         .bind(app)
         .bind(eval_set_id)
@@ -262,8 +244,9 @@ impl Store {
         columns: &str,
     ) -> StoreResult<sqlx::sqlite::SqliteRow> {
         sqlx::query(&format!(
-            "SELECT {columns}, {SUMMARY_COLUMNS} FROM eval_runs r \
-             WHERE r.app_name = ? AND r.result_id = ?"
+            "SELECT {columns}, {summary} FROM eval_runs r \
+             WHERE r.app_name = ? AND r.result_id = ?",
+            summary = SUMMARY_COLUMNS.as_str()
         ))
         .bind(app)
         .bind(result_id)
@@ -392,11 +375,11 @@ struct CaseCounts {
 
 impl CaseCounts {
     /// Counts a case run in (`sign` 1) or out (-1), as the summary columns define the counts.
-    fn add(&mut self, status: i64, error: bool, sign: i64) {
+    fn add(&mut self, status: EvalStatus, error: bool, sign: i64) {
         self.done += sign;
         match (error, status) {
             (true, _) => self.errored += sign,
-            (false, 1) => self.passed += sign,
+            (false, EvalStatus::Passed) => self.passed += sign,
             (false, _) => self.failed += sign,
         }
     }
@@ -409,7 +392,7 @@ fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
         run_index: row.try_get("run_index")?,
         case_index: row.try_get("case_index")?,
         eval_id: row.try_get("eval_id")?,
-        status: row.try_get("status")?,
+        status: EvalStatus::from_number(row.try_get("status")?),
         error: row.try_get("error")?,
         metric_scores: serde_json::from_str(&scores).map_err(corrupt)?,
         result: serde_json::from_str::<Value>(&result).map_err(corrupt)?,
@@ -446,9 +429,4 @@ fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
         created_at: row.try_get("created_at")?,
         finished_at: row.try_get("finished_at")?,
     })
-}
-
-/// Whether a process with this id exists (on Linux, its /proc entry). Our own process always is.
-fn process_alive(pid: i64) -> bool {
-    pid == i64::from(std::process::id()) || std::path::Path::new(&format!("/proc/{pid}")).exists()
 }

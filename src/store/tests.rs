@@ -203,7 +203,7 @@ fn case_run(case_index: i64, status: i64) -> EvalRunCase {
         run_index: 0,
         case_index,
         eval_id: format!("case_{case_index}"),
-        status,
+        status: crate::eval::EvalStatus::from_number(status),
         error: None,
         metric_scores: vec![vec![Some(1.0), None]],
         result: serde_json::json!({"eval_id": format!("case_{case_index}")}),
@@ -241,7 +241,7 @@ async fn finished_case_runs_are_stored_in_batches() {
         .await
         .unwrap();
     let stored = store.eval_run_cases(run.row, true).await.unwrap();
-    let rows: Vec<(i64, i64)> = stored.iter().map(|c| (c.case_index, c.status)).collect();
+    let rows: Vec<(i64, i64)> = stored.iter().map(|c| (c.case_index, c.status as i64)).collect();
     assert_eq!(rows, [(0, 1), (1, 1), (2, 1)]);
     assert_eq!(stored[1].metric_scores, [vec![Some(1.0), None]]);
     // The counts follow the replacement: case 0 failed, then passed.

@@ -2,9 +2,7 @@
 //! port over a SQLite file in a temporary directory, with the requests and checks every test
 //! module makes.
 
-use evalstudio::config::Config;
-use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
-use evalstudio::store::Store;
+use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -25,32 +23,37 @@ pub struct TestApp {
 
 /// The app with the default body limit and agent profiles (the built-in demo agent).
 pub async fn spawn_app() -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, Config::default()).await
+    spawn(DEFAULT_MAX_BODY_BYTES, "").await
 }
 
 /// The app refusing request bodies over `max_body_bytes`.
 pub async fn spawn_app_with_body_limit(max_body_bytes: usize) -> TestApp {
-    spawn(max_body_bytes, Config::default()).await
+    spawn(max_body_bytes, "").await
 }
 
 /// The app with the agent profiles (and judge) of `config`, an evalstudio.toml.
 pub async fn spawn_app_with_config(config: &str) -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, Config::parse(config).unwrap()).await
+    spawn(DEFAULT_MAX_BODY_BYTES, config).await
 }
 
-async fn spawn(max_body_bytes: usize, app_config: Config) -> TestApp {
+/// Starts the app as `evalstudio serve` does ([`Server::bind`]), its evalstudio.toml holding
+/// `app_config`, on a random port.
+async fn spawn(max_body_bytes: usize, app_config: &str) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
+    let config_path = dir.path().join("evalstudio.toml");
+    std::fs::write(&config_path, app_config).unwrap();
     let config = ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db_path: dir.path().join("evalstudio.db"),
         site_root: dir.path().join("site").to_string_lossy().into_owned(),
         max_body_bytes,
-        config_path: None,
+        config_path: Some(config_path),
     };
-    let store = Store::open(&config.db_path).await.unwrap();
-    let app = router(store, leptos_options(&config), max_body_bytes, app_config);
+    let server = Server::bind(config).await.unwrap();
+    let address = format!("http://{}", server.local_addr().unwrap());
+    tokio::spawn(server.run(std::future::pending()));
     TestApp {
-        address: serve(app).await,
+        address,
         http: reqwest::Client::new(),
         dir,
     }

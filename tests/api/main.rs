@@ -22,6 +22,7 @@ mod eval_runs;
 mod eval_sets;
 mod evaluators;
 mod import_export;
+mod internal_errors;
 mod judge;
 mod limits;
 mod not_found;

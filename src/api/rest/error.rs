@@ -39,8 +39,16 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message, Value::Null)
     }
 
-    pub fn internal(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message, Value::Null)
+    /// A fault of ours, not the user's: the answer says only "internal error" and an id; the
+    /// log line with the id holds what went wrong, which may name paths or SQL.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        let id = error_id();
+        tracing::error!(error_id = %id, "internal error: {cause}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error",
+            json!({ "id": id }),
+        )
     }
 
     pub fn too_large() -> Self {
@@ -66,16 +74,14 @@ impl From<StoreError> for ApiError {
             StoreError::Stale { message, current } => {
                 ApiError::new(StatusCode::CONFLICT, message, json!({"currentVersion": current}))
             }
-            other => {
-                tracing::error!("store error: {other}");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal error",
-                    json!(other.to_string()),
-                )
-            }
+            other => ApiError::internal(other),
         }
     }
+}
+
+/// A short id that ties a 500 answer to its log line.
+fn error_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_string()
 }
 
 /// The body of every error answer.
@@ -174,11 +180,14 @@ impl From<EvalRunError> for ApiError {
             | EvalRunError::BadNumRuns
             | EvalRunError::UnknownAgent(_)
             | EvalRunError::UnknownCase { .. }
-            | EvalRunError::NoCases(_) => ApiError::bad_request(err.to_string()),
+            | EvalRunError::NoCases(_)
+            | EvalRunError::NothingSelected
+            | EvalRunError::NoneFailed(_)
+            | EvalRunError::BadConfig(_) => ApiError::bad_request(err.to_string()),
             EvalRunError::NotRunning(_) | EvalRunError::AlreadyRunning(_) | EvalRunError::NotResumable(_) => {
                 ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null)
             }
-            EvalRunError::Unreadable(message) => ApiError::internal(message),
+            EvalRunError::Unreadable(err) => ApiError::internal(err),
             EvalRunError::Store(err) => err.into(),
         }
     }

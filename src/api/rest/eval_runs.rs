@@ -4,10 +4,10 @@
 use super::body::JsonBody;
 use super::error::ApiError;
 use crate::api::AppState;
-use crate::eval::simulator::SimulatorConfig;
-use crate::eval::{Change, EvalConfig};
-use crate::records::RunComparison;
-use crate::service::eval_runs::{self, StartEvalRun, StoredEvalSetResult};
+use crate::eval::Change;
+use crate::records::{RunComparison, RunScope};
+use crate::service::eval_runs::{self, StoredEvalSetResult};
+use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use crate::service::run_progress::{self, ProgressEvent};
 use crate::service::{metric_offer, run_export, run_views};
 use axum::extract::{Path, Query, State};
@@ -81,27 +81,24 @@ async fn run_eval(
     JsonBody(body): JsonBody<RunEvalBody>,
 ) -> Result<Response, ApiError> {
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be a RunEvalRequest"))?;
-    let mut config = if body.eval_metrics.is_empty() {
-        EvalConfig::default()
-    } else {
-        EvalConfig::from_eval_metrics(&body.eval_metrics).map_err(|e| ApiError::bad_request(e.to_string()))?
-    };
-    if let Some(simulator) = body.user_simulator_config.as_ref().filter(|v| !v.is_null()) {
-        config.simulator =
-            SimulatorConfig::parse(simulator, "user_simulator_config").map_err(ApiError::bad_request)?;
-    }
-    let (record, handle) = eval_runs::start_eval_run(
-        &state.services,
-        StartEvalRun {
-            app_name: &app,
-            eval_set_id: &eval_set_id,
-            eval_ids: &body.eval_ids,
-            config,
-            agent: body.agent.as_deref(),
-            num_runs: body.num_runs,
+    let request = RunRequest {
+        app_name: app.clone(),
+        eval_set: RunEvalSet::Stored(eval_set_id),
+        scope: if body.eval_ids.is_empty() {
+            RunScope::All
+        } else {
+            RunScope::Selected(body.eval_ids)
         },
-    )
-    .await?;
+        metrics: if body.eval_metrics.is_empty() {
+            RunMetrics::Default
+        } else {
+            RunMetrics::EvalMetrics(body.eval_metrics)
+        },
+        simulator: body.user_simulator_config,
+        agent: body.agent,
+        num_runs: body.num_runs,
+    };
+    let (record, handle) = eval_runs::start_eval_run(&state.services, request).await?;
     let result_id = record.summary.result_id;
     if !body.wait {
         let started = StartedRun {

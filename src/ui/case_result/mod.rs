@@ -12,7 +12,7 @@ use super::{
 };
 use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
 use crate::eval::{EvalCaseResult, EvalStatus};
-use crate::records::RunStatus;
+use crate::records::{CaseRunOutcome, RunStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;
@@ -146,14 +146,11 @@ fn CaseResultBody(
                     case_result_href(&app, &set, &result_id, &r.eval_id),
                     r.run_index
                 );
-                let status = if r.error.is_some() {
-                    "error"
-                } else {
-                    match r.status {
-                        1 => "passed",
-                        2 => "failed",
-                        _ => "not evaluated",
-                    }
+                let status = match r.outcome() {
+                    CaseRunOutcome::Error => "error",
+                    CaseRunOutcome::Passed => "passed",
+                    CaseRunOutcome::Failed => "failed",
+                    CaseRunOutcome::NotEvaluated => "not evaluated",
                 };
                 let current = Some(r.run_index) == shown.as_ref().map(|s| s.run_index);
                 view! {

@@ -91,7 +91,7 @@ mod tests {
             run_index,
             case_index: 0,
             eval_id: eval_id.into(),
-            status: 1,
+            status: crate::eval::EvalStatus::Passed,
             error: None,
             metric_scores: Vec::new(),
             result,

@@ -1,0 +1,207 @@
+//! One planner for every eval run, whoever asks: the CLI, REST, the browser's Evaluate panel
+//! and a case's re-run all describe the run as a [`RunRequest`]; here it is checked with the
+//! same limits, its config built, its cases chosen and its agent found. A new run option is
+//! added here, once. Recording a plan takes this process's lease on the run, and resuming
+//! claims it the same way, so whoever runs it holds it.
+
+use super::eval_runs::{eval_run, EvalRunError, UnreadableRun};
+use super::last_run::failed_in_latest_run;
+use crate::agent::{Agent, AgentProfiles};
+use crate::clock::now_seconds;
+use crate::eval::simulator::SimulatorConfig;
+use crate::eval::EvalConfig;
+use crate::evalset::{to_adk_json, EvalSet};
+use crate::records::{MetricChoice, RunScope, RunStatus};
+use crate::store::{EvalRunRecord, NewEvalRun, Store};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Most runs of each case one run may ask for.
+pub const MAX_RUNS_PER_CASE: usize = 100;
+
+/// How a run is scored, as each adapter receives it.
+pub enum RunMetrics {
+    /// ADK's defaults: `tool_trajectory_avg_score` 1.0, `response_match_score` 0.8.
+    Default,
+    /// ADK's `EvalMetric` list (a REST run request).
+    EvalMetrics(Vec<Value>),
+    /// Picked in the browser.
+    Picked(Vec<MetricChoice>),
+    /// A config already read: a test_config.json, or the stored config of the run re-run.
+    Config(EvalConfig),
+}
+
+/// The eval set a run takes its cases from.
+pub enum RunEvalSet {
+    /// An eval set of the app in the store, by id.
+    Stored(String),
+    /// One read from a file, not stored.
+    Given(EvalSet),
+}
+
+/// Everything a run is started with.
+pub struct RunRequest {
+    pub app_name: String,
+    pub eval_set: RunEvalSet,
+    pub scope: RunScope,
+    pub metrics: RunMetrics,
+    /// ADK's `user_simulator_config` for the scenario cases; None keeps the config's own.
+    pub simulator: Option<Value>,
+    /// The agent profile; by default the one named like the app.
+    pub agent: Option<String>,
+    pub num_runs: usize,
+}
+
+/// A checked request: what will run, how it is scored, by which agent.
+pub struct RunPlan {
+    pub app_name: String,
+    /// Only the chosen cases.
+    pub expected: EvalSet,
+    pub config: EvalConfig,
+    pub agent_name: String,
+    pub agent: Arc<dyn Agent>,
+    pub num_runs: usize,
+}
+
+/// Checks `request` and resolves it: the config, the agent, the eval set and its chosen cases.
+pub async fn plan_run(
+    store: &Store,
+    profiles: &AgentProfiles,
+    request: RunRequest,
+) -> Result<RunPlan, EvalRunError> {
+    let config = run_config(request.metrics, request.simulator.as_ref())?;
+    if config.metrics.is_empty() {
+        return Err(EvalRunError::NoMetrics);
+    }
+    if !(1..=MAX_RUNS_PER_CASE).contains(&request.num_runs) {
+        return Err(EvalRunError::BadNumRuns);
+    }
+    let agent_name = request.agent.unwrap_or_else(|| request.app_name.clone());
+    let agent = profile_agent(profiles, &agent_name)?;
+    let mut expected = match request.eval_set {
+        RunEvalSet::Given(set) => set,
+        RunEvalSet::Stored(id) => stored_eval_set(store, &request.app_name, &id).await?,
+    };
+    let chosen = chosen_cases(store, &request.app_name, &expected, request.scope).await?;
+    if let Some(chosen) = chosen {
+        expected.eval_cases.retain(|case| chosen.contains(&case.eval_id));
+    }
+    if expected.eval_cases.is_empty() {
+        return Err(EvalRunError::NoCases(expected.eval_set_id));
+    }
+    Ok(RunPlan {
+        app_name: request.app_name,
+        expected,
+        config,
+        agent_name,
+        agent,
+        num_runs: request.num_runs,
+    })
+}
+
+/// Records the planned run as `running`, under this process's lease, before any case starts.
+pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, EvalRunError> {
+    Ok(store
+        .create_eval_run(&NewEvalRun {
+            app_name: &plan.app_name,
+            eval_set_id: &plan.expected.eval_set_id,
+            agent: &plan.agent_name,
+            expected_json: &to_adk_json(&plan.expected),
+            config_json: &plan.config.to_json().to_string(),
+            num_runs: plan.num_runs,
+            total: plan.expected.eval_cases.len() * plan.num_runs,
+            created_at: now_seconds(),
+        })
+        .await?)
+}
+
+/// Takes an interrupted or cancelled run for this process to resume: the run as stored, now
+/// running under this process's lease, and the agent it started with.
+pub async fn claim_resume(
+    store: &Store,
+    profiles: &AgentProfiles,
+    app: &str,
+    result_id: &str,
+) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
+    let mut record = resumable_run(store, app, result_id).await?;
+    let agent = profile_agent(profiles, &record.summary.agent)?;
+    // Between the read and here another process may have claimed it: the claim decides.
+    if !store.claim_eval_run(record.row).await? {
+        return Err(EvalRunError::AlreadyRunning(result_id.to_string()));
+    }
+    record.summary.status = RunStatus::Running;
+    record.summary.finished_at = None;
+    Ok((record, agent))
+}
+
+/// The stored run, if it can be resumed (it is interrupted or cancelled); else why not.
+pub async fn resumable_run(store: &Store, app: &str, result_id: &str) -> Result<EvalRunRecord, EvalRunError> {
+    let record = eval_run(store, app, result_id).await?;
+    record
+        .summary
+        .check_resumable()
+        .map_err(EvalRunError::NotResumable)?;
+    Ok(record)
+}
+
+fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Result<EvalConfig, EvalRunError> {
+    let mut config = match metrics {
+        RunMetrics::Default => EvalConfig::default(),
+        RunMetrics::EvalMetrics(metrics) => EvalConfig::from_eval_metrics(&metrics)?,
+        RunMetrics::Picked(picked) => EvalConfig::from_picked(
+            picked
+                .iter()
+                .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
+        )?,
+        RunMetrics::Config(config) => config,
+    };
+    if let Some(simulator) = simulator.filter(|value| !value.is_null()) {
+        config.simulator =
+            SimulatorConfig::parse(simulator, "user_simulator_config").map_err(EvalRunError::BadConfig)?;
+    }
+    Ok(config)
+}
+
+fn profile_agent(profiles: &AgentProfiles, name: &str) -> Result<Arc<dyn Agent>, EvalRunError> {
+    profiles.agent_or_error(name).map_err(EvalRunError::UnknownAgent)
+}
+
+async fn stored_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<EvalSet, EvalRunError> {
+    let json = store.export_adk_json(app, eval_set_id).await?;
+    serde_json::from_str(&json).map_err(|e| {
+        EvalRunError::Unreadable(UnreadableRun(format!(
+            "eval set `{eval_set_id}` could not be read back: {e}"
+        )))
+    })
+}
+
+/// The eval ids `scope` keeps, or None for all of them.
+async fn chosen_cases(
+    store: &Store,
+    app: &str,
+    expected: &EvalSet,
+    scope: RunScope,
+) -> Result<Option<Vec<String>>, EvalRunError> {
+    let ids = match scope {
+        RunScope::All => return Ok(None),
+        RunScope::Selected(ids) if ids.is_empty() => return Err(EvalRunError::NothingSelected),
+        RunScope::Selected(ids) => ids,
+        RunScope::FailedLastRun => {
+            let failed = failed_in_latest_run(store, app, &expected.eval_set_id).await?;
+            if failed.is_empty() {
+                return Err(EvalRunError::NoneFailed(expected.eval_set_id.clone()));
+            }
+            failed
+        }
+    };
+    if let Some(missing) = ids
+        .iter()
+        .find(|id| !expected.eval_cases.iter().any(|c| &c.eval_id == *id))
+    {
+        return Err(EvalRunError::UnknownCase {
+            eval_set_id: expected.eval_set_id.clone(),
+            eval_id: missing.clone(),
+        });
+    }
+    Ok(Some(ids))
+}
