@@ -45,15 +45,15 @@ build: rust-tools node-tools
 test: tools fmt lint unit conformance e2e
 
 fmt:
-	cargo fmt --check
+	cargo fmt --all --check
 
 lint:
-	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo clippy --all-targets --features ssr -- -D warnings
+	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo clippy --workspace --all-targets --features ssr -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
 
 # The embedding tests need the model; naming its directory makes them fail rather than skip without it.
 unit: model
-	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --features ssr
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
 
 ## model: the sentence-embedding model's files in $(EMBEDDING_MODEL_DIR), downloaded only when absent
 model: $(EMBEDDING_MODEL_DIR)/model.safetensors

@@ -12,7 +12,8 @@ pub mod clock;
 pub mod config;
 pub mod draft;
 pub mod eval;
-pub mod evalset;
+/// ADK's evalset format, from its own crate (`crates/evalset`).
+pub use evalset;
 #[cfg(feature = "ssr")]
 mod llm_http;
 pub mod records;

@@ -1,6 +1,8 @@
-//! The architecture invariants of ARCHITECTURE.md, checked on the source: which top-level
-//! module may name which, and which modules stay free of I/O and of the web framework. A `use`
-//! (or a path) that breaks a rule fails this test with the file, the line and the rule.
+//! The architecture invariants of ARCHITECTURE.md that the compiler cannot check, checked on the
+//! source: which top-level module may name which, and which modules stay free of I/O and of the
+//! web framework. A `use` (or a path) that breaks a rule fails this test with the file, the line
+//! and the rule. The pure crates under `crates/` are kept apart by the compiler; here they are
+//! held to their short list of dependencies and to naming no I/O of the standard library.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,7 +37,7 @@ const PURE: Names = &[WEB, STATUS, IO];
 /// The layers from the bottom up: (module, crate modules it may name, what it must never name).
 #[rustfmt::skip]
 const LAYERS: &[(&str, &[&str], Names)] = &[
-    // The ADK format: pure, no I/O, no clock; compiled for the browser too.
+    // The ADK format (crates/evalset): pure, no I/O, no clock; compiled for the browser too.
     ("evalset",  &[], PURE),
     ("clock",    &[], &[WEB]),
     // The case editor's draft: pure like the format it edits; compiled for the browser too.
@@ -118,6 +120,27 @@ fn crate_paths(line: &str) -> Vec<String> {
     paths
 }
 
+/// The pure crates under `crates/` and the only dependencies each may have: none does I/O.
+#[rustfmt::skip]
+const PURE_CRATES: &[(&str, &[&str])] = &[
+    ("evalset", &["serde", "serde_json", "serde_path_to_error", "thiserror"]),
+];
+
+/// The names of the `[dependencies]` of a Cargo.toml's text.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_dependencies = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+        } else if in_dependencies && !line.is_empty() && !line.starts_with('#') {
+            let end = line.find(['.', '=', ' ']).unwrap_or(line.len());
+            names.push(line[..end].to_string());
+        }
+    }
+    names
+}
+
 /// Checks one file's text against the rules of its module.
 fn check_file(module: &str, file: &str, text: &str, layers: &[Layer]) -> Vec<Violation> {
     let Some(layer) = layers.iter().find(|l| l.module == module) else {
@@ -129,7 +152,7 @@ fn check_file(module: &str, file: &str, text: &str, layers: &[Layer]) -> Vec<Vio
             ),
         }];
     };
-    let mut violations = Vec::new();
+    let mut violations = check_names(layer, file, text);
     for (index, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
         for path in crate_paths(code) {
@@ -147,12 +170,21 @@ fn check_file(module: &str, file: &str, text: &str, layers: &[Layer]) -> Vec<Vio
                 });
             }
         }
+    }
+    violations
+}
+
+/// The lines of a file that name what its layer must never name.
+fn check_names(layer: &Layer, file: &str, text: &str) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
         for name in layer.never.iter().copied().flatten() {
             if code.contains(name) {
                 violations.push(Violation {
                     file: file.into(),
                     line: index + 1,
-                    message: format!("`{module}` must not name `{name}`"),
+                    message: format!("`{}` must not name `{name}`", layer.module),
                 });
             }
         }
@@ -217,6 +249,53 @@ fn every_use_follows_the_layer_rules() {
         "architecture invariants broken:\n{}",
         report.join("\n")
     );
+}
+
+#[test]
+fn the_pure_crates_depend_on_nothing_that_does_io_and_name_no_std_io() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let layers = layers();
+    let mut violations = Vec::new();
+    for &(name, allowed) in PURE_CRATES {
+        let dir = root.join("crates").join(name);
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("the crate's Cargo.toml");
+        for dependency in dependencies(&manifest) {
+            if !allowed.contains(&dependency.as_str()) {
+                violations.push(format!(
+                    "crates/{name}/Cargo.toml: `{dependency}` is not one of the pure crate's dependencies \
+                     ({}); extend PURE_CRATES only with crates that do no I/O",
+                    allowed.join(", ")
+                ));
+            }
+        }
+        let layer = layers
+            .iter()
+            .find(|l| l.module == name)
+            .expect("a rule for the crate");
+        let mut files = Vec::new();
+        rust_files(&dir.join("src"), &mut files);
+        for path in files.iter().filter(|f| !is_test_file(f)) {
+            let text = std::fs::read_to_string(path).expect("a readable source file");
+            let file = path.strip_prefix(root).unwrap_or(path).display().to_string();
+            violations.extend(
+                check_names(layer, &file, without_test_module(&text))
+                    .into_iter()
+                    .map(|v| format!("{}:{}: {}", v.file, v.line, v.message)),
+            );
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "pure crates broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn a_dependency_list_is_read_from_a_manifest() {
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\n# why\nserde.workspace = true\n\
+                    tokio = { version = \"1\" }\n\n[dev-dependencies]\ntempfile = \"3\"\n";
+    assert_eq!(dependencies(manifest), ["serde", "tokio"]);
 }
 
 #[test]

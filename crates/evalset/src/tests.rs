@@ -3,7 +3,7 @@ use serde_json::json;
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adk")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/adk")
 }
 
 /// Every evalset fixture (the `__test_config.json` files are eval configs, not evalsets).
