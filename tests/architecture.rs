@@ -39,6 +39,8 @@ const PURE: Names = &[WEB, STATUS, IO];
 const LAYERS: &[(&str, &[&str], Names)] = &[
     // The ADK format (crates/evalset): pure, no I/O, no clock; compiled for the browser too.
     ("evalset",  &[], PURE),
+    // The model-free metrics (crates/pure_metrics): pure like the format they score.
+    ("pure_metrics", &[], PURE),
     ("clock",    &[], &[WEB]),
     // The case editor's draft: pure like the format it edits; compiled for the browser too.
     ("draft",    &["evalset"], PURE),
@@ -124,6 +126,8 @@ fn crate_paths(line: &str) -> Vec<String> {
 #[rustfmt::skip]
 const PURE_CRATES: &[(&str, &[&str])] = &[
     ("evalset", &["serde", "serde_json", "serde_path_to_error", "thiserror"]),
+    ("pure_metrics", &["evalset", "serde", "serde_json", "unicode-normalization", "unicode-properties",
+        "rustc-hash", "similar"]),
 ];
 
 /// The names of the `[dependencies]` of a Cargo.toml's text.

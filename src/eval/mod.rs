@@ -7,24 +7,22 @@
 //! `evaluators/command.rs`, which call the users' own evaluators.
 
 pub mod approximations;
-mod compare;
+// The model-free metrics, from their own crate (crates/pure_metrics).
+use pure_metrics::{compare, efficiency, exact_mean, partial, porter, rouge, trajectory};
 mod config;
-mod efficiency;
+#[cfg(test)]
+mod efficiency_tests;
 #[cfg(feature = "ssr")]
 mod embedding;
 mod embedding_metrics;
 pub mod evaluators;
 mod evidence;
-mod exact_mean;
 #[cfg(feature = "ssr")]
 mod harness;
 mod judge;
 pub mod junit;
 mod metrics;
-mod partial;
-mod porter;
 mod result;
-mod rouge;
 mod run_stats;
 #[cfg(feature = "ssr")]
 mod runner;
@@ -33,7 +31,6 @@ mod services;
 pub mod simulator;
 #[cfg(test)]
 mod tests;
-mod trajectory;
 
 pub use compare::{align_calls, compare_args, word_diff, AlignedCall, ArgChange, ArgDiff, CallMatch};
 pub use config::{ConfigError, EvalConfig, MetricConfig, MetricKind};

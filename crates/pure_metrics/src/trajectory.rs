@@ -1,7 +1,7 @@
 //! `tool_trajectory_avg_score`: per invocation 1.0 when the actual tool calls match the expected
 //! ones under the criterion's match type, else 0.0 (google-adk `trajectory_evaluator.py`).
 
-use crate::evalset::{FunctionCall, Invocation};
+use evalset::{FunctionCall, Invocation};
 use serde_json::{Number, Value};
 
 /// ADK's `ToolTrajectoryCriterion.MatchType` (written as 0, 1, 2 in results).
@@ -83,7 +83,7 @@ pub fn tool_trajectory_score(
     }
 }
 
-pub(super) fn args_equal(
+pub fn args_equal(
     a: Option<&serde_json::Map<String, Value>>,
     b: Option<&serde_json::Map<String, Value>>,
 ) -> bool {

@@ -3,7 +3,7 @@
 //! was used.
 
 use super::trajectory::args_equal;
-use crate::evalset::{FunctionCall, Invocation};
+use evalset::{FunctionCall, Invocation};
 
 /// Which share of the multiset match a metric reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

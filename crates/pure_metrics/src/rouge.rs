@@ -3,7 +3,7 @@
 //! `RougeScorer(["rouge1"])` with ADK's `_UnicodeAwareTokenizer(use_stemmer=True)`.
 
 use super::porter;
-use crate::evalset::{Content, Invocation};
+use evalset::{Content, Invocation};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use unicode_normalization::UnicodeNormalization;

@@ -2,7 +2,7 @@
 //! (matched calls paired, missing and extra ones marked), args compared key by key down to
 //! nested values, and the final response as a word diff. Pure.
 
-use crate::evalset::{DiffKind, FunctionCall};
+use evalset::{DiffKind, FunctionCall};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
