@@ -3,10 +3,12 @@
 //! tokens, mean pooling over the attention mask, L2 normalisation), from model files in a local
 //! directory. Server only; the metrics over these vectors are in `embedding_metrics.rs`.
 
+mod bert;
+
 use super::services::Embedder;
+use bert::{Bert, Config};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use futures::future::BoxFuture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -89,7 +91,7 @@ pub struct MiniLmEmbedder {
 }
 
 struct LoadedModel {
-    bert: BertModel,
+    bert: Bert,
     /// Truncates at `MAX_TOKENS` and does not pad: `forward` pads each batch itself.
     tokenizer: Tokenizer,
     pad_token_id: u32,
@@ -136,7 +138,7 @@ impl MiniLmEmbedder {
         let device = Device::Cpu;
         let weights = std::fs::read(&weights_path).map_err(|err| bad(&weights_path, err.to_string()))?;
         let bert = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
-            .and_then(|vars| BertModel::load(vars, &config))
+            .and_then(|vars| Bert::load(vars, &config))
             .map_err(|err| {
                 bad(
                     &weights_path,
@@ -218,9 +220,7 @@ impl LoadedModel {
         let shape = (encodings.len(), longest);
         let token_ids = Tensor::from_vec(token_ids, shape, &self.device)?;
         let mask = Tensor::from_vec(mask, shape, &self.device)?;
-        let hidden = self
-            .bert
-            .forward(&token_ids, &token_ids.zeros_like()?, Some(&mask))?;
+        let hidden = self.bert.forward(&token_ids, &mask)?;
 
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
