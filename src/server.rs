@@ -4,7 +4,7 @@
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::config::Config;
-use crate::service::Services;
+use crate::service::{startup, Services};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -111,17 +111,20 @@ impl Server {
     }
 }
 
-/// What start-up tidies in the store.
+/// Tidies the store as start-up does, saying what it did.
 async fn tidy(store: &Store) -> Result<(), crate::store::StoreError> {
-    let purged = store
-        .purge_deleted_cases(crate::service::cases::UNDO_DAYS)
-        .await?;
-    if purged > 0 {
-        tracing::info!("forgot {purged} eval case(s) deleted more than a day ago");
+    let tidied = startup::tidy(store).await?;
+    if tidied.forgotten_cases > 0 {
+        tracing::info!(
+            "forgot {} eval case(s) deleted more than a day ago",
+            tidied.forgotten_cases
+        );
     }
-    let interrupted = store.mark_expired_eval_runs().await?;
-    if interrupted > 0 {
-        tracing::warn!("{interrupted} eval run(s) were interrupted by a crash or kill; resume them from the eval set page");
+    if tidied.interrupted_runs > 0 {
+        tracing::warn!(
+            "{} eval run(s) were interrupted by a crash or kill; resume them from the eval set page",
+            tidied.interrupted_runs
+        );
     }
     Ok(())
 }

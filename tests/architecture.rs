@@ -58,7 +58,8 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // The faces: adapters over the services. `api` never reaches the store but for its error.
     ("api",      &["service", "records", "evalset", "eval", "agent", "clock", "store::StoreError"], &[]),
     ("cli",      &["service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store"], &[]),
-    ("server",   &["api", "app", "service", "store", "agent", "eval", "config"], &[]),
+    // The server opens the store and hands it to the services.
+    ("server",   &["api", "app", "service", "store::Store", "store::StoreError", "agent", "eval", "config"], &[]),
     // Pages call server functions; they never reach the store or the services.
     ("ui",       &["api", "records", "evalset", "draft", "eval", "agent", "app"], &[IO]),
     ("app",      &["ui", "api"], &[]),
@@ -120,6 +121,63 @@ fn crate_paths(line: &str) -> Vec<String> {
         }
     }
     paths
+}
+
+/// Within `eval`, the only files that reach the outside world (server only: the runner, the
+/// embedding model's files, the judge's and the evaluators' transports, the `cargo test`
+/// harness); every other file of `eval` is pure.
+const EVAL_IO_FILES: &[&str] = &[
+    "eval/runner/",
+    "eval/embedding/",
+    "eval/judge/client.rs",
+    "eval/evaluators/http.rs",
+    "eval/evaluators/command.rs",
+    "eval/harness.rs",
+];
+
+/// The one file of `ui` that names REST paths: downloads and the progress stream, which server
+/// functions cannot serve. Everything else the pages read comes through server functions.
+const UI_REST_LINKS: &str = "ui/rest_links.rs";
+
+/// What only reading `toml` does: nothing but `config` reads evalstudio.toml.
+const TOML: &[&str] = &["toml::"];
+
+/// The rules inside a top-level module: which of `eval`'s files may do I/O, which of `ui`'s may
+/// name REST paths, and who may parse evalstudio.toml.
+fn check_inside(module: &str, relative: &str, text: &str) -> Vec<Violation> {
+    let file = format!("src/{relative}");
+    let mut violations = Vec::new();
+    if module == "eval" && !EVAL_IO_FILES.iter().any(|io| relative.starts_with(io)) {
+        let pure = Layer {
+            module: "eval (outside its I/O files)",
+            may_use: &[],
+            never: &[IO],
+        };
+        violations.extend(check_names(&pure, &file, text));
+    }
+    if module != "config" {
+        let not_config = Layer {
+            module: "only `config` reads evalstudio.toml, so ",
+            may_use: &[],
+            never: &[TOML],
+        };
+        violations.extend(check_names(&not_config, &file, text).into_iter().map(|v| Violation {
+            message: format!("`{module}` must not parse TOML: only `config` reads evalstudio.toml"),
+            ..v
+        }));
+    }
+    if module == "ui" && relative != UI_REST_LINKS {
+        for (index, line) in text.lines().enumerate() {
+            if line.split("//").next().unwrap_or("").contains("\"/apps/") {
+                violations.push(Violation {
+                    file: file.clone(),
+                    line: index + 1,
+                    message: format!("`ui` names a REST path: build it in {UI_REST_LINKS}, or use a server function"),
+                });
+            }
+        }
+    }
+    violations
 }
 
 /// The pure crates under `crates/` and the only dependencies each may have: none does I/O.
@@ -241,7 +299,10 @@ fn every_use_follows_the_layer_rules() {
         *by_module.entry(module.clone()).or_default() += 1;
         let text = std::fs::read_to_string(path).expect("a readable source file");
         let file = format!("src/{}", relative.display());
-        violations.extend(check_file(&module, &file, without_test_module(&text), &layers));
+        let code = without_test_module(&text);
+        violations.extend(check_file(&module, &file, code, &layers));
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        violations.extend(check_inside(&module, &relative, code));
     }
     assert!(by_module.len() > 5, "found too few modules: {by_module:?}");
     let report: Vec<String> = violations
@@ -303,6 +364,23 @@ fn a_dependency_list_is_read_from_a_manifest() {
 }
 
 #[test]
+fn a_rule_inside_a_module_is_caught() {
+    // (module, file under src/, one line of it, how many rules that line breaks)
+    let cases: &[(&str, &str, &str, usize)] = &[
+        ("eval", "eval/score.rs", "let t = std::fs::read(p);", 1),
+        ("eval", "eval/runner/mod.rs", "tokio::time::sleep(d).await;", 0),
+        ("ui", "ui/runs/run_page.rs", "let u = format!(\"/apps/{app}/eval_results\");", 1),
+        ("ui", "ui/rest_links.rs", "format!(\"/apps/{app}/eval_results\")", 0),
+        ("agent", "agent/profiles.rs", "let c: C = toml::from_str(t)?;", 1),
+        ("config", "config.rs", "let c: C = toml::from_str(t)?;", 0),
+    ];
+    for &(module, relative, line, broken) in cases {
+        let violations = check_inside(module, relative, &format!("{line}\n"));
+        assert_eq!(violations.len(), broken, "{relative}: {line}: {violations:?}");
+    }
+}
+
+#[test]
 fn a_forbidden_use_is_caught() {
     // (module, one line of its source, how many rules that line breaks)
     let cases: &[(&str, &str, usize)] = &[
@@ -314,6 +392,8 @@ fn a_forbidden_use_is_caught() {
         ("api", "use crate::store::StoreError;", 0),
         ("api", "use crate::store::Store;", 1),
         ("newthing", "", 1),
+        ("server", "use crate::store::Store;", 0),
+        ("server", "use crate::store::EvalRunRecord;", 1),
     ];
     let layers = layers();
     for &(module, line, broken) in cases {

@@ -17,6 +17,7 @@ pub mod run_summaries;
 pub mod run_views;
 pub mod running;
 pub mod sessions;
+pub mod startup;
 pub mod turns;
 
 use crate::agent::AgentProfiles;

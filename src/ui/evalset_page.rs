@@ -9,7 +9,7 @@ use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
 use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{
-    case_href, case_result_href, count, edit_href, encode_query_value, error_text, export_href, preview,
+    case_href, case_result_href, count, edit_href, encode_query_value, error_text, rest_links, preview,
     ErrorNote,
 };
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
@@ -277,7 +277,7 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
             </a>
             <a
                 class="button"
-                href=export_href(&app, &id)
+                href=rest_links::eval_set_export(&app, &id)
                 download=format!("{id}.evalset.json")
                 rel="external"
             >

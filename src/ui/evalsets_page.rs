@@ -1,7 +1,7 @@
 //! The evalsets page: list with case counts, create, delete (confirmed), import, export.
 
 use super::modal::Modal;
-use super::{count, error_text, eval_set_href, export_href, short_time, ErrorNote};
+use super::{count, error_text, eval_set_href, rest_links, short_time, ErrorNote};
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
 };
@@ -307,7 +307,7 @@ fn EvalSetTable(
                                 <td class="actions">
                                     <a
                                         class="button"
-                                        href=export_href(&set.app_name, &set.eval_set_id)
+                                        href=rest_links::eval_set_export(&set.app_name, &set.eval_set_id)
                                         download=download
                                         rel="external"
                                     >

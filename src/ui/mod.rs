@@ -20,6 +20,7 @@ mod markdown;
 mod modal;
 mod new_scenario_dialog;
 mod pager;
+mod rest_links;
 pub(crate) mod runs;
 mod settings_page;
 
@@ -100,10 +101,6 @@ pub fn edit_href(app: &str, eval_set_id: &str, eval_id: &str) -> String {
 
 pub fn eval_set_href(app: &str, eval_set_id: &str) -> String {
     format!("/evalsets/{app}/{eval_set_id}")
-}
-
-pub fn export_href(app: &str, eval_set_id: &str) -> String {
-    format!("/apps/{app}/eval_sets/{eval_set_id}/export")
 }
 
 /// "1 case", "2 cases".

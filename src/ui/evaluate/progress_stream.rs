@@ -33,10 +33,7 @@ pub(crate) fn follow_progress(
                 live.set(None);
                 return;
             };
-            let url = format!(
-                "/apps/{app}/eval_results/{}/progress",
-                crate::ui::encode_query_value(&result_id)
-            );
+            let url = crate::ui::rest_links::run_progress(&app, &result_id);
             let Ok(source) = EventSource::new(&url) else {
                 return;
             };

@@ -53,11 +53,7 @@ pub(super) fn RunResults(
     let cases = view.case_summaries.clone();
     let (current, page_count) = (view.page, view.page_count);
     let result_id = view.summary.result_id.clone();
-    let export = format!(
-        "/apps/{}/eval_results/{}/export",
-        view.summary.app_name,
-        crate::ui::encode_query_value(&result_id)
-    );
+    let export = crate::ui::rest_links::run_export(&view.summary.app_name, &result_id);
     view! {
         <div class="run-results" aria-live="polite">
             <div class="run-header">

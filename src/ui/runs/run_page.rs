@@ -9,7 +9,7 @@ use crate::records::RunPage as RunPageData;
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
 use crate::ui::{
-    case_result_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
+    case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote,
 };
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -57,10 +57,7 @@ fn RunView(data: RunPageData) -> impl IntoView {
         summary.result_id.clone(),
         summary.eval_set_id.clone(),
     );
-    let export = format!(
-        "/apps/{app}/eval_results/{}/export",
-        encode_query_value(&result_id)
-    );
+    let export = crate::ui::rest_links::run_export(&app, &result_id);
     let compare_links = other_runs
         .iter()
         .map(|other| {
