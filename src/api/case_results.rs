@@ -7,6 +7,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::{case_results, cases};
@@ -27,7 +29,9 @@ pub async fn case_result(
     eval_id: String,
 ) -> Result<CaseResultView, ServerFnError> {
     let store = &services().store;
-    let (record, runs) = case_results::case_runs(store, &app, &result_id, &eval_id).await?;
+    let (record, runs) = case_results::case_runs(store, &app, &result_id, &eval_id)
+        .await
+        .map_err(server_error)?;
     let current = cases::get_case(store, &app, &record.summary.eval_set_id, &eval_id)
         .await
         .ok();
@@ -52,7 +56,7 @@ pub async fn accept_actual(
     case_results::accept_actual(&services().store, &app, &result_id, &eval_id, run, turn, version)
         .await
         .map(|saved| saved.version)
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 /// Runs the case again with the run's metrics and agent; answers the new run's result id.
@@ -61,7 +65,7 @@ pub async fn rerun_case(app: String, result_id: String, eval_id: String) -> Resu
     case_results::rerun_case(&services(), &app, &result_id, &eval_id)
         .await
         .map(|record| record.summary.result_id)
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 /// The case in its evalset's newest runs, oldest first.
@@ -71,5 +75,7 @@ pub async fn case_across_runs(
     eval_set_id: String,
     eval_id: String,
 ) -> Result<Vec<CaseInRun>, ServerFnError> {
-    Ok(case_results::case_across_runs(&services().store, &app, &eval_set_id, &eval_id).await?)
+    case_results::case_across_runs(&services().store, &app, &eval_set_id, &eval_id)
+        .await
+        .map_err(server_error)
 }

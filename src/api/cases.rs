@@ -9,11 +9,11 @@ use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::cases;
-#[cfg(feature = "ssr")]
-use crate::store::StoreError;
 
 /// Copies the case under the first free `<eval_id>_copy` id; answers the copy's id.
 #[server]
@@ -24,7 +24,7 @@ pub async fn duplicate_case(
 ) -> Result<String, ServerFnError> {
     let copy = cases::duplicate_case(&services().store, &app, &eval_set_id, &eval_id, None)
         .await
-        .map_err(ServerFnError::new)?;
+        .map_err(server_error)?;
     Ok(copy.case.eval_id)
 }
 
@@ -50,16 +50,18 @@ pub async fn new_scenario_case(
         Err(
             cases::CaseError::InvalidId(reason)
             | cases::CaseError::InvalidCase(reason)
-            | cases::CaseError::Store(StoreError::Conflict(reason)),
+            | cases::CaseError::Conflict(reason),
         ) => Ok(Err(reason)),
-        Err(err) => Err(ServerFnError::new(err)),
+        Err(err) => Err(server_error(err)),
     }
 }
 
 /// Deletes the case; [`undo_delete_cases`] brings it back for a day.
 #[server]
 pub async fn delete_case(app: String, eval_set_id: String, eval_id: String) -> Result<(), ServerFnError> {
-    Ok(cases::delete_case(&services().store, &app, &eval_set_id, &eval_id).await?)
+    cases::delete_case(&services().store, &app, &eval_set_id, &eval_id)
+        .await
+        .map_err(server_error)
 }
 
 /// Deletes the cases selected in a list; [`undo_delete_cases`] brings them back for a day.
@@ -71,7 +73,7 @@ pub async fn delete_cases(
 ) -> Result<(), ServerFnError> {
     cases::delete_cases(&services().store, &app, &eval_set_id, &eval_ids)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server(input = Json)]
@@ -82,7 +84,7 @@ pub async fn undo_delete_cases(
 ) -> Result<(), ServerFnError> {
     cases::undo_delete(&services().store, &app, &eval_set_id, &eval_ids)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 /// The case's versions, newest first, with what each changed.
@@ -92,7 +94,9 @@ pub async fn case_history(
     eval_set_id: String,
     eval_id: String,
 ) -> Result<Vec<CaseVersionSummary>, ServerFnError> {
-    Ok(cases::case_history(&services().store, &app, &eval_set_id, &eval_id).await?)
+    cases::case_history(&services().store, &app, &eval_set_id, &eval_id)
+        .await
+        .map_err(server_error)
 }
 
 /// Makes `version` current again as a new version; `current_version` is the one the page shows
@@ -108,7 +112,7 @@ pub async fn restore_case_version(
     let store = &services().store;
     let restored = cases::restore_version(store, &app, &eval_set_id, &eval_id, version, current_version)
         .await
-        .map_err(ServerFnError::new)?;
+        .map_err(server_error)?;
     Ok(restored.version)
 }
 
@@ -135,10 +139,12 @@ pub async fn save_case(
             eval_id: saved.case.eval_id,
             version: saved.version,
         }),
-        Err(cases::CaseError::Store(StoreError::Stale { .. })) => Ok(SaveOutcome::Changed(Box::new(
-            cases::get_case(store, &app, &eval_set_id, &eval_id).await?,
+        Err(cases::CaseError::Stale { .. }) => Ok(SaveOutcome::Changed(Box::new(
+            cases::get_case(store, &app, &eval_set_id, &eval_id)
+                .await
+                .map_err(server_error)?,
         ))),
-        Err(err) => Err(ServerFnError::new(err)),
+        Err(err) => Err(server_error(err)),
     }
 }
 
@@ -146,7 +152,9 @@ pub async fn save_case(
 #[server]
 pub async fn tool_suggestions(app: String, eval_set_id: String) -> Result<Vec<String>, ServerFnError> {
     let services = services();
-    Ok(cases::tool_suggestions(&services.store, &services.profiles, &app, &eval_set_id).await?)
+    cases::tool_suggestions(&services.store, &services.profiles, &app, &eval_set_id)
+        .await
+        .map_err(server_error)
 }
 
 /// The case as it was at `version`, for the history's diff.
@@ -160,5 +168,5 @@ pub async fn case_version(
     cases::case_version(&services().store, &app, &eval_set_id, &eval_id, version)
         .await
         .map(|version| version.case)
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }

@@ -7,6 +7,8 @@ use leptos::server_fn::codec::{ByteStream, Streaming};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::{add_session, sessions, turns};
@@ -16,7 +18,9 @@ pub const BROWSER_USER: &str = "user";
 
 #[server]
 pub async fn list_chat_sessions(app: String) -> Result<Vec<SessionSummary>, ServerFnError> {
-    Ok(sessions::list_sessions(&services().store, &app, BROWSER_USER).await?)
+    sessions::list_sessions(&services().store, &app, BROWSER_USER)
+        .await
+        .map_err(server_error)
 }
 
 #[server]
@@ -27,12 +31,14 @@ pub async fn new_chat_session(app: String) -> Result<SessionRecord, ServerFnErro
     }
     sessions::create_session(&services.store, &app, BROWSER_USER, None, &Default::default())
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn get_chat_session(app: String, session_id: String) -> Result<SessionRecord, ServerFnError> {
-    Ok(sessions::get_session(&services().store, &app, BROWSER_USER, &session_id).await?)
+    sessions::get_session(&services().store, &app, BROWSER_USER, &session_id)
+        .await
+        .map_err(server_error)
 }
 
 /// One line of [`stream_chat_message`]'s answer (newline-delimited JSON): the agent's events as
@@ -60,9 +66,7 @@ pub async fn stream_chat_message(
         session_id,
         message,
     };
-    let handle = turns::start_turn(&services(), turn)
-        .await
-        .map_err(ServerFnError::new)?;
+    let handle = turns::start_turn(&services(), turn).await.map_err(server_error)?;
     let events = futures::stream::unfold(handle.events, |mut events| async move {
         let event = events.recv().await?;
         Some((ChatStreamItem::Event { event }, events))
@@ -119,12 +123,16 @@ pub async fn rename_chat_session(
     session_id: String,
     title: String,
 ) -> Result<(), ServerFnError> {
-    Ok(sessions::rename_session(&services().store, &app, BROWSER_USER, &session_id, &title).await?)
+    sessions::rename_session(&services().store, &app, BROWSER_USER, &session_id, &title)
+        .await
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn delete_chat_session(app: String, session_id: String) -> Result<(), ServerFnError> {
-    Ok(sessions::delete_session(&services().store, &app, BROWSER_USER, &session_id).await?)
+    sessions::delete_session(&services().store, &app, BROWSER_USER, &session_id)
+        .await
+        .map_err(server_error)
 }
 
 /// What "Add current session" gets back.
@@ -164,7 +172,7 @@ pub async fn add_chat_session_to_eval_set(
     match added {
         Ok(stored) => Ok(AddSessionOutcome::Added(Box::new(stored))),
         Err(AddSessionError::EvalIdTaken { eval_id, .. }) => Ok(AddSessionOutcome::Exists { eval_id }),
-        Err(err) => Err(ServerFnError::new(err)),
+        Err(err) => Err(server_error(err)),
     }
 }
 

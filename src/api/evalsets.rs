@@ -8,6 +8,8 @@ use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use crate::service::{cases, eval_sets};
 
 /// What the browser's import gets back: the new evalset, or why not.
@@ -23,26 +25,30 @@ pub enum ImportOutcome {
 
 #[server]
 pub async fn list_apps() -> Result<Vec<String>, ServerFnError> {
-    Ok(eval_sets::list_apps(&super::services().store).await?)
+    eval_sets::list_apps(&super::services().store)
+        .await
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn list_eval_sets(app: String) -> Result<Vec<EvalSetSummary>, ServerFnError> {
     eval_sets::list_eval_sets(&super::services().store, &app)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn create_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
     eval_sets::create_eval_set(&super::services().store, &app, &eval_set_id)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn delete_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
-    Ok(eval_sets::delete_eval_set(&super::services().store, &app, &eval_set_id).await?)
+    eval_sets::delete_eval_set(&super::services().store, &app, &eval_set_id)
+        .await
+        .map_err(server_error)
 }
 
 /// Imports an uploaded file. JSON-encoded because a file can be large and non-ASCII.
@@ -59,7 +65,7 @@ pub async fn import_eval_set(
         Ok(summary) => Ok(ImportOutcome::Imported(summary)),
         Err(ImportError::Format(err)) => Ok(ImportOutcome::Invalid(err)),
         Err(ImportError::Exists(eval_set_id)) => Ok(ImportOutcome::AlreadyExists { eval_set_id }),
-        Err(other) => Err(ServerFnError::new(other)),
+        Err(other) => Err(server_error(other)),
     }
 }
 
@@ -70,7 +76,9 @@ pub async fn list_cases(
     query: CaseListQuery,
     page: i64,
 ) -> Result<CaseListPage, ServerFnError> {
-    Ok(cases::list_cases(&super::services().store, &app, &eval_set_id, &query, page).await?)
+    cases::list_cases(&super::services().store, &app, &eval_set_id, &query, page)
+        .await
+        .map_err(server_error)
 }
 
 #[server]
@@ -79,5 +87,7 @@ pub async fn get_case(
     eval_set_id: String,
     eval_id: String,
 ) -> Result<StoredCase, ServerFnError> {
-    Ok(cases::get_case(&super::services().store, &app, &eval_set_id, &eval_id).await?)
+    cases::get_case(&super::services().store, &app, &eval_set_id, &eval_id)
+        .await
+        .map_err(server_error)
 }

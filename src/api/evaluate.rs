@@ -9,6 +9,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
@@ -52,14 +54,16 @@ pub async fn start_eval(
     };
     let (record, _) = eval_runs::start_eval_run(&services(), request)
         .await
-        .map_err(ServerFnError::new)?;
+        .map_err(server_error)?;
     Ok(record.summary.result_id)
 }
 
 /// The eval set's runs, newest first (runs whose process died show as interrupted).
 #[server]
 pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<EvalRunSummary>, ServerFnError> {
-    Ok(eval_runs::list_eval_runs(&services().store, &app, Some(&eval_set_id)).await?)
+    eval_runs::list_eval_runs(&services().store, &app, Some(&eval_set_id))
+        .await
+        .map_err(server_error)
 }
 
 /// A page of one run's results; without a result id, the eval set's newest run (None if it has
@@ -75,7 +79,8 @@ pub async fn get_eval_run(
     let result_id = match result_id {
         Some(id) => id,
         None => match eval_runs::list_eval_runs(store, &app, Some(&eval_set_id))
-            .await?
+            .await
+            .map_err(server_error)?
             .into_iter()
             .next()
         {
@@ -86,14 +91,14 @@ pub async fn get_eval_run(
     run_views::results_page(store, &app, &result_id, page)
         .await
         .map(Some)
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
     eval_runs::cancel_eval_run(&services(), &app, &result_id)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
@@ -101,5 +106,5 @@ pub async fn resume_eval(app: String, result_id: String) -> Result<(), ServerFnE
     eval_runs::resume_eval_run(&services(), &app, &result_id)
         .await
         .map(|_| ())
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }

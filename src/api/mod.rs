@@ -21,3 +21,24 @@ pub use evalsets::{
 };
 #[cfg(feature = "ssr")]
 pub use state::{services, AppState};
+
+/// A use case's error as the browser sees it: the caller's mistake in the service's own words;
+/// a fault of ours as "something went wrong (id …)", its cause logged under that id and never
+/// shown (it may name tables, SQL or paths).
+#[cfg(feature = "ssr")]
+pub(crate) fn server_error<E>(err: E) -> leptos::prelude::ServerFnError
+where
+    E: std::fmt::Display + crate::service::errors::IsFault,
+{
+    use leptos::prelude::ServerFnError;
+    if err.is_fault() {
+        let id = &uuid::Uuid::new_v4().simple().to_string()[..12];
+        tracing::error!(error_id = %id, "internal error: {err}");
+        ServerFnError::new(format!("something went wrong (id {id})"))
+    } else {
+        ServerFnError::new(err)
+    }
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests;

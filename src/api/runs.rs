@@ -5,6 +5,8 @@ use crate::records::{RunComparison, RunPage, RunRow};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
+use super::server_error;
+#[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::run_views;
@@ -14,14 +16,14 @@ use crate::service::run_views;
 pub async fn list_runs(app: String, eval_set_id: Option<String>) -> Result<Vec<RunRow>, ServerFnError> {
     run_views::run_rows(&services().store, &app, eval_set_id.as_deref())
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 #[server]
 pub async fn run_details(app: String, result_id: String, page: i64) -> Result<RunPage, ServerFnError> {
     run_views::run_page(&services().store, &app, &result_id, page)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }
 
 /// `before` against `after`; `change` (a `Change::as_str`) keeps one kind of case.
@@ -36,5 +38,5 @@ pub async fn compare_runs(
     let change = change.as_deref().and_then(crate::eval::Change::parse);
     run_views::compare(&services().store, &app, &before, &after, change, page)
         .await
-        .map_err(ServerFnError::new)
+        .map_err(server_error)
 }

@@ -3,6 +3,7 @@
 
 use crate::eval::ScoreError;
 use crate::service::eval_runs::EvalRunError;
+use crate::service::eval_sets::EvalSetError;
 use crate::service::run_plan::MAX_RUNS_PER_CASE;
 use crate::store::StoreError;
 use std::fmt;
@@ -30,6 +31,9 @@ pub enum CliError {
     /// Running an eval, or reading its results back, failed.
     #[error("{0}")]
     Run(String),
+    /// What the command names does not exist, or its id is taken.
+    #[error("{0}")]
+    Refused(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A results or export file cannot be written.
@@ -63,13 +67,23 @@ impl From<EvalRunError> for CliError {
                 CliError::NotResumable(err.to_string())
             }
             EvalRunError::Unreadable(err) => CliError::Run(err.to_string()),
-            EvalRunError::Store(err) => CliError::Store(err),
+            EvalRunError::Fault(err) => CliError::Store(err),
+            EvalRunError::NotFound(message) | EvalRunError::Conflict(message) => CliError::Refused(message),
             EvalRunError::NoMetrics
             | EvalRunError::UnknownCase { .. }
             | EvalRunError::NoCases(_)
             | EvalRunError::NothingSelected
             | EvalRunError::NoneFailed(_)
             | EvalRunError::BadConfig(_) => CliError::Usage(err.to_string()),
+        }
+    }
+}
+
+impl From<EvalSetError> for CliError {
+    fn from(err: EvalSetError) -> Self {
+        match err {
+            EvalSetError::Fault(err) => CliError::Store(err),
+            refused => CliError::Refused(refused.to_string()),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! "Add current session": a recorded chat session becomes an eval case whose expected
 //! trajectory is what the agent did.
 
+use super::errors::{store_refusals, IsFault};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use crate::agent::Turn;
 use crate::clock::now_seconds;
@@ -17,9 +18,22 @@ pub enum AddSessionError {
     /// The evalset has a case of that id and the caller did not ask to overwrite it.
     #[error("eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it")]
     EvalIdTaken { eval_set_id: String, eval_id: String },
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for AddSessionError {
+    fn is_fault(&self) -> bool {
+        matches!(self, AddSessionError::Fault(_))
+    }
+}
+
+store_refusals!(AddSessionError);
 
 /// Where the new case goes and what it is called.
 pub struct AddSession<'a> {

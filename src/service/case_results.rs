@@ -3,6 +3,7 @@
 //! run's metrics and agent.
 
 use super::cases::{save_case, CaseError};
+use super::errors::{store_refusals, IsFault};
 use super::eval_runs::{start_eval_run, stored_config, EvalRunError, UnreadableRun};
 use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::run_summaries::{backfill, config_of};
@@ -30,9 +31,30 @@ pub enum CaseResultError {
     Case(#[from] CaseError),
     #[error(transparent)]
     Run(#[from] EvalRunError),
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
+    /// Changed since the version the caller read.
+    #[error("{message}")]
+    Stale { message: String, current: i64 },
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for CaseResultError {
+    fn is_fault(&self) -> bool {
+        match self {
+            CaseResultError::Fault(_) | CaseResultError::Unreadable(_) => true,
+            CaseResultError::Case(err) => err.is_fault(),
+            CaseResultError::Run(err) => err.is_fault(),
+            _ => false,
+        }
+    }
+}
+
+store_refusals!(CaseResultError, Stale);
 
 /// A case's stored runs in a run, with the run's record.
 pub async fn case_runs(
@@ -40,7 +62,7 @@ pub async fn case_runs(
     app: &str,
     result_id: &str,
     eval_id: &str,
-) -> Result<(EvalRunHead, Vec<EvalRunCase>), StoreError> {
+) -> Result<(EvalRunHead, Vec<EvalRunCase>), CaseResultError> {
     let record = store.eval_run_head(app, result_id).await?;
     let runs = store.eval_run_case_runs(record.row, eval_id).await?;
     Ok((record, runs))
@@ -56,7 +78,7 @@ pub async fn case_across_runs(
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
-) -> Result<Vec<CaseInRun>, StoreError> {
+) -> Result<Vec<CaseInRun>, CaseResultError> {
     // Runs stored before case summaries were kept get theirs first (once); one whose config
     // this build cannot read is left out.
     for mut head in store.list_eval_run_heads(app, Some(eval_set_id)).await? {

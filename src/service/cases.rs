@@ -1,5 +1,6 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
+use super::errors::{store_refusals, IsFault};
 use crate::agent::AgentProfiles;
 use crate::eval::simulator::resolve_persona;
 use crate::evalset::{
@@ -21,10 +22,25 @@ pub enum CaseError {
     InvalidCase(String),
     #[error("name at least one eval case")]
     NoneNamed,
-    /// Not found, an id taken, or changed since `version` was read.
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
+    /// Changed since the version the caller read.
+    #[error("{message}")]
+    Stale { message: String, current: i64 },
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for CaseError {
+    fn is_fault(&self) -> bool {
+        matches!(self, CaseError::Fault(_))
+    }
+}
+
+store_refusals!(CaseError, Stale);
 
 pub async fn list_cases(
     store: &Store,
@@ -32,7 +48,7 @@ pub async fn list_cases(
     eval_set_id: &str,
     query: &CaseListQuery,
     page: i64,
-) -> Result<CaseListPage, StoreError> {
+) -> Result<CaseListPage, CaseError> {
     let mut page = store
         .list_cases(app, eval_set_id, query, page, CASES_PER_PAGE)
         .await?;
@@ -40,8 +56,8 @@ pub async fn list_cases(
     Ok(page)
 }
 
-pub async fn case_ids(store: &Store, app: &str, eval_set_id: &str) -> Result<Vec<String>, StoreError> {
-    store.case_ids(app, eval_set_id).await
+pub async fn case_ids(store: &Store, app: &str, eval_set_id: &str) -> Result<Vec<String>, CaseError> {
+    Ok(store.case_ids(app, eval_set_id).await?)
 }
 
 pub async fn get_case(
@@ -49,8 +65,8 @@ pub async fn get_case(
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
-) -> Result<StoredCase, StoreError> {
-    store.get_case(app, eval_set_id, eval_id).await
+) -> Result<StoredCase, CaseError> {
+    Ok(store.get_case(app, eval_set_id, eval_id).await?)
 }
 
 /// Replaces the case stored as `eval_id` if that is still at `version` (a stale version changes
@@ -80,7 +96,7 @@ pub async fn tool_suggestions(
     profiles: &AgentProfiles,
     app: &str,
     eval_set_id: &str,
-) -> Result<Vec<String>, StoreError> {
+) -> Result<Vec<String>, CaseError> {
     let mut names = store.case_tool_names(app, eval_set_id).await?;
     names.extend(profiles.iter().flat_map(|profile| profile.tool_names()));
     names.sort();
@@ -97,8 +113,10 @@ pub async fn delete_case(
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
-) -> Result<(), StoreError> {
-    store.delete_cases(app, eval_set_id, &[eval_id.to_string()]).await
+) -> Result<(), CaseError> {
+    Ok(store
+        .delete_cases(app, eval_set_id, &[eval_id.to_string()])
+        .await?)
 }
 
 /// Deletes several cases at once: all of them, or none if one is unknown.
@@ -137,8 +155,8 @@ pub async fn deleted_cases(
     store: &Store,
     app: &str,
     eval_set_id: &str,
-) -> Result<Vec<DeletedCase>, StoreError> {
-    store.deleted_cases(app, eval_set_id).await
+) -> Result<Vec<DeletedCase>, CaseError> {
+    Ok(store.deleted_cases(app, eval_set_id).await?)
 }
 
 /// The case's history, newest first: each version with what it changed from the one before.
@@ -147,7 +165,7 @@ pub async fn case_history(
     app: &str,
     eval_set_id: &str,
     eval_id: &str,
-) -> Result<Vec<CaseVersionSummary>, StoreError> {
+) -> Result<Vec<CaseVersionSummary>, CaseError> {
     let versions = store.case_versions(app, eval_set_id, eval_id).await?;
     let last = versions.len().saturating_sub(1);
     let mut history: Vec<CaseVersionSummary> = versions

@@ -2,6 +2,7 @@
 //! then each case run is stored as it finishes, so a crash loses only the cases in flight and
 //! an interrupted or cancelled run resumes where it stopped.
 
+use super::errors::{store_refusals, IsFault};
 use super::run_plan::{claim_resume, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
 use super::run_summaries::{backfill, save_case_runs, summarise};
 use super::running::Claim;
@@ -250,9 +251,22 @@ pub enum EvalRunError {
     NotResumable(String),
     #[error(transparent)]
     Unreadable(#[from] UnreadableRun),
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for EvalRunError {
+    fn is_fault(&self) -> bool {
+        matches!(self, EvalRunError::Fault(_) | EvalRunError::Unreadable(_))
+    }
+}
+
+store_refusals!(EvalRunError);
 
 impl From<ConfigError> for EvalRunError {
     fn from(error: ConfigError) -> Self {
@@ -291,8 +305,8 @@ pub async fn eval_set_result(
 }
 
 /// One stored run of an app; a run whose lease ran out reads as interrupted.
-pub async fn eval_run(store: &Store, app: &str, result_id: &str) -> Result<EvalRunRecord, StoreError> {
-    store.eval_run(app, result_id).await
+pub async fn eval_run(store: &Store, app: &str, result_id: &str) -> Result<EvalRunRecord, EvalRunError> {
+    Ok(store.eval_run(app, result_id).await?)
 }
 
 /// The runs of an app (of one eval set when given), newest first.
@@ -300,8 +314,8 @@ pub async fn list_eval_runs(
     store: &Store,
     app: &str,
     eval_set_id: Option<&str>,
-) -> Result<Vec<crate::records::EvalRunSummary>, StoreError> {
-    store.list_eval_runs(app, eval_set_id).await
+) -> Result<Vec<crate::records::EvalRunSummary>, EvalRunError> {
+    Ok(store.list_eval_runs(app, eval_set_id).await?)
 }
 
 /// Plans and records a run and starts it in the background. The task stores each case as it
@@ -403,6 +417,6 @@ pub async fn eval_run_cases(
     store: &Store,
     record: &EvalRunRecord,
     with_results: bool,
-) -> Result<Vec<EvalRunCase>, StoreError> {
-    store.eval_run_cases(record.row, with_results).await
+) -> Result<Vec<EvalRunCase>, EvalRunError> {
+    Ok(store.eval_run_cases(record.row, with_results).await?)
 }

@@ -1,5 +1,6 @@
 //! Evalsets as a whole: list, create, delete, import a file in any accepted form, export.
 
+use super::errors::{store_refusals, IsFault};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::evalset::{
@@ -16,9 +17,22 @@ pub enum EvalSetError {
     InvalidId(String),
     #[error("eval set `{0}` already exists")]
     Exists(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
     #[error(transparent)]
-    Store(StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for EvalSetError {
+    fn is_fault(&self) -> bool {
+        matches!(self, EvalSetError::Fault(_))
+    }
+}
+
+store_refusals!(EvalSetError);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -29,17 +43,17 @@ pub enum ImportError {
     #[error("{0}")]
     InvalidId(String),
     #[error(transparent)]
-    Store(StoreError),
+    Fault(StoreError),
 }
 
-impl From<StoreError> for EvalSetError {
-    fn from(err: StoreError) -> Self {
-        EvalSetError::Store(err)
+impl IsFault for ImportError {
+    fn is_fault(&self) -> bool {
+        matches!(self, ImportError::Fault(_))
     }
 }
 
 /// The apps that have evalsets or sessions, with the built-in one always first if absent.
-pub async fn list_apps(store: &Store) -> Result<Vec<String>, StoreError> {
+pub async fn list_apps(store: &Store) -> Result<Vec<String>, EvalSetError> {
     let mut apps = store.list_apps().await?;
     if !apps.iter().any(|app| app == DEFAULT_APP) {
         apps.insert(0, DEFAULT_APP.to_string());
@@ -62,17 +76,17 @@ pub async fn create_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Res
         .await
         .map_err(|err| match err {
             StoreError::Conflict(_) => EvalSetError::Exists(eval_set_id.to_string()),
-            other => EvalSetError::Store(other),
+            other => other.into(),
         })
 }
 
-pub async fn delete_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), StoreError> {
-    store.delete_eval_set(app, eval_set_id).await
+pub async fn delete_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), EvalSetError> {
+    Ok(store.delete_eval_set(app, eval_set_id).await?)
 }
 
 /// The evalset as ADK's file writer writes it.
-pub async fn export_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<String, StoreError> {
-    store.export_adk_json(app, eval_set_id).await
+pub async fn export_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<String, EvalSetError> {
+    Ok(store.export_adk_json(app, eval_set_id).await?)
 }
 
 /// Parses an evalset file in any accepted form and stores it in one transaction. A legacy
@@ -113,6 +127,6 @@ pub async fn import_file(
         .await
         .map_err(|err| match err {
             StoreError::Conflict(_) => ImportError::Exists(eval_set.eval_set_id.clone()),
-            other => ImportError::Store(other),
+            other => ImportError::Fault(other),
         })
 }

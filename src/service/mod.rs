@@ -6,6 +6,7 @@
 pub mod add_session;
 pub mod case_results;
 pub mod cases;
+pub mod errors;
 pub mod eval_runs;
 pub mod eval_sets;
 pub mod last_run;

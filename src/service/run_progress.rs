@@ -3,9 +3,10 @@
 //! client that reconnects resumes after the last one it got. It reads the store, so it follows
 //! runs of any process, resumed ones too.
 
+use super::eval_runs::EvalRunError;
 use crate::clock::now_seconds;
 use crate::records::{EvalRunCase, RunProgress, RunStatus};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 use futures::Stream;
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ pub fn progress_stream(
     result_id: String,
     after: i64,
     poll: Duration,
-) -> impl Stream<Item = Result<ProgressEvent, StoreError>> {
+) -> impl Stream<Item = Result<ProgressEvent, EvalRunError>> {
     struct State {
         store: Store,
         app: String,
@@ -59,7 +60,7 @@ pub fn progress_stream(
                 Ok(record) => record,
                 Err(err) => {
                     state.ended = true;
-                    return Some((Err(err), state));
+                    return Some((Err(err.into()), state));
                 }
             };
             let batch = match state
@@ -70,7 +71,7 @@ pub fn progress_stream(
                 Ok(batch) => batch,
                 Err(err) => {
                     state.ended = true;
-                    return Some((Err(err), state));
+                    return Some((Err(err.into()), state));
                 }
             };
             if let Some((position, _)) = batch.last() {

@@ -1,5 +1,6 @@
 //! Chat sessions: create, list, read, rename, delete. Their turns are `turns`.
 
+use super::errors::{store_refusals, IsFault};
 use crate::evalset::validate_app_name;
 use crate::records::{SessionRecord, SessionSummary};
 use crate::store::{Store, StoreError};
@@ -14,9 +15,22 @@ pub enum SessionError {
     /// The session id is taken.
     #[error("{0}")]
     Exists(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
     #[error(transparent)]
-    Store(StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for SessionError {
+    fn is_fault(&self) -> bool {
+        matches!(self, SessionError::Fault(_))
+    }
+}
+
+store_refusals!(SessionError);
 
 /// Creates a session (a fresh id unless `session_id` is given) with its starting state.
 pub async fn create_session(
@@ -35,12 +49,16 @@ pub async fn create_session(
         .await
         .map_err(|err| match err {
             StoreError::Conflict(message) => SessionError::Exists(message),
-            other => SessionError::Store(other),
+            other => other.into(),
         })
 }
 
-pub async fn list_sessions(store: &Store, app: &str, user: &str) -> Result<Vec<SessionSummary>, StoreError> {
-    store.list_sessions(app, user).await
+pub async fn list_sessions(
+    store: &Store,
+    app: &str,
+    user: &str,
+) -> Result<Vec<SessionSummary>, SessionError> {
+    Ok(store.list_sessions(app, user).await?)
 }
 
 pub async fn get_session(
@@ -48,8 +66,8 @@ pub async fn get_session(
     app: &str,
     user: &str,
     session_id: &str,
-) -> Result<SessionRecord, StoreError> {
-    store.get_session(app, user, session_id).await
+) -> Result<SessionRecord, SessionError> {
+    Ok(store.get_session(app, user, session_id).await?)
 }
 
 pub async fn rename_session(
@@ -58,8 +76,8 @@ pub async fn rename_session(
     user: &str,
     session_id: &str,
     title: &str,
-) -> Result<(), StoreError> {
-    store.rename_session(app, user, session_id, title).await
+) -> Result<(), SessionError> {
+    Ok(store.rename_session(app, user, session_id, title).await?)
 }
 
 pub async fn delete_session(
@@ -67,6 +85,6 @@ pub async fn delete_session(
     app: &str,
     user: &str,
     session_id: &str,
-) -> Result<(), StoreError> {
-    store.delete_session(app, user, session_id).await
+) -> Result<(), SessionError> {
+    Ok(store.delete_session(app, user, session_id).await?)
 }

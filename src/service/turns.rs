@@ -2,6 +2,7 @@
 //! own, streamed to whoever listens and recorded when it ends, even if nobody listens any more
 //! (a closed browser tab loses nothing). A running turn can be stopped.
 
+use super::errors::{store_refusals, IsFault};
 use super::Services;
 use crate::agent::{AgentEvent, SessionContext, Turn, STOPPED_MESSAGE};
 use crate::clock::now_seconds;
@@ -22,9 +23,22 @@ pub enum TurnError {
     /// The turn's task ended without recording it (it panicked or the runtime shut down).
     #[error("the agent's turn was aborted")]
     Aborted,
+    #[error("{0}")]
+    NotFound(String),
+    /// An id already taken.
+    #[error("{0}")]
+    Conflict(String),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Fault(StoreError),
 }
+
+impl IsFault for TurnError {
+    fn is_fault(&self) -> bool {
+        matches!(self, TurnError::Fault(_) | TurnError::Aborted)
+    }
+}
+
+store_refusals!(TurnError);
 
 /// A turn under way: its events as the agent produces them, then the recorded turn.
 pub struct TurnHandle {

@@ -9,7 +9,7 @@ use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
 use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{
-    case_href, case_result_href, count, edit_href, encode_query_value, error_text, rest_links, preview,
+    case_href, case_result_href, count, edit_href, encode_query_value, error_text, preview, rest_links,
     ErrorNote,
 };
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};

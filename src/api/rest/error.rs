@@ -8,7 +8,6 @@ use crate::service::eval_runs::EvalRunError;
 use crate::service::eval_sets::{EvalSetError, ImportError};
 use crate::service::sessions::SessionError;
 use crate::service::turns::TurnError;
-use crate::store::StoreError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -39,6 +38,15 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message, Value::Null)
     }
 
+    pub fn conflict(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::CONFLICT, message, Value::Null)
+    }
+
+    /// A write based on a version that is no longer the stored one; the detail says which is.
+    pub fn stale(message: impl Into<String>, current: i64) -> Self {
+        ApiError::new(StatusCode::CONFLICT, message, json!({"currentVersion": current}))
+    }
+
     /// A fault of ours, not the user's: the answer says only "internal error" and an id; the
     /// log line with the id holds what went wrong, which may name paths or SQL.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
@@ -63,19 +71,6 @@ impl ApiError {
 impl From<FormatError> for ApiError {
     fn from(err: FormatError) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, err.to_string(), json!(err))
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(err: StoreError) -> Self {
-        match err {
-            StoreError::NotFound(message) => ApiError::not_found(message),
-            StoreError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, message, Value::Null),
-            StoreError::Stale { message, current } => {
-                ApiError::new(StatusCode::CONFLICT, message, json!({"currentVersion": current}))
-            }
-            other => ApiError::internal(other),
-        }
     }
 }
 
@@ -107,7 +102,9 @@ impl From<EvalSetError> for ApiError {
             EvalSetError::InvalidId(message) => ApiError::bad_request(message),
             // ADK answers an existing id with 400 when creating; import (below) uses 409.
             EvalSetError::Exists(_) => ApiError::bad_request(err.to_string()),
-            EvalSetError::Store(err) => err.into(),
+            EvalSetError::NotFound(message) => ApiError::not_found(message),
+            EvalSetError::Conflict(message) => ApiError::conflict(message),
+            EvalSetError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -116,9 +113,9 @@ impl From<ImportError> for ApiError {
     fn from(err: ImportError) -> Self {
         match err {
             ImportError::Format(err) => err.into(),
-            ImportError::Exists(_) => ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null),
+            ImportError::Exists(_) => ApiError::conflict(err.to_string()),
             ImportError::InvalidId(message) => ApiError::bad_request(message),
-            ImportError::Store(err) => err.into(),
+            ImportError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -130,7 +127,10 @@ impl From<CaseError> for ApiError {
                 ApiError::bad_request(err.to_string())
             }
             CaseError::NoSuchVersion { .. } => ApiError::not_found(err.to_string()),
-            CaseError::Store(err) => err.into(),
+            CaseError::NotFound(message) => ApiError::not_found(message),
+            CaseError::Conflict(message) => ApiError::conflict(message),
+            CaseError::Stale { message, current } => ApiError::stale(message, current),
+            CaseError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -141,7 +141,9 @@ impl From<SessionError> for ApiError {
             SessionError::InvalidApp(_) | SessionError::EmptyUser | SessionError::Exists(_) => {
                 ApiError::bad_request(err.to_string())
             }
-            SessionError::Store(err) => err.into(),
+            SessionError::NotFound(message) => ApiError::not_found(message),
+            SessionError::Conflict(message) => ApiError::conflict(message),
+            SessionError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -151,9 +153,11 @@ impl From<TurnError> for ApiError {
         match err {
             TurnError::UnknownApp(_) => ApiError::not_found(err.to_string()),
             TurnError::EmptyMessage => ApiError::bad_request(err.to_string()),
-            TurnError::Busy(_) => ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null),
-            TurnError::Aborted => ApiError::internal(err.to_string()),
-            TurnError::Store(err) => err.into(),
+            TurnError::Busy(_) => ApiError::conflict(err.to_string()),
+            TurnError::Aborted => ApiError::internal(err),
+            TurnError::NotFound(message) => ApiError::not_found(message),
+            TurnError::Conflict(message) => ApiError::conflict(message),
+            TurnError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -168,7 +172,9 @@ impl From<AddSessionError> for ApiError {
                 let detail = json!({"evalId": eval_id});
                 ApiError::new(StatusCode::CONFLICT, err.to_string(), detail)
             }
-            AddSessionError::Store(err) => err.into(),
+            AddSessionError::NotFound(message) => ApiError::not_found(message),
+            AddSessionError::Conflict(message) => ApiError::conflict(message),
+            AddSessionError::Fault(err) => ApiError::internal(err),
         }
     }
 }
@@ -185,10 +191,12 @@ impl From<EvalRunError> for ApiError {
             | EvalRunError::NoneFailed(_)
             | EvalRunError::BadConfig(_) => ApiError::bad_request(err.to_string()),
             EvalRunError::NotRunning(_) | EvalRunError::AlreadyRunning(_) | EvalRunError::NotResumable(_) => {
-                ApiError::new(StatusCode::CONFLICT, err.to_string(), Value::Null)
+                ApiError::conflict(err.to_string())
             }
+            EvalRunError::NotFound(message) => ApiError::not_found(message),
+            EvalRunError::Conflict(message) => ApiError::conflict(message),
             EvalRunError::Unreadable(err) => ApiError::internal(err),
-            EvalRunError::Store(err) => err.into(),
+            EvalRunError::Fault(err) => ApiError::internal(err),
         }
     }
 }

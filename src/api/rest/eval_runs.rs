@@ -254,9 +254,13 @@ async fn eval_result_progress(
             Ok(ProgressEvent::End(status)) => SseEvent::default()
                 .event("end")
                 .data(json!({"status": status}).to_string()),
-            Err(err) => SseEvent::default()
-                .event("error")
-                .data(json!({"error": err.to_string()}).to_string()),
+            Err(err) => {
+                // As a REST error body: a fault says only "internal error" and its id.
+                let error = ApiError::from(err);
+                SseEvent::default()
+                    .event("error")
+                    .data(json!({"error": error.error, "detail": error.detail}).to_string())
+            }
         })
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))

@@ -8,9 +8,7 @@ use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
-use crate::ui::{
-    case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote,
-};
+use crate::ui::{case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 

@@ -1,0 +1,30 @@
+//! How the use cases say no. Each service module has its own error enum naming the caller's
+//! mistakes in its own words; what the store refuses becomes three variants every such enum
+//! has, `NotFound(String)`, `Conflict(String)` (an id taken) and, where a write carries the
+//! version it read, `Stale { message, current }`. Anything else the store reports is a
+//! `Fault`: ours, not the caller's, so adapters answer it without its text (a 500 with an id).
+
+/// Whether an error is a fault of the server (a damaged or unreachable database, a stored
+/// record that no longer parses, a task that died) rather than something the caller can fix.
+pub trait IsFault {
+    fn is_fault(&self) -> bool;
+}
+
+/// `From<StoreError>` for a use case's error enum: the store's NotFound and Conflict (and,
+/// when named, Stale) become the enum's variants of those names; the rest is its `Fault`.
+macro_rules! store_refusals {
+    ($error:ident $(, $stale:ident)?) => {
+        impl From<$crate::store::StoreError> for $error {
+            fn from(err: $crate::store::StoreError) -> Self {
+                use $crate::store::StoreError;
+                match err {
+                    StoreError::NotFound(message) => $error::NotFound(message),
+                    StoreError::Conflict(message) => $error::Conflict(message),
+                    $(StoreError::Stale { message, current } => $error::$stale { message, current },)?
+                    fault => $error::Fault(fault),
+                }
+            }
+        }
+    };
+}
+pub(crate) use store_refusals;
