@@ -9,6 +9,7 @@ mod lists;
 mod model;
 #[cfg(test)]
 mod tests;
+mod turn;
 
 pub use build::{item_field, Problem};
 pub use lists::{duplicate_item, move_item, move_to, remove_item};
