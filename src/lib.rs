@@ -10,7 +10,8 @@ pub mod cli;
 pub mod clock;
 #[cfg(feature = "ssr")]
 pub mod config;
-pub mod draft;
+/// The case editor's draft, from its own crate (`crates/draft`).
+pub use draft;
 pub mod eval;
 /// ADK's evalset format, from its own crate (`crates/evalset`).
 pub use evalset;

@@ -42,7 +42,7 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // The model-free metrics (crates/pure_metrics): pure like the format they score.
     ("pure_metrics", &[], PURE),
     ("clock",    &[], &[WEB]),
-    // The case editor's draft: pure like the format it edits; compiled for the browser too.
+    // The case editor's draft (crates/draft): pure like the format it edits; browser too.
     ("draft",    &["evalset"], PURE),
     // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
     ("llm_http", &[], &[WEB]),
@@ -190,6 +190,7 @@ fn check_inside(module: &str, relative: &str, text: &str) -> Vec<Violation> {
 #[rustfmt::skip]
 const PURE_CRATES: &[(&str, &[&str])] = &[
     ("evalset", &["serde", "serde_json", "serde_path_to_error", "thiserror"]),
+    ("draft", &["evalset", "serde_json"]),
     ("pure_metrics", &["evalset", "serde", "serde_json", "unicode-normalization", "unicode-properties",
         "rustc-hash", "similar"]),
 ];

@@ -6,7 +6,7 @@ use super::model::{
     content_text, object_text, pretty, rubric_kind, tag_values, tags_text, CallDraft, CaseDraft, EventDraft,
     Key, PartDraft, ResponseDraft, RubricDraft, Steps, TextDraft, TurnDraft,
 };
-use crate::evalset::{validate_new_eval_id, Content, EvalCase, IntermediateData, Invocation, Part, Rubric};
+use evalset::{validate_new_eval_id, Content, EvalCase, IntermediateData, Invocation, Part, Rubric};
 use serde_json::Value;
 
 /// Something that keeps the draft from being saved.
@@ -280,7 +280,7 @@ fn build_turn(turn: &TurnDraft, number: usize, problems: &mut Problems) -> Invoc
     invocation
 }
 
-fn build_call(draft: &CallDraft, place: &str, problems: &mut Problems) -> crate::evalset::FunctionCall {
+fn build_call(draft: &CallDraft, place: &str, problems: &mut Problems) -> evalset::FunctionCall {
     let place = if draft.name.is_empty() {
         place.to_string()
     } else {
@@ -309,11 +309,7 @@ fn build_call(draft: &CallDraft, place: &str, problems: &mut Problems) -> crate:
     call
 }
 
-fn build_response(
-    draft: &ResponseDraft,
-    place: &str,
-    problems: &mut Problems,
-) -> crate::evalset::FunctionResponse {
+fn build_response(draft: &ResponseDraft, place: &str, problems: &mut Problems) -> evalset::FunctionResponse {
     let mut response = draft.base.clone();
     problems.non_empty(
         &draft.name,
@@ -360,7 +356,7 @@ fn build_text(draft: &TextDraft, place: &str, problems: &mut Problems) -> (Strin
     (draft.author.clone(), parts_with_text(&draft.base, &draft.text))
 }
 
-fn build_event(draft: &EventDraft, place: &str, problems: &mut Problems) -> crate::evalset::InvocationEvent {
+fn build_event(draft: &EventDraft, place: &str, problems: &mut Problems) -> evalset::InvocationEvent {
     problems.non_empty(
         &draft.author,
         item_field(draft.key, "author"),

@@ -5,7 +5,7 @@ use super::model::{
     content_text, rubric_drafts, CallDraft, EventDraft, Key, Keys, PartDraft, ResponseDraft, RubricDraft,
     TextDraft,
 };
-use crate::evalset::{Content, Invocation, Part};
+use evalset::{Content, Invocation, Part};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnDraft {

@@ -4,7 +4,7 @@
 
 use super::lists::{duplicate_item, Keyed};
 pub use super::turn::{Steps, TurnDraft};
-use crate::evalset::{
+use evalset::{
     Content, ConversationScenario, EvalCase, FunctionCall, FunctionResponse, Invocation, InvocationEvent,
     Part, Rubric, SessionInput,
 };

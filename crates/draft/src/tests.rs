@@ -1,6 +1,6 @@
 use super::json_text::parse_json_object;
 use super::*;
-use crate::evalset::{parse_evalset_file, EvalCase, LegacyDefaults};
+use evalset::{parse_evalset_file, EvalCase, LegacyDefaults};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -64,7 +64,7 @@ fn first_call_key(draft: &CaseDraft) -> (Key, Key) {
 
 #[test]
 fn an_unedited_draft_builds_the_case_it_came_from_for_every_adk_fixture() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adk");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/adk");
     let mut checked = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
