@@ -139,6 +139,11 @@ const EVAL_IO_FILES: &[&str] = &[
 /// functions cannot serve. Everything else the pages read comes through server functions.
 const UI_REST_LINKS: &str = "ui/rest_links.rs";
 
+/// The one file of `ui` that reaches the browser's own APIs, each with a server stand-in.
+const UI_BROWSER: &str = "ui/browser.rs";
+/// What reaching the browser's APIs takes.
+const BROWSER_APIS: &[&str] = &["web_sys", "wasm_bindgen", "feature = \"hydrate\""];
+
 /// What only reading `toml` does: nothing but `config` reads evalstudio.toml.
 const TOML: &[&str] = &["toml::"];
 
@@ -169,6 +174,14 @@ fn check_inside(module: &str, relative: &str, text: &str) -> Vec<Violation> {
                     ..v
                 }),
         );
+    }
+    if (module == "ui" || module == "app") && relative != UI_BROWSER {
+        let browser = Layer {
+            module: "ui (outside ui/browser.rs)",
+            may_use: &[],
+            never: &[BROWSER_APIS],
+        };
+        violations.extend(check_names(&browser, &file, text));
     }
     if module == "ui" && relative != UI_REST_LINKS {
         for (index, line) in text.lines().enumerate() {
@@ -390,6 +403,9 @@ fn a_rule_inside_a_module_is_caught() {
         ),
         ("agent", "agent/profiles.rs", "let c: C = toml::from_str(t)?;", 1),
         ("config", "config.rs", "let c: C = toml::from_str(t)?;", 0),
+        ("ui", "ui/chat/page.rs", "let s = web_sys::window();", 1),
+        ("ui", "ui/chat/page.rs", "#[cfg(feature = \"hydrate\")]", 1),
+        ("ui", "ui/browser.rs", "let s = web_sys::window();", 0),
     ];
     for &(module, relative, line, broken) in cases {
         let violations = check_inside(module, relative, &format!("{line}\n"));

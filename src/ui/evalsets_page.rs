@@ -1,7 +1,7 @@
 //! The evalsets page: list with case counts, create, delete (confirmed), import, export.
 
 use super::modal::Modal;
-use super::{count, error_text, eval_set_href, rest_links, short_time, ErrorNote};
+use super::{browser, count, error_text, eval_set_href, rest_links, short_time, ErrorNote};
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
 };
@@ -81,20 +81,13 @@ pub fn EvalSetsPage() -> impl IntoView {
     };
 
     let on_file_chosen = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+        let Some(file) = browser::take_chosen_file(&ev) else {
             return;
         };
-        // Clearing lets the same file be chosen again after it is fixed.
-        input.set_value("");
-        let file_name = file.name();
+        let file_name = file.name.clone();
         import_state.set(ImportState::Working(file_name.clone()));
         spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|text| text.as_string())
-            {
+            match file.text().await {
                 Some(content) => run_import(file_name, content, false),
                 None => import_state.set(ImportState::Failed {
                     file_name,

@@ -2,6 +2,7 @@
 //! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes, except agent
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
+mod browser;
 mod case_across_runs;
 mod case_actions;
 mod case_editor;

@@ -17,8 +17,7 @@ pub fn run_export(app: &str, result_id: &str) -> String {
     )
 }
 
-/// A run's progress as server-sent events (opened only in the browser).
-#[cfg(feature = "hydrate")]
+/// A run's progress as server-sent events.
 pub fn run_progress(app: &str, result_id: &str) -> String {
     format!(
         "/apps/{app}/eval_results/{}/progress",

@@ -4,14 +4,13 @@
 use super::case_fields::{IdAndTags, ScenarioFields, SessionFields};
 use super::conflict::ConflictPanel;
 use super::fields::{Editing, TOOL_NAMES_LIST};
-use super::leave_guard::guard_leaving;
 use super::rubrics::RubricList;
 use super::turns::TurnList;
 use crate::api::cases::{SaveCase, SaveOutcome};
 use crate::draft::CaseDraft;
 use crate::evalset::EvalCase;
 use crate::records::StoredCase;
-use crate::ui::{case_href, edit_href, error_text, ErrorNote};
+use crate::ui::{browser, case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
 
 #[component]
@@ -28,7 +27,7 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
     let problems = Memo::new(move |_| draft.with(CaseDraft::problems));
     let dirty = Memo::new(move |_| draft.with(|d| saved.with(|s| d != s)));
     let editing = Editing { draft, problems };
-    guard_leaving(dirty);
+    browser::guard_leaving(dirty, "This case has unsaved changes. Leave without saving?");
 
     let save = ServerAction::<SaveCase>::new();
     // What the pending save sent, which becomes the saved state when it succeeds.
@@ -63,7 +62,7 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             if eval_id != opened_id.get_untracked() {
                 // Renamed: the address follows the case, without the router reading it again
                 // (which would drop what was typed since the save).
-                replace_address(&edit_href(&app.get_value(), &set.get_value(), &eval_id));
+                browser::replace_address(&edit_href(&app.get_value(), &set.get_value(), &eval_id));
                 opened_id.set(eval_id);
             }
         }
@@ -205,14 +204,4 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             <RubricList editing owner=None />
         </section>
     }
-}
-
-/// Replaces the page's address in the browser's history, leaving the router's state alone.
-fn replace_address(href: &str) {
-    #[cfg(feature = "hydrate")]
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = href;
 }

@@ -2,6 +2,7 @@
 //! field has (from the draft's own check) shown under it.
 
 use crate::draft::{CaseDraft, Problem};
+use crate::ui::browser;
 use leptos::prelude::*;
 
 /// What every part of the editor reaches: the draft and its problems.
@@ -118,23 +119,6 @@ pub fn field(
     }
 }
 
-/// Runs `change` (a move that reorders rows) and gives the focus back to the element that had
-/// it, which the move took out of the page and put back.
-pub fn keeping_focus(change: impl FnOnce()) {
-    #[cfg(feature = "hydrate")]
-    let active = document().active_element();
-    change();
-    #[cfg(feature = "hydrate")]
-    if let Some(element) = active {
-        use wasm_bindgen::JsCast;
-        request_animation_frame(move || {
-            if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
-                let _ = element.focus();
-            }
-        });
-    }
-}
-
 /// A row's keydown handler: Alt+↑ / Alt+↓ move the row (−1 / +1), keeping the focus in it.
 pub fn move_keys(
     on_move: impl Fn(isize) + Copy + Send + Sync + 'static,
@@ -149,7 +133,7 @@ pub fn move_keys(
             _ => return,
         };
         ev.prevent_default();
-        keeping_focus(|| on_move(delta));
+        browser::keeping_focus(|| on_move(delta));
     }
 }
 
@@ -167,7 +151,7 @@ pub fn row_buttons(
                 class="icon"
                 title=format!("Move {what} up (Alt+↑)")
                 aria-label=format!("Move {what} up")
-                on:click=move |_| keeping_focus(|| on_move(-1))
+                on:click=move |_| browser::keeping_focus(|| on_move(-1))
             >
                 "↑"
             </button>
@@ -176,7 +160,7 @@ pub fn row_buttons(
                 class="icon"
                 title=format!("Move {what} down (Alt+↓)")
                 aria-label=format!("Move {what} down")
-                on:click=move |_| keeping_focus(|| on_move(1))
+                on:click=move |_| browser::keeping_focus(|| on_move(1))
             >
                 "↓"
             </button>

@@ -7,7 +7,6 @@ mod drag;
 mod editor;
 mod events;
 mod fields;
-mod leave_guard;
 mod rubrics;
 mod tool_uses;
 mod turns;

@@ -3,6 +3,8 @@
 //! when case runs were stored.
 
 use crate::records::RunProgress;
+use crate::ui::browser::{EventHandler, ServerEvents};
+use crate::ui::rest_links;
 use leptos::prelude::*;
 
 /// While `running` names a running run, listens to its progress: sets `live` on each progress
@@ -13,58 +15,34 @@ pub(crate) fn follow_progress(
     live: RwSignal<Option<RunProgress>>,
     refresh: RwSignal<u32>,
 ) {
-    #[cfg(feature = "hydrate")]
-    {
-        use send_wrapper::SendWrapper;
-        use wasm_bindgen::{closure::Closure, JsCast};
-        use web_sys::{EventSource, MessageEvent};
-
-        /// The open stream and the listeners it needs kept alive.
-        type Open = SendWrapper<(EventSource, Vec<Closure<dyn Fn(MessageEvent)>>)>;
-        let open: StoredValue<Option<Open>> = StoredValue::new(None);
-        let close = move || {
-            if let Some(stream) = open.try_update_value(Option::take).flatten() {
-                stream.take().0.close();
+    // The open stream; replacing it (or clearing it) closes the one before.
+    let open: StoredValue<Option<ServerEvents>> = StoredValue::new(None);
+    Effect::new(move |_| {
+        open.set_value(None);
+        let Some(result_id) = running.get() else {
+            live.set(None);
+            return;
+        };
+        let on_progress = move |data: String| {
+            if let Ok(progress) = serde_json::from_str::<RunProgress>(&data) {
+                live.set(Some(progress));
             }
         };
-        Effect::new(move |_| {
-            close();
-            let Some(result_id) = running.get() else {
-                live.set(None);
-                return;
-            };
-            let url = crate::ui::rest_links::run_progress(&app, &result_id);
-            let Ok(source) = EventSource::new(&url) else {
-                return;
-            };
-            let on_progress = Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
-                if let Some(progress) = ev
-                    .data()
-                    .as_string()
-                    .and_then(|text| serde_json::from_str::<RunProgress>(&text).ok())
-                {
-                    live.set(Some(progress));
-                }
-            });
-            let on_cases = Closure::<dyn Fn(MessageEvent)>::new(move |_| refresh.update(|n| *n += 1));
-            let on_end = {
-                let source = SendWrapper::new(source.clone());
-                Closure::<dyn Fn(MessageEvent)>::new(move |_| {
-                    source.close();
-                    live.set(None);
-                    refresh.update(|n| *n += 1);
-                })
-            };
-            for (name, listener) in [("progress", &on_progress), ("cases", &on_cases), ("end", &on_end)] {
-                let _ = source.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
-            }
-            open.set_value(Some(SendWrapper::new((
-                source,
-                vec![on_progress, on_cases, on_end],
-            ))));
-        });
-        on_cleanup(close);
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (app, running, live, refresh);
+        let on_cases = move |_: String| refresh.update(|n| *n += 1);
+        let on_end = move |_: String| {
+            live.set(None);
+            refresh.update(|n| *n += 1);
+        };
+        let handlers: Vec<(&'static str, EventHandler)> = vec![
+            ("progress", Box::new(on_progress)),
+            ("cases", Box::new(on_cases)),
+            ("end", Box::new(on_end)),
+        ];
+        open.set_value(ServerEvents::open(
+            &rest_links::run_progress(&app, &result_id),
+            "end",
+            handlers,
+        ));
+    });
+    on_cleanup(move || open.set_value(None));
 }

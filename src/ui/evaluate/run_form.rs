@@ -8,7 +8,7 @@ use super::panel::SelectedCases;
 use super::simulator_settings::{SimulatorSettings, SimulatorSettingsFields};
 use crate::api::evaluate::{eval_panel_options, start_eval, MetricChoice, RunScope};
 use crate::eval::EvalConfig;
-use crate::ui::{error_text, ErrorNote};
+use crate::ui::{browser, error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -44,7 +44,7 @@ pub(super) fn RunForm(
     let scope = RwSignal::new("all".to_string());
     let scope_key = StoredValue::new(format!("evalstudio.run_scope.{app}.{eval_set_id}"));
     Effect::new(move |_| {
-        if let Some(saved) = remembered(&scope_key.get_value()) {
+        if let Some(saved) = browser::stored(&scope_key.get_value()) {
             scope.set(saved);
         }
     });
@@ -273,7 +273,7 @@ pub(super) fn RunForm(
                                             prop:value=move || scope.get()
                                             on:change=move |ev| {
                                                 let value = event_target_value(&ev);
-                                                remember(&scope_key.get_value(), &value);
+                                                browser::store(&scope_key.get_value(), &value);
                                                 scope.set(value);
                                             }
                                         >
@@ -311,32 +311,4 @@ pub(super) fn RunForm(
             }
         </Transition>
     }
-}
-
-/// The browser's remembered value for `key`, if any.
-fn remembered(key: &str) -> Option<String> {
-    #[cfg(feature = "hydrate")]
-    {
-        window()
-            .local_storage()
-            .ok()
-            .flatten()?
-            .get_item(key)
-            .ok()
-            .flatten()
-    }
-    #[cfg(not(feature = "hydrate"))]
-    {
-        let _ = key;
-        None
-    }
-}
-
-fn remember(key: &str, value: &str) {
-    #[cfg(feature = "hydrate")]
-    if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = storage.set_item(key, value);
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (key, value);
 }
