@@ -262,8 +262,13 @@ impl EvalConfig {
     }
 }
 
-/// A value by its snake_case or camelCase key (ADK models accept both).
-fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {
+/// A value by its snake_case or camelCase key (ADK models accept both), with the key as written;
+/// null counts as absent. The judge metrics' criteria are read with it too.
+pub(super) fn field<'a>(
+    object: &'a Map<String, Value>,
+    snake: &str,
+    camel: &str,
+) -> Option<(&'a str, &'a Value)> {
     object
         .iter()
         .find(|(key, value)| (key.as_str() == snake || key.as_str() == camel) && !value.is_null())

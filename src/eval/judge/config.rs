@@ -31,6 +31,7 @@
 use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
+use crate::eval::config::field;
 use crate::eval::metrics::{built_in_judge, BuiltInJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
@@ -163,7 +164,6 @@ pub fn parse_judge_metric(
     }))
 }
 
-/// A value by its snake_case or camelCase key; null counts as absent.
 /// G-Eval's keys beyond a judge metric's.
 const G_EVAL_KEYS: [&str; 6] = [
     "criteria",
@@ -248,13 +248,6 @@ fn flag(criterion: &Map<String, Value>, path: &str, snake: &str, camel: &str) ->
             .as_bool()
             .ok_or_else(|| format!("{path}.{key}: expected true or false")),
     }
-}
-
-fn field<'a>(object: &'a Map<String, Value>, snake: &str, camel: &str) -> Option<(&'a str, &'a Value)> {
-    object
-        .iter()
-        .find(|(key, value)| (key.as_str() == snake || key.as_str() == camel) && !value.is_null())
-        .map(|(key, value)| (key.as_str(), value))
 }
 
 fn judge_model_options(
