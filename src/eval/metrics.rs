@@ -10,6 +10,7 @@ use super::approximations::{
     Approximation, COHERENCE, SAFETY, TASK_SUCCESS, TOOL_USE_QUALITY, TRAJECTORY_QUALITY,
 };
 use super::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
+use super::judge::prompted::{self, PromptedJudge};
 use super::partial::TrajectoryShare;
 
 pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
@@ -51,6 +52,9 @@ pub struct MetricSpec {
     pub scorer: Scorer,
     /// What scoring it takes beyond the agent's invocations.
     pub needs: &'static [Need],
+    /// ADK's own metric: as ADK scores it (a judge samples 5 times by default), and its
+    /// criterion may carry keys Evalstudio does not read, as ADK's may.
+    pub adk: bool,
 }
 
 /// Something a metric needs to score: a model the server must have, or data the cases (or the
@@ -88,7 +92,7 @@ impl Need {
 }
 
 /// What scores a metric, and so what scoring it needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scorer {
     /// Computed from the invocations alone.
     Computed(Computed),
@@ -119,15 +123,12 @@ pub enum EmbeddingCosine {
 }
 
 /// A judge metric with its own prompt (a custom judge brings its prompt in the config).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BuiltInJudge {
     FinalResponseMatchV2,
     RubricBasedFinalResponseQualityV1,
-    Relevancy,
-    FactChecking,
-    AnswerCorrectness,
-    AnswerFaithfulness,
-    AnswerRelevancy,
+    /// One prompt and one kind of reply, declared by its table entry.
+    Prompted(&'static PromptedJudge),
     ContextPrecision,
     ContextRecall,
     Faithfulness,
@@ -138,22 +139,6 @@ pub enum BuiltInJudge {
     PerTurnUserSimulatorQualityV1,
     /// A stand-in for a metric only Vertex AI scores.
     Approximation(&'static Approximation),
-}
-
-impl BuiltInJudge {
-    /// ADK's own judge metrics: sampled 5 times by default, and their criteria may carry keys
-    /// Evalstudio does not read, as ADK's may.
-    pub fn is_adk(self) -> bool {
-        matches!(
-            self,
-            BuiltInJudge::FinalResponseMatchV2
-                | BuiltInJudge::RubricBasedFinalResponseQualityV1
-                | BuiltInJudge::HallucinationsV1
-                | BuiltInJudge::RubricBasedToolUseQualityV1
-                | BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1
-                | BuiltInJudge::PerTurnUserSimulatorQualityV1
-        )
-    }
 }
 
 impl MetricSpec {
@@ -175,6 +160,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#),
         scorer: Scorer::Computed(Computed::ToolTrajectory),
         needs: &[Need::ExpectedToolCalls],
+        adk: true,
     },
     MetricSpec {
         name: RESPONSE_MATCH_SCORE,
@@ -183,6 +169,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Computed(Computed::ResponseMatch),
         needs: &[Need::ExpectedResponse],
+        adk: true,
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_PRECISION,
@@ -191,6 +178,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Precision)),
         needs: &[Need::ExpectedToolCalls],
+        adk: false,
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_RECALL,
@@ -199,6 +187,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Recall)),
         needs: &[Need::ExpectedToolCalls],
+        adk: false,
     },
     MetricSpec {
         name: TOOL_TRAJECTORY_F1,
@@ -207,6 +196,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::F1)),
         needs: &[Need::ExpectedToolCalls],
+        adk: false,
     },
     MetricSpec {
         name: SEMANTIC_SIMILARITY,
@@ -215,6 +205,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::SemanticSimilarity),
         needs: &[Need::EmbeddingModel, Need::ExpectedResponse],
+        adk: false,
     },
     MetricSpec {
         name: ANSWER_RELEVANCE,
@@ -223,6 +214,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::AnswerRelevance),
         needs: &[Need::EmbeddingModel],
+        adk: false,
     },
     MetricSpec {
         name: FINAL_RESPONSE_MATCH_V2,
@@ -231,46 +223,52 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::FinalResponseMatchV2),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
+        adk: true,
     },
     MetricSpec {
         name: RELEVANCY,
         description: "Judged: the response is in line with the query and the context (the tool responses).",
         default_threshold: 1.0,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Relevancy),
+        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::RELEVANCY)),
         needs: &[Need::JudgeModel, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: FACT_CHECKING,
         description: "Judged: the context (the tool responses) supports the response.",
         default_threshold: 1.0,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::FactChecking),
+        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::FACT_CHECKING)),
         needs: &[Need::JudgeModel, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: ANSWER_CORRECTNESS,
         description: "Judged: the response agrees with the expected final response.",
         default_threshold: 1.0,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::AnswerCorrectness),
+        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_CORRECTNESS)),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
+        adk: false,
     },
     MetricSpec {
         name: ANSWER_FAITHFULNESS,
         description: "Judged 0-1: the response sticks to the context.",
         default_threshold: 0.5,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::AnswerFaithfulness),
+        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_FAITHFULNESS)),
         needs: &[Need::JudgeModel, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: ANSWER_RELEVANCY,
         description: "Judged 0-1: the response answers the query.",
         default_threshold: 0.5,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::AnswerRelevancy),
+        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_RELEVANCY)),
         needs: &[Need::JudgeModel],
+        adk: false,
     },
     MetricSpec {
         name: CONTEXT_PRECISION,
@@ -279,6 +277,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextPrecision),
         needs: &[Need::JudgeModel, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: CONTEXT_RECALL,
@@ -287,6 +286,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextRecall),
         needs: &[Need::JudgeModel, Need::ExpectedResponse, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: FAITHFULNESS,
@@ -295,6 +295,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
         needs: &[Need::JudgeModel, Need::Context],
+        adk: false,
     },
     MetricSpec {
         name: G_EVAL,
@@ -305,6 +306,7 @@ pub const METRICS: &[MetricSpec] = &[
         ),
         scorer: Scorer::Judge(BuiltInJudge::GEval),
         needs: &[Need::JudgeModel],
+        adk: false,
     },
     MetricSpec {
         name: RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
@@ -315,6 +317,7 @@ pub const METRICS: &[MetricSpec] = &[
         ),
         scorer: Scorer::Judge(BuiltInJudge::RubricBasedFinalResponseQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
+        adk: true,
     },
     MetricSpec {
         name: RUBRIC_BASED_TOOL_USE_QUALITY_V1,
@@ -325,6 +328,7 @@ pub const METRICS: &[MetricSpec] = &[
         ),
         scorer: Scorer::Judge(BuiltInJudge::RubricBasedToolUseQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
+        adk: true,
     },
     MetricSpec {
         name: RUBRIC_BASED_MULTI_TURN_TRAJECTORY_QUALITY_V1,
@@ -335,6 +339,7 @@ pub const METRICS: &[MetricSpec] = &[
         ),
         scorer: Scorer::Judge(BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
+        adk: true,
     },
     MetricSpec {
         name: HALLUCINATIONS_V1,
@@ -343,6 +348,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(r#"{"evaluate_intermediate_nl_responses": false}"#),
         scorer: Scorer::Judge(BuiltInJudge::HallucinationsV1),
         needs: &[Need::JudgeModel],
+        adk: true,
     },
     MetricSpec {
         name: PER_TURN_USER_SIMULATOR_QUALITY_V1,
@@ -351,6 +357,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::PerTurnUserSimulatorQualityV1),
         needs: &[Need::JudgeModel, Need::Scenario],
+        adk: true,
     },
     approximation(
         &COHERENCE,
@@ -384,6 +391,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(r#"{"tool_name": "get_weather"}"#),
         scorer: Scorer::Computed(Computed::ToolUsed),
         needs: &[],
+        adk: false,
     },
 ];
 
@@ -400,6 +408,7 @@ const fn approximation(
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Approximation(of)),
         needs: &[Need::JudgeModel],
+        adk: false,
     }
 }
 
@@ -432,7 +441,7 @@ pub fn supported_names() -> Vec<&'static str> {
     let group = |spec: &&MetricSpec| match spec.scorer {
         Scorer::Embedding(_) => 0,
         Scorer::Computed(_) => 1,
-        Scorer::Judge(judge) if judge.is_adk() => 2,
+        Scorer::Judge(_) if spec.adk => 2,
         Scorer::Judge(_) => 3,
     };
     let mut specs: Vec<&MetricSpec> = METRICS.iter().collect();

@@ -6,11 +6,10 @@
 use super::input::invocation_rubrics;
 use super::template::fill;
 use super::{
-    averaged, effective_rubrics, evaluate_judge_metric, hallucinations, multi_turn, rubric_verdicts,
-    simulator_quality, voted, yes_no, Asker, JudgeInput, JudgeKind, JudgeMetric, SCORE_1_TO_5,
-    TRAJECTORY_QUALITY,
+    ask, effective_rubrics, evaluate_judge_metric, hallucinations, multi_turn, rubric_verdicts,
+    simulator_quality, Asker, JudgeInput, JudgeKind, JudgeMetric, TRAJECTORY_QUALITY,
 };
-use crate::eval::approximations::{Reply, Scope};
+use crate::eval::approximations::Scope;
 use crate::eval::services::{InvocationScore, Judge};
 use crate::evalset::{ConversationScenario, Invocation, Rubric};
 use futures::stream::{self, StreamExt};
@@ -53,10 +52,7 @@ pub async fn judge_case(metric: &JudgeMetric, case: &CaseView<'_>, judge: &dyn J
                 return none_evaluated(0, "");
             };
             let prompt = fill(of.prompt, &[("conversation", &multi_turn::dialogue(case.actual))]);
-            let judged = match of.reply {
-                Reply::YesNo => voted(&asker, &prompt, samples, yes_no).await,
-                Reply::Score1To5 => averaged(&asker, &prompt, samples, SCORE_1_TO_5).await,
-            };
+            let judged = ask(&asker, &prompt, samples, of.reply, of.score_range).await;
             on_the_last_turn(earlier.len(), judged)
         }
         JudgeKind::PerTurnUserSimulatorQualityV1 { stop_signal } => {

@@ -32,7 +32,7 @@ use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
-use crate::eval::metrics::{built_in_judge, BuiltInJudge};
+use crate::eval::metrics::{self, built_in_judge, BuiltInJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
 use serde_json::{Map, Value};
@@ -82,11 +82,7 @@ pub fn parse_judge_metric(
             },
         },
         Some(BuiltInJudge::Approximation(of)) => JudgeKind::Approximation(of),
-        Some(BuiltInJudge::Relevancy) => JudgeKind::Relevancy,
-        Some(BuiltInJudge::FactChecking) => JudgeKind::FactChecking,
-        Some(BuiltInJudge::AnswerCorrectness) => JudgeKind::AnswerCorrectness,
-        Some(BuiltInJudge::AnswerFaithfulness) => JudgeKind::AnswerFaithfulness,
-        Some(BuiltInJudge::AnswerRelevancy) => JudgeKind::AnswerRelevancy,
+        Some(BuiltInJudge::Prompted(judge)) => JudgeKind::Prompted(judge),
         Some(BuiltInJudge::ContextPrecision) => JudgeKind::ContextPrecision,
         Some(BuiltInJudge::ContextRecall) => JudgeKind::ContextRecall,
         Some(BuiltInJudge::Faithfulness) => JudgeKind::Faithfulness,
@@ -102,7 +98,7 @@ pub fn parse_judge_metric(
             None => return Ok(None),
         },
     };
-    let adk_metric = built_in.is_some_and(BuiltInJudge::is_adk);
+    let adk_metric = metrics::find(name).is_some_and(|spec| spec.adk);
     // ADK's criteria allow extra keys; Evalstudio's own are checked, so a typo is not ignored.
     if !adk_metric {
         let mut known = vec![

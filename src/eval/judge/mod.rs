@@ -23,6 +23,7 @@ mod hallucinations;
 mod input;
 mod multi_turn;
 mod parse;
+pub mod prompted;
 mod prompts;
 mod python_json;
 #[cfg(test)]
@@ -42,8 +43,9 @@ pub use evidence::{
 };
 pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
+pub use prompted::PromptedJudge;
 
-use super::approximations::{Approximation, Reply, Scope};
+use super::approximations::{Approximation, Scope};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
 use super::services::{InvocationScore, Judge, JudgeRequest};
@@ -52,9 +54,6 @@ use futures::stream::{self, StreamExt};
 use parse::{RubricVerdict, Validity};
 use serde_json::Value;
 use template::fill;
-
-/// The range of the stand-ins' 1-5 scores, mapped onto 0..1.
-const SCORE_1_TO_5: (f64, f64) = (1.0, 5.0);
 
 /// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
 const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
@@ -105,16 +104,8 @@ pub enum JudgeKind {
         /// The text that ends the simulated user's conversation.
         stop_signal: String,
     },
-    /// Yes if the response is in line with the query and the context.
-    Relevancy,
-    /// Yes if the context (the document) supports the response (the claim).
-    FactChecking,
-    /// Yes if the response agrees with the reference.
-    AnswerCorrectness,
-    /// A 0..1 score of how well the context supports the response.
-    AnswerFaithfulness,
-    /// A 0..1 score of how well the response addresses the query.
-    AnswerRelevancy,
+    /// One prompt and one kind of reply, as its table entry declares.
+    Prompted(&'static PromptedJudge),
     /// Per context item, useful or not; mean precision at the useful items.
     ContextPrecision,
     /// The fraction of the reference's statements the context supports.
@@ -289,10 +280,7 @@ pub async fn evaluate_judge_metric(
                 of.prompt,
                 &[("query", &input.query), ("response", &input.response)],
             );
-            match of.reply {
-                Reply::YesNo => voted(&asker, &prompt, samples, yes_no).await,
-                Reply::Score1To5 => averaged(&asker, &prompt, samples, SCORE_1_TO_5).await,
-            }
+            ask(&asker, &prompt, samples, of.reply, of.score_range).await
         }
         JudgeKind::Approximation(_)
         | JudgeKind::HallucinationsV1 { .. }
@@ -301,54 +289,10 @@ pub async fn evaluate_judge_metric(
             "{} judges the invocations themselves, not one invocation's texts",
             metric.name
         )),
-        JudgeKind::Relevancy => {
-            let prompt = fill(
-                prompts::RELEVANCY,
-                &[
-                    ("query", &input.query),
-                    ("response", &input.response),
-                    ("context", &context),
-                ],
-            );
-            voted(&asker, &prompt, samples, yes_no).await
-        }
-        JudgeKind::FactChecking => {
-            let prompt = fill(
-                prompts::FACT_CHECKING,
-                &[("document", &context), ("claim", &input.response)],
-            );
-            voted(&asker, &prompt, samples, yes_no).await
-        }
-        JudgeKind::AnswerCorrectness => {
-            let Some(reference) = reference(input) else {
-                return no_reference(&metric.name);
-            };
-            let prompt = fill(
-                prompts::ANSWER_CORRECTNESS,
-                &[
-                    ("query", &input.query),
-                    ("response", &input.response),
-                    ("reference", reference),
-                ],
-            );
-            voted(&asker, &prompt, samples, yes_no).await
-        }
-        JudgeKind::AnswerFaithfulness | JudgeKind::AnswerRelevancy => {
-            let template = if metric.kind == JudgeKind::AnswerFaithfulness {
-                prompts::ANSWER_FAITHFULNESS
-            } else {
-                prompts::ANSWER_RELEVANCY
-            };
-            let prompt = fill(
-                template,
-                &[
-                    ("query", &input.query),
-                    ("response", &input.response),
-                    ("context", &context),
-                ],
-            );
-            averaged(&asker, &prompt, samples, (0.0, 1.0)).await
-        }
+        JudgeKind::Prompted(judge) => match judge.prompt_for(input, &context) {
+            Some(prompt) => ask(&asker, &prompt, samples, judge.reply, judge.score_range).await,
+            None => no_reference(&metric.name),
+        },
         JudgeKind::ContextPrecision => context_precision(&asker, input).await,
         JudgeKind::ContextRecall => {
             let Some(reference) = reference(input) else {
@@ -409,11 +353,23 @@ pub async fn evaluate_judge_metric(
                     ))
                 }
             };
-            match custom.reply {
-                ReplyKind::YesNo => voted(&asker, &prompt, samples, yes_no).await,
-                ReplyKind::ScoreJson => averaged(&asker, &prompt, samples, custom.score_range).await,
-            }
+            ask(&asker, &prompt, samples, custom.reply, custom.score_range).await
         }
+    }
+}
+
+/// `samples` replies to `prompt` of the `reply` kind: yes/no voted, scores (in `range`)
+/// averaged.
+async fn ask(
+    asker: &Asker<'_>,
+    prompt: &str,
+    samples: usize,
+    reply: ReplyKind,
+    range: (f64, f64),
+) -> InvocationScore {
+    match reply {
+        ReplyKind::YesNo => voted(asker, prompt, samples, yes_no).await,
+        ReplyKind::ScoreJson => averaged(asker, prompt, samples, range).await,
     }
 }
 
