@@ -9,6 +9,7 @@
 //! reason, never a silent 0. The exception is `client.rs` (server only), the [`Judge`] that
 //! asks an OpenAI-compatible model.
 
+mod asking;
 mod case;
 #[cfg(test)]
 mod case_tests;
@@ -48,15 +49,12 @@ pub use prompted::PromptedJudge;
 use super::approximations::{Approximation, Scope};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
-use super::services::{InvocationScore, Judge, JudgeRequest};
+use super::services::{InvocationScore, Judge};
 use crate::evalset::Rubric;
-use futures::stream::{self, StreamExt};
+use asking::{ask, averaged, voted, with_evidence, Asker};
 use parse::{RubricVerdict, Validity};
 use serde_json::Value;
 use template::fill;
-
-/// Why an invocation is NOT_EVALUATED when `num_samples` is 0.
-const NO_SAMPLES: &str = "num_samples is 0, so the judge was not asked";
 
 /// ADK's rubric types: each rubric-based metric takes the invocations' rubrics of its type.
 const FINAL_RESPONSE_QUALITY: &str = "FINAL_RESPONSE_QUALITY";
@@ -358,26 +356,6 @@ pub async fn evaluate_judge_metric(
     }
 }
 
-/// `samples` replies to `prompt` of the `reply` kind: yes/no voted, scores (in `range`)
-/// averaged.
-async fn ask(
-    asker: &Asker<'_>,
-    prompt: &str,
-    samples: usize,
-    reply: ReplyKind,
-    range: (f64, f64),
-) -> InvocationScore {
-    match reply {
-        ReplyKind::YesNo => voted(asker, prompt, samples, yes_no).await,
-        ReplyKind::ScoreJson => averaged(asker, prompt, samples, range).await,
-    }
-}
-
-/// A yes/no reply read into its vote and verdict.
-fn yes_no(reply: &str) -> Result<(bool, Verdict), String> {
-    parse::yes_no(reply).map(|yes| (yes, Verdict::YesNo(if yes { YesNo::Yes } else { YesNo::No })))
-}
-
 /// The expected final response, if there is one with text.
 fn reference(input: &JudgeInput) -> Option<&str> {
     input.reference.as_deref().filter(|r| !r.trim().is_empty())
@@ -397,155 +375,6 @@ fn context_block(input: &JudgeInput) -> String {
         input.context.join("\n\n")
     }
 }
-
-/// The judge and how to ask it.
-struct Asker<'a> {
-    judge: &'a dyn Judge,
-    model: Option<&'a str>,
-    parallelism_limit: Option<usize>,
-}
-
-impl Asker<'_> {
-    /// One reply per prompt, in order, at most `parallelism_limit` requests at a time.
-    async fn ask_all(&self, prompts: Vec<&str>) -> Vec<Result<String, String>> {
-        let limit = self.parallelism_limit.unwrap_or(prompts.len()).max(1);
-        // Requests made up front: a lazily mapped stream here makes callers' futures not
-        // provably Send.
-        let requests: Vec<_> = prompts
-            .into_iter()
-            .map(|prompt| {
-                self.judge.complete(JudgeRequest {
-                    prompt,
-                    model: self.model,
-                })
-            })
-            .collect();
-        stream::iter(requests).buffered(limit).collect().await
-    }
-
-    /// `samples` replies to one prompt; Err if any request failed (ADK: a failed sample makes
-    /// the invocation NOT_EVALUATED), with what the judge answered as evidence.
-    async fn samples(&self, prompt: &str, samples: usize) -> Result<Vec<String>, InvocationScore> {
-        let replies = self.ask_all(vec![prompt; samples]).await;
-        if let Some(error) = replies.iter().find_map(|r| r.as_ref().err()) {
-            let samples = replies
-                .iter()
-                .map(|reply| match reply {
-                    Ok(reply) => Sample::Unjudged { reply: reply.clone() },
-                    Err(error) => Sample::Failed { error: error.clone() },
-                })
-                .collect();
-            return Err(with_evidence(
-                InvocationScore::not_evaluated(format!("the judge failed: {error}")),
-                JudgeEvidence {
-                    samples: Some(samples),
-                    ..JudgeEvidence::default()
-                },
-            ));
-        }
-        Ok(replies.into_iter().flatten().collect())
-    }
-}
-
-fn with_evidence(mut score: InvocationScore, evidence: JudgeEvidence) -> InvocationScore {
-    score.evidence = Some(Evidence::Judge(evidence));
-    score
-}
-
-/// Majority vote over samples of a yes/no kind of reply: 1.0 when more samples say yes than
-/// no, else 0.0 (a tie is a no, as ADK's `final_response_match_v2`). Replies that cannot be
-/// read do not vote; with none readable the invocation is NOT_EVALUATED.
-async fn voted(
-    asker: &Asker<'_>,
-    prompt: &str,
-    samples: usize,
-    read: impl Fn(&str) -> Result<(bool, Verdict), String>,
-) -> InvocationScore {
-    let replies = match asker.samples(prompt, samples).await {
-        Ok(replies) => replies,
-        Err(failed) => return failed,
-    };
-    let (mut yes, mut no) = (0, 0);
-    let mut first_problem = None;
-    let read_samples = replies
-        .iter()
-        .map(|reply| match read(reply) {
-            Ok((passes, verdict)) => {
-                if passes {
-                    yes += 1;
-                } else {
-                    no += 1;
-                }
-                Sample::Verdict {
-                    reply: reply.clone(),
-                    verdict,
-                }
-            }
-            Err(problem) => {
-                first_problem.get_or_insert_with(|| problem.clone());
-                Sample::Unread {
-                    reply: reply.clone(),
-                    problem,
-                }
-            }
-        })
-        .collect();
-    let unread = replies.len() - yes - no;
-    let evidence = JudgeEvidence {
-        samples: Some(read_samples),
-        votes: Some(Votes { yes, no, unread }),
-        ..JudgeEvidence::default()
-    };
-    let score = if yes + no == 0 {
-        InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
-    } else {
-        InvocationScore::scored(if yes > no { 1.0 } else { 0.0 })
-    };
-    with_evidence(score, evidence)
-}
-
-/// The mean score of the samples' `{score, feedback}` replies that can be read.
-async fn averaged(asker: &Asker<'_>, prompt: &str, samples: usize, range: (f64, f64)) -> InvocationScore {
-    let replies = match asker.samples(prompt, samples).await {
-        Ok(replies) => replies,
-        Err(failed) => return failed,
-    };
-    let mut scores = Vec::new();
-    let mut first_problem = None;
-    let read_samples = replies
-        .iter()
-        .map(|reply| match parse::score_json(reply, range) {
-            Ok(read) => {
-                scores.push(read.score);
-                Sample::Scored {
-                    reply: reply.clone(),
-                    score: read.score,
-                    feedback: read.feedback,
-                }
-            }
-            Err(problem) => {
-                first_problem.get_or_insert_with(|| problem.clone());
-                Sample::Unread {
-                    reply: reply.clone(),
-                    problem,
-                }
-            }
-        })
-        .collect();
-    let evidence = JudgeEvidence {
-        samples: Some(read_samples),
-        ..JudgeEvidence::default()
-    };
-    let score = if scores.is_empty() {
-        InvocationScore::not_evaluated(first_problem.unwrap_or_else(|| NO_SAMPLES.into()))
-    } else {
-        InvocationScore::scored(scores.iter().sum::<f64>() / scores.len() as f64)
-    };
-    with_evidence(score, evidence)
-}
-
-// ---------------------------------------------------------------------------------------------
-// ADK rubric_based_final_response_quality_v1
 
 /// The rubrics ADK uses for an invocation: the criterion's, then the invocation's of the
 /// metric's type (an id twice is an error unless both are the same rubric).

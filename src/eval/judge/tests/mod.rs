@@ -2,6 +2,7 @@
 //! checked against google-adk's own outputs), sample votes, evidence and config errors.
 
 use super::*;
+use crate::eval::services::JudgeRequest;
 use crate::evalset::RubricContent;
 use futures::executor::block_on;
 use futures::future::BoxFuture;
