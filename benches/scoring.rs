@@ -163,7 +163,10 @@ fn main() {
         let home = std::env::var("HOME").unwrap_or_default();
         format!("{home}/.cache/evalstudio/venv/bin/python")
     });
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/bench_adk_scoring.py");
+    let script = &format!(
+        "{}/conformance/bench_adk_scoring.py",
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
+    );
     let output = std::process::Command::new(&python)
         .args([
             script,

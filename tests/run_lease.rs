@@ -137,15 +137,19 @@ impl Pid1Server {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 
-    /// The server's process id as its own namespace sees it (the last NSpid of unshare's child).
+    /// The server's process id as its own namespace sees it: the last NSpid of the process
+    /// whose parent is unshare.
     fn pid_inside(&self) -> u32 {
-        let outer = self.unshare.id();
-        let children = std::fs::read_to_string(format!("/proc/{outer}/task/{outer}/children")).unwrap();
-        let child = children
-            .split_whitespace()
-            .next()
+        let parent = format!("\t{}", self.unshare.id());
+        let status = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path().join("status")).ok())
+            .find(|status| {
+                status
+                    .lines()
+                    .any(|l| l.starts_with("PPid:") && l.ends_with(&parent))
+            })
             .expect("unshare forked the server");
-        let status = std::fs::read_to_string(format!("/proc/{child}/status")).unwrap();
         let ns_pids = status
             .lines()
             .find(|l| l.starts_with("NSpid:"))

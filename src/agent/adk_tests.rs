@@ -20,7 +20,7 @@ use super::{Agent, AgentEvent, SessionContext, Turn};
 fn recording(name: &str) -> String {
     let path = format!(
         "{}/tests/fixtures/adk_run_sse/{name}.sse",
-        env!("CARGO_MANIFEST_DIR")
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

@@ -19,7 +19,10 @@ async fn a_configured_command_and_an_http_evaluator_score_the_run() {
         }),
     );
     let url = format!("{}/score", serve(service).await);
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/evaluators/must_mention.py");
+    let example = &format!(
+        "{}/examples/evaluators/must_mention.py",
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
+    );
     let config = format!(
         "[[evaluators]]\nname = \"must_mention\"\ncommand = [\"python3\", \"{example}\"]\ntimeout_secs = 20\n"
     );

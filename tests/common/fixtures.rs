@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// The path of `relative` inside tests/fixtures.
 pub fn fixture_path(relative: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(relative)
 }

@@ -64,7 +64,8 @@ fn first_call_key(draft: &CaseDraft) -> (Key, Key) {
 
 #[test]
 fn an_unedited_draft_builds_the_case_it_came_from_for_every_adk_fixture() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/adk");
+    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/adk");
     let mut checked = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

@@ -3,7 +3,8 @@ use serde_json::json;
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/adk")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/adk")
 }
 
 /// Every evalset fixture (the `__test_config.json` files are eval configs, not evalsets).

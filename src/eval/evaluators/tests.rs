@@ -93,7 +93,10 @@ mod io {
     /// The documented example, run as the docs say.
     #[tokio::test]
     async fn the_python_example_scores_from_its_stdin() {
-        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/evaluators/must_mention.py");
+        let example = &format!(
+            "{}/examples/evaluators/must_mention.py",
+            std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
+        );
         let evaluator = command(&["python3", example], Duration::from_secs(20));
         let reply = evaluator
             .evaluate(&request(
