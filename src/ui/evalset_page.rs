@@ -3,6 +3,7 @@
 //! can be linked to. Cases can be duplicated, deleted one by one or selected and deleted
 //! together; a delete is offered for undo (`?deleted=ID`, once per case).
 
+use super::case_list_address::CaseListAddress;
 use super::case_status::{LastRunLine, StatusCell};
 use super::delete_cases_dialog::DeleteCasesDialog;
 use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
@@ -34,25 +35,7 @@ pub fn EvalSetPage() -> impl IntoView {
     let query = use_query_map();
     let app = move || params.read().get("app").unwrap_or_default();
     let eval_set_id = move || params.read().get("eval_set_id").unwrap_or_default();
-    let page = move || {
-        query
-            .read()
-            .get("page")
-            .and_then(|p| p.parse::<i64>().ok())
-            .unwrap_or(1)
-    };
-    let case_query = move || {
-        let query = query.read();
-        CaseListQuery {
-            text: query.get("q").unwrap_or_default(),
-            sort: query
-                .get("sort")
-                .and_then(|s| CaseSort::parse(&s))
-                .unwrap_or_default(),
-            descending: query.get("desc").is_some_and(|d| d == "1"),
-            failed_last_run: query.get("failed").is_some_and(|f| f == "1"),
-        }
-    };
+    let address = move || CaseListAddress::read(|key| query.read().get(key));
     // `?deleted=ID` (once per case) after a delete: offer to undo it, then list the cases again.
     let deleted = move || query.read().get_all("deleted").unwrap_or_default();
     let undo = ServerAction::<UndoDeleteCases>::new();
@@ -78,9 +61,9 @@ pub fn EvalSetPage() -> impl IntoView {
                 actions.duplicate.version().get(),
                 runs_changed.get(),
             );
-            (app(), eval_set_id(), case_query(), page(), versions)
+            (app(), eval_set_id(), address(), versions)
         },
-        |(app, id, query, page, _)| list_cases(app, id, query, page),
+        |(app, id, address, _)| list_cases(app, id, address.query, address.page),
     );
     let navigate = use_navigate();
     Effect::new(move |_| {
@@ -174,20 +157,12 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
     let title = set.name.clone().unwrap_or_else(|| id.clone());
     let query = page.query.clone();
     let page_href = {
-        let (app, id, query) = (app.clone(), id.clone(), query.clone());
-        move |n: i64| {
-            let mut href = format!("/evalsets/{app}/{id}?page={n}&sort={}", query.sort.as_str());
-            if !query.text.is_empty() {
-                href.push_str(&format!("&q={}", encode_query_value(&query.text)));
-            }
-            if query.descending {
-                href.push_str("&desc=1");
-            }
-            if query.failed_last_run {
-                href.push_str("&failed=1");
-            }
-            href
-        }
+        let (app, id) = (app.clone(), id.clone());
+        let address = CaseListAddress {
+            query: query.clone(),
+            page: page.page,
+        };
+        move |n: i64| address.at_page(n).href(&app, &id)
     };
     let filtered = !query.text.trim().is_empty() || query.failed_last_run;
     let last_run_id = page.last_run.as_ref().map(|run| run.result_id.clone());
