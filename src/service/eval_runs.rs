@@ -3,7 +3,7 @@
 //! an interrupted or cancelled run resumes where it stopped.
 
 use super::errors::{store_refusals, IsFault};
-use super::run_plan::{claim_resume, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
+use super::run_plan::{claim_run, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
 use super::run_summaries::{backfill, save_case_runs, summarise};
 use super::running::Claim;
 use super::Services;
@@ -338,11 +338,11 @@ pub async fn resume_eval_run(
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    resumable_run(&services.store, app, result_id).await?;
+    let record = resumable_run(&services.store, app, result_id).await?;
     // Held here before the store's claim: a cancelled run of this process may still be
     // finishing, and must not be claimed from under it.
     let claim = claim_here(services, result_id)?;
-    let (record, agent) = claim_resume(&services.store, &services.profiles, app, result_id).await?;
+    let (record, agent) = claim_run(&services.store, &services.profiles, record).await?;
     let handle = spawn_eval_run(services, record.clone(), agent, claim);
     Ok((record, handle))
 }

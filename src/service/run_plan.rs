@@ -123,11 +123,22 @@ pub async fn claim_resume(
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
-    let mut record = resumable_run(store, app, result_id).await?;
+    let record = resumable_run(store, app, result_id).await?;
+    claim_run(store, profiles, record).await
+}
+
+/// Takes `record`, read as resumable, for this process: it runs under this process's lease
+/// from now on, with the agent it started with.
+pub async fn claim_run(
+    store: &Store,
+    profiles: &AgentProfiles,
+    mut record: EvalRunRecord,
+) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
+    let result_id = &record.summary.result_id;
     let agent = profile_agent(profiles, &record.summary.agent)?;
     // Between the read and here another process may have claimed it: the claim decides.
     if !store.claim_eval_run(record.row).await? {
-        return Err(EvalRunError::AlreadyRunning(result_id.to_string()));
+        return Err(EvalRunError::AlreadyRunning(result_id.clone()));
     }
     record.summary.status = RunStatus::Running;
     record.summary.finished_at = None;
