@@ -32,12 +32,18 @@ where
 {
     use leptos::prelude::ServerFnError;
     if err.is_fault() {
-        let id = &uuid::Uuid::new_v4().simple().to_string()[..12];
-        tracing::error!(error_id = %id, "internal error: {err}");
-        ServerFnError::new(format!("something went wrong (id {id})"))
+        ServerFnError::new(format!("something went wrong (id {})", log_fault(&err)))
     } else {
         ServerFnError::new(err)
     }
+}
+
+/// Logs a fault of ours with a new short id, which the answer carries instead of the cause.
+#[cfg(feature = "ssr")]
+pub(crate) fn log_fault(cause: &dyn std::fmt::Display) -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+    tracing::error!(error_id = %id, "internal error: {cause}");
+    id
 }
 
 #[cfg(all(test, feature = "ssr"))]

@@ -50,8 +50,7 @@ impl ApiError {
     /// A fault of ours, not the user's: the answer says only "internal error" and an id; the
     /// log line with the id holds what went wrong, which may name paths or SQL.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
-        let id = error_id();
-        tracing::error!(error_id = %id, "internal error: {cause}");
+        let id = crate::api::log_fault(&cause);
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal error",
@@ -72,11 +71,6 @@ impl From<FormatError> for ApiError {
     fn from(err: FormatError) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, err.to_string(), json!(err))
     }
-}
-
-/// A short id that ties a 500 answer to its log line.
-fn error_id() -> String {
-    uuid::Uuid::new_v4().simple().to_string()[..12].to_string()
 }
 
 /// The body of every error answer.
