@@ -36,9 +36,6 @@ pub enum CaseResultError {
     /// An id already taken.
     #[error("{0}")]
     Conflict(String),
-    /// Changed since the version the caller read.
-    #[error("{message}")]
-    Stale { message: String, current: i64 },
     #[error(transparent)]
     Fault(StoreError),
 }
@@ -54,7 +51,7 @@ impl IsFault for CaseResultError {
     }
 }
 
-store_refusals!(CaseResultError, Stale);
+store_refusals!(CaseResultError);
 
 /// A case's stored runs in a run, with the run's record.
 pub async fn case_runs(
