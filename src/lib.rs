@@ -29,6 +29,7 @@ mod testing {
     // Shared with the integration tests and benches, which use other parts of it.
     #[allow(dead_code)]
     pub mod fake_openai;
+    pub mod repo;
 }
 pub mod ui;
 

@@ -18,11 +18,8 @@ use super::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use super::{Agent, AgentEvent, SessionContext, Turn};
 
 fn recording(name: &str) -> String {
-    let path = format!(
-        "{}/tests/fixtures/adk_run_sse/{name}.sse",
-        std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let path = crate::testing::repo::repo_path(&format!("tests/fixtures/adk_run_sse/{name}.sse"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// What the fake api_server saw and what it still has to say.

@@ -447,12 +447,7 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_
     // The database as the build before case summaries left it: the earlier migrations only.
     let earlier = dir.path().join("migrations");
     std::fs::create_dir(&earlier).unwrap();
-    for entry in std::fs::read_dir(format!(
-        "{}/migrations",
-        std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-    {
+    for entry in std::fs::read_dir(crate::testing::repo::repo_path("migrations")).unwrap() {
         let entry = entry.unwrap();
         if entry.file_name().to_string_lossy().as_ref() < "20261125000001" {
             std::fs::copy(entry.path(), earlier.join(entry.file_name())).unwrap();

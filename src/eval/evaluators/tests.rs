@@ -93,11 +93,8 @@ mod io {
     /// The documented example, run as the docs say.
     #[tokio::test]
     async fn the_python_example_scores_from_its_stdin() {
-        let example = &format!(
-            "{}/examples/evaluators/must_mention.py",
-            std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR")
-        );
-        let evaluator = command(&["python3", example], Duration::from_secs(20));
+        let example = crate::testing::repo::repo_path("examples/evaluators/must_mention.py");
+        let evaluator = command(&["python3", &example.to_string_lossy()], Duration::from_secs(20));
         let reply = evaluator
             .evaluate(&request(
                 json!({"threshold": 1, "must_mention": ["Paris", "sunny", "umbrella"]}),

@@ -8,10 +8,7 @@ use std::sync::Mutex;
 
 /// google-adk 2.13's prompts for the conversation below (`conformance/adk_simulator_prompts.py`).
 fn adk_fixture() -> Value {
-    let path = std::path::Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"),
-    )
-    .join("tests/fixtures/adk_simulator_prompts.json");
+    let path = crate::testing::repo::repo_path("tests/fixtures/adk_simulator_prompts.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 

@@ -130,10 +130,7 @@ fn config_errors_name_the_field() {
 
 #[test]
 fn adk_fixture_configs_parse_or_say_what_is_missing() {
-    let dir = std::path::Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"),
-    )
-    .join("tests/fixtures/adk");
+    let dir = crate::testing::repo::repo_path("tests/fixtures/adk");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let home = EvalConfig::parse(&read("home_automation__test_config.json")).unwrap();
     let thresholds: Vec<f64> = home

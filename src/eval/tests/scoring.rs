@@ -266,10 +266,7 @@ fn mismatched_runs_are_errors_naming_the_case() {
 
 #[test]
 fn adk_fixtures_score_perfectly_against_themselves() {
-    let dir = std::path::Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"),
-    )
-    .join("tests/fixtures/adk");
+    let dir = crate::testing::repo::repo_path("tests/fixtures/adk");
     for name in [
         "simple_test.test.json",
         "simple_multi_turn_conversation.test.json",

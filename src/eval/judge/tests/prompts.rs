@@ -115,10 +115,7 @@ fn custom_score_json_maps_its_range_onto_0_to_1() {
 /// Prompts google-adk 2.13 built for these invocations (`conformance/adk_judge_prompts.py`).
 #[test]
 fn adk_prompts_are_byte_identical() {
-    let path = std::path::Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").expect("cargo test sets CARGO_MANIFEST_DIR"),
-    )
-    .join("tests/fixtures/adk_judge_prompts.json");
+    let path = crate::testing::repo::repo_path("tests/fixtures/adk_judge_prompts.json");
     let scenarios: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(scenarios.len(), 2);
     for scenario in scenarios {
