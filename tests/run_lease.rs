@@ -158,12 +158,20 @@ impl Pid1Server {
     }
 
     /// kill -9, and waits until its port is free.
-    fn kill(mut self) {
-        self.unshare.kill().unwrap();
-        self.unshare.wait().unwrap();
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+    fn kill(self) {
+        let port = self.port;
+        drop(self);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+}
+
+/// However the test ends (a failed assertion too), the server does not outlive it.
+impl Drop for Pid1Server {
+    fn drop(&mut self) {
+        let _ = self.unshare.kill();
+        let _ = self.unshare.wait();
     }
 }
 
