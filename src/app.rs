@@ -7,7 +7,7 @@ use crate::ui::{
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::path;
+use leptos_router::{path, SsrMode};
 
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
@@ -51,17 +51,19 @@ pub fn App() -> impl IntoView {
                 </nav>
             </header>
             <main class="page">
+                // Pages of one thing render whole before their first byte, so a missing one
+                // answers 404, not a streamed 200.
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=EvalSetsPage />
                     <Route path=path!("/chat") view=ChatPage />
                     <Route path=path!("/settings") view=SettingsPage />
                     <Route path=path!("/runs") view=RunsPage />
-                    <Route path=path!("/runs/:app/:result_id") view=RunPage />
-                    <Route path=path!("/runs/:app/:result_id/compare/:other_id") view=ComparePage />
-                    <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/edit") view=CaseEditorPage />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view=CaseResultPage />
+                    <Route path=path!("/runs/:app/:result_id") view=RunPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs/:app/:result_id/compare/:other_id") view=ComparePage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/edit") view=CaseEditorPage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view=CaseResultPage ssr=SsrMode::Async />
                 </Routes>
             </main>
         </Router>

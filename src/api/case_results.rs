@@ -27,19 +27,21 @@ pub async fn case_result(
     app: String,
     result_id: String,
     eval_id: String,
-) -> Result<CaseResultView, ServerFnError> {
+) -> Result<Option<CaseResultView>, ServerFnError> {
     let store = &services().store;
-    let (record, runs) = case_results::case_runs(store, &app, &result_id, &eval_id)
-        .await
-        .map_err(server_error)?;
+    let Some((record, runs)) =
+        super::found(case_results::case_runs(store, &app, &result_id, &eval_id).await)?
+    else {
+        return Ok(None);
+    };
     let current = cases::get_case(store, &app, &record.summary.eval_set_id, &eval_id)
         .await
         .ok();
-    Ok(CaseResultView {
+    Ok(Some(CaseResultView {
         run: record.summary,
         runs,
         current,
-    })
+    }))
 }
 
 /// Makes run `run`'s actual turn `turn` (every turn when None) the case's expectation, as a new

@@ -30,6 +30,12 @@ pub async fn list_apps() -> Result<Vec<String>, ServerFnError> {
         .map_err(server_error)
 }
 
+/// The evalset, or None when there is none of that id (its page is then a 404).
+#[server]
+pub async fn get_eval_set(app: String, eval_set_id: String) -> Result<Option<EvalSetSummary>, ServerFnError> {
+    super::found(eval_sets::eval_set(&super::services().store, &app, &eval_set_id).await)
+}
+
 #[server]
 pub async fn list_eval_sets(app: String) -> Result<Vec<EvalSetSummary>, ServerFnError> {
     eval_sets::list_eval_sets(&super::services().store, &app)
@@ -75,10 +81,8 @@ pub async fn list_cases(
     eval_set_id: String,
     query: CaseListQuery,
     page: i64,
-) -> Result<CaseListPage, ServerFnError> {
-    cases::list_cases(&super::services().store, &app, &eval_set_id, &query, page)
-        .await
-        .map_err(server_error)
+) -> Result<Option<CaseListPage>, ServerFnError> {
+    super::found(cases::list_cases(&super::services().store, &app, &eval_set_id, &query, page).await)
 }
 
 #[server]
@@ -86,8 +90,6 @@ pub async fn get_case(
     app: String,
     eval_set_id: String,
     eval_id: String,
-) -> Result<StoredCase, ServerFnError> {
-    cases::get_case(&super::services().store, &app, &eval_set_id, &eval_id)
-        .await
-        .map_err(server_error)
+) -> Result<Option<StoredCase>, ServerFnError> {
+    super::found(cases::get_case(&super::services().store, &app, &eval_set_id, &eval_id).await)
 }

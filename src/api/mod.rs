@@ -22,19 +22,45 @@ pub use evalsets::{
 #[cfg(feature = "ssr")]
 pub use state::{services, AppState};
 
-/// A use case's error as the browser sees it: the caller's mistake in the service's own words;
-/// a fault of ours as "something went wrong (id …)", its cause logged under that id and never
-/// shown (it may name tables, SQL or paths).
+/// A use case's error as the browser sees it: the caller's mistake in the service's own words,
+/// with its 4xx status; a fault of ours as "something went wrong (id …)", its cause logged under
+/// that id and never shown (it may name tables, SQL or paths). During server rendering the
+/// status is the page's (a route rendered whole before its first byte then answers with it).
 #[cfg(feature = "ssr")]
 pub(crate) fn server_error<E>(err: E) -> leptos::prelude::ServerFnError
 where
-    E: std::fmt::Display + crate::service::errors::IsFault,
+    E: std::fmt::Display + crate::service::errors::DomainError,
 {
+    use crate::service::errors::ErrorKind;
+    use axum::http::StatusCode;
     use leptos::prelude::ServerFnError;
-    if err.is_fault() {
-        ServerFnError::new(format!("something went wrong (id {})", log_fault(&err)))
-    } else {
-        ServerFnError::new(err)
+    let (status, message) = match err.kind() {
+        ErrorKind::Invalid => (StatusCode::BAD_REQUEST, err.to_string()),
+        ErrorKind::NotFound => (StatusCode::NOT_FOUND, err.to_string()),
+        ErrorKind::Conflict => (StatusCode::CONFLICT, err.to_string()),
+        ErrorKind::Fault => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("something went wrong (id {})", log_fault(&err)),
+        ),
+    };
+    if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(status);
+    }
+    ServerFnError::new(message)
+}
+
+/// A page's read: what was asked for, `None` when it does not exist (the page then shows its
+/// 404), or the error as [`server_error`] answers it.
+#[cfg(feature = "ssr")]
+pub(crate) fn found<T, E>(read: Result<T, E>) -> Result<Option<T>, leptos::prelude::ServerFnError>
+where
+    E: std::fmt::Display + crate::service::errors::DomainError,
+{
+    use crate::service::errors::ErrorKind;
+    match read {
+        Ok(value) => Ok(Some(value)),
+        Err(err) if err.kind() == ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(server_error(err)),
     }
 }
 

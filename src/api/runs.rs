@@ -20,10 +20,12 @@ pub async fn list_runs(app: String, eval_set_id: Option<String>) -> Result<Vec<R
 }
 
 #[server]
-pub async fn run_details(app: String, result_id: String, page: i64) -> Result<RunPage, ServerFnError> {
-    run_views::run_page(&services().store, &app, &result_id, page)
-        .await
-        .map_err(server_error)
+pub async fn run_details(
+    app: String,
+    result_id: String,
+    page: i64,
+) -> Result<Option<RunPage>, ServerFnError> {
+    super::found(run_views::run_page(&services().store, &app, &result_id, page).await)
 }
 
 /// `before` against `after`; `change` (a `Change::as_str`) keeps one kind of case.
@@ -34,9 +36,7 @@ pub async fn compare_runs(
     after: String,
     change: Option<String>,
     page: i64,
-) -> Result<RunComparison, ServerFnError> {
+) -> Result<Option<RunComparison>, ServerFnError> {
     let change = change.as_deref().and_then(crate::eval::Change::parse);
-    run_views::compare(&services().store, &app, &before, &after, change, page)
-        .await
-        .map_err(server_error)
+    super::found(run_views::compare(&services().store, &app, &before, &after, change, page).await)
 }

@@ -1,7 +1,7 @@
 //! "Add current session": a recorded chat session becomes an eval case whose expected
 //! trajectory is what the agent did.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use crate::agent::Turn;
 use crate::clock::now_seconds;
@@ -27,9 +27,14 @@ pub enum AddSessionError {
     Fault(StoreError),
 }
 
-impl IsFault for AddSessionError {
-    fn is_fault(&self) -> bool {
-        matches!(self, AddSessionError::Fault(_))
+impl DomainError for AddSessionError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            AddSessionError::InvalidId(_) | AddSessionError::EmptySession(_) => ErrorKind::Invalid,
+            AddSessionError::NotFound(_) => ErrorKind::NotFound,
+            AddSessionError::EvalIdTaken { .. } | AddSessionError::Conflict(_) => ErrorKind::Conflict,
+            AddSessionError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! run's metrics and agent.
 
 use super::cases::{save_case, CaseError};
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use super::eval_runs::{start_eval_run, stored_config, EvalRunError, UnreadableRun};
 use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::run_summaries::{backfill, config_of};
@@ -40,13 +40,17 @@ pub enum CaseResultError {
     Fault(StoreError),
 }
 
-impl IsFault for CaseResultError {
-    fn is_fault(&self) -> bool {
+impl DomainError for CaseResultError {
+    fn kind(&self) -> ErrorKind {
         match self {
-            CaseResultError::Fault(_) | CaseResultError::Unreadable(_) => true,
-            CaseResultError::Case(err) => err.is_fault(),
-            CaseResultError::Run(err) => err.is_fault(),
-            _ => false,
+            CaseResultError::NoSuchRun { .. }
+            | CaseResultError::NoSuchTurn { .. }
+            | CaseResultError::NotFound(_) => ErrorKind::NotFound,
+            CaseResultError::NothingToAccept(_) => ErrorKind::Invalid,
+            CaseResultError::Conflict(_) => ErrorKind::Conflict,
+            CaseResultError::Unreadable(_) | CaseResultError::Fault(_) => ErrorKind::Fault,
+            CaseResultError::Case(err) => err.kind(),
+            CaseResultError::Run(err) => err.kind(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Eval cases one at a time: list a page, read, replace at a known version, delete.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::agent::AgentProfiles;
 use crate::eval::simulator::resolve_persona;
 use crate::evalset::{
@@ -34,9 +34,14 @@ pub enum CaseError {
     Fault(StoreError),
 }
 
-impl IsFault for CaseError {
-    fn is_fault(&self) -> bool {
-        matches!(self, CaseError::Fault(_))
+impl DomainError for CaseError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CaseError::InvalidId(_) | CaseError::InvalidCase(_) | CaseError::NoneNamed => ErrorKind::Invalid,
+            CaseError::NoSuchVersion { .. } | CaseError::NotFound(_) => ErrorKind::NotFound,
+            CaseError::Conflict(_) | CaseError::Stale { .. } => ErrorKind::Conflict,
+            CaseError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 

@@ -4,10 +4,27 @@
 //! version it read, `Stale { message, current }`. Anything else the store reports is a
 //! `Fault`: ours, not the caller's, so adapters answer it without its text (a 500 with an id).
 
-/// Whether an error is a fault of the server (a damaged or unreachable database, a stored
-/// record that no longer parses, a task that died) rather than something the caller can fix.
-pub trait IsFault {
-    fn is_fault(&self) -> bool;
+/// What kind of no an error is, which every adapter maps the same way (a status, an exit code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The caller's input cannot be used as given (a bad id, an empty field, a threshold out of range).
+    Invalid,
+    /// What the caller named does not exist.
+    NotFound,
+    /// The request clashes with the stored state (an id taken, a changed version, a run already running).
+    Conflict,
+    /// A fault of the server (a damaged or unreachable database, a stored record that no longer
+    /// parses, a task that died) rather than something the caller can fix.
+    Fault,
+}
+
+/// A use case's error, by kind.
+pub trait DomainError {
+    fn kind(&self) -> ErrorKind;
+
+    fn is_fault(&self) -> bool {
+        self.kind() == ErrorKind::Fault
+    }
 }
 
 /// `From<StoreError>` for a use case's error enum: the store's NotFound and Conflict (and,

@@ -2,7 +2,7 @@
 //! then each case run is stored as it finishes, so a crash loses only the cases in flight and
 //! an interrupted or cancelled run resumes where it stopped.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use super::run_plan::{claim_run, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
 use super::run_summaries::{backfill, save_case_runs, summarise};
 use super::running::Claim;
@@ -260,9 +260,24 @@ pub enum EvalRunError {
     Fault(StoreError),
 }
 
-impl IsFault for EvalRunError {
-    fn is_fault(&self) -> bool {
-        matches!(self, EvalRunError::Fault(_) | EvalRunError::Unreadable(_))
+impl DomainError for EvalRunError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            EvalRunError::NoMetrics
+            | EvalRunError::BadNumRuns
+            | EvalRunError::UnknownAgent(_)
+            | EvalRunError::UnknownCase { .. }
+            | EvalRunError::NoCases(_)
+            | EvalRunError::NothingSelected
+            | EvalRunError::NoneFailed(_)
+            | EvalRunError::BadConfig(_) => ErrorKind::Invalid,
+            EvalRunError::NotFound(_) => ErrorKind::NotFound,
+            EvalRunError::NotRunning(_)
+            | EvalRunError::AlreadyRunning(_)
+            | EvalRunError::NotResumable(_)
+            | EvalRunError::Conflict(_) => ErrorKind::Conflict,
+            EvalRunError::Unreadable(_) | EvalRunError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 

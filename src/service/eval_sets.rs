@@ -1,6 +1,6 @@
 //! Evalsets as a whole: list, create, delete, import a file in any accepted form, export.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::evalset::{
@@ -26,9 +26,14 @@ pub enum EvalSetError {
     Fault(StoreError),
 }
 
-impl IsFault for EvalSetError {
-    fn is_fault(&self) -> bool {
-        matches!(self, EvalSetError::Fault(_))
+impl DomainError for EvalSetError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            EvalSetError::InvalidId(_) => ErrorKind::Invalid,
+            EvalSetError::NotFound(_) => ErrorKind::NotFound,
+            EvalSetError::Exists(_) | EvalSetError::Conflict(_) => ErrorKind::Conflict,
+            EvalSetError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 
@@ -46,9 +51,13 @@ pub enum ImportError {
     Fault(StoreError),
 }
 
-impl IsFault for ImportError {
-    fn is_fault(&self) -> bool {
-        matches!(self, ImportError::Fault(_))
+impl DomainError for ImportError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ImportError::Format(_) | ImportError::InvalidId(_) => ErrorKind::Invalid,
+            ImportError::Exists(_) => ErrorKind::Conflict,
+            ImportError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 
@@ -67,6 +76,11 @@ pub async fn list_eval_sets(store: &Store, app: &str) -> Result<Vec<EvalSetSumma
 }
 
 /// Creates an empty evalset; the id is trimmed first.
+/// One evalset's summary (its name, description and case count).
+pub async fn eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<EvalSetSummary, EvalSetError> {
+    Ok(store.eval_set_summary(app, eval_set_id).await?)
+}
+
 pub async fn create_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), EvalSetError> {
     validate_app_name(app).map_err(EvalSetError::InvalidId)?;
     let eval_set_id = eval_set_id.trim();

@@ -1,6 +1,6 @@
 //! Chat sessions: create, list, read, rename, delete. Their turns are `turns`.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::evalset::validate_app_name;
 use crate::records::{SessionRecord, SessionSummary};
 use crate::store::{Store, StoreError};
@@ -24,9 +24,16 @@ pub enum SessionError {
     Fault(StoreError),
 }
 
-impl IsFault for SessionError {
-    fn is_fault(&self) -> bool {
-        matches!(self, SessionError::Fault(_))
+impl DomainError for SessionError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SessionError::InvalidApp(_) | SessionError::EmptyUser | SessionError::Exists(_) => {
+                ErrorKind::Invalid
+            }
+            SessionError::NotFound(_) => ErrorKind::NotFound,
+            SessionError::Conflict(_) => ErrorKind::Conflict,
+            SessionError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! own, streamed to whoever listens and recorded when it ends, even if nobody listens any more
 //! (a closed browser tab loses nothing). A running turn can be stopped.
 
-use super::errors::{store_refusals, IsFault};
+use super::errors::{store_refusals, DomainError, ErrorKind};
 use super::Services;
 use crate::agent::{AgentEvent, SessionContext, Turn, STOPPED_MESSAGE};
 use crate::clock::now_seconds;
@@ -32,9 +32,14 @@ pub enum TurnError {
     Fault(StoreError),
 }
 
-impl IsFault for TurnError {
-    fn is_fault(&self) -> bool {
-        matches!(self, TurnError::Fault(_) | TurnError::Aborted)
+impl DomainError for TurnError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TurnError::EmptyMessage => ErrorKind::Invalid,
+            TurnError::UnknownApp(_) | TurnError::NotFound(_) => ErrorKind::NotFound,
+            TurnError::Busy(_) | TurnError::Conflict(_) => ErrorKind::Conflict,
+            TurnError::Aborted | TurnError::Fault(_) => ErrorKind::Fault,
+        }
     }
 }
 

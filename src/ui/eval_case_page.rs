@@ -5,7 +5,7 @@ use super::case_across_runs::CaseAcrossRuns;
 use super::case_actions::CaseActions;
 use super::case_history::CaseHistory;
 use super::json_view::JsonView;
-use super::{count, error_text, eval_set_href, short_time, ErrorNote};
+use super::{count, error_text, eval_set_href, short_time, ErrorNote, NotFound};
 use crate::api::cases::RestoreCaseVersion;
 use crate::api::get_case;
 use crate::evalset::{Content, EvalCase, FunctionCall, FunctionResponse, Invocation};
@@ -39,7 +39,8 @@ pub fn EvalCasePage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading case…"</p> }>
             {move || Suspend::new(async move {
                 match case.await {
-                    Ok(stored) => view! { <CaseView stored restore /> }.into_any(),
+                    Ok(Some(stored)) => view! { <CaseView stored restore /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}

@@ -11,7 +11,7 @@ mod rubrics;
 mod tool_uses;
 mod turns;
 
-use super::{case_href, error_text, eval_set_href, ErrorNote};
+use super::{case_href, error_text, eval_set_href, ErrorNote, NotFound};
 use crate::api::cases::tool_suggestions;
 use crate::api::get_case;
 use editor::Editor;
@@ -44,7 +44,8 @@ pub fn CaseEditorPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let tools = tools.await.unwrap_or_default();
                 match case.await {
-                    Ok(stored) => view! { <Editor stored tools /> }.into_any(),
+                    Ok(Some(stored)) => view! { <Editor stored tools /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}

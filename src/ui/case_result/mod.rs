@@ -9,6 +9,7 @@ use super::evaluate::labels::{case_status_badge, run_status_badge};
 use super::evaluate::progress_stream::follow_progress;
 use super::{
     case_href, edit_href, encode_query_value, error_text, eval_set_href, short_time_seconds, ErrorNote,
+    NotFound,
 };
 use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
 use crate::eval::{EvalCaseResult, EvalStatus};
@@ -62,6 +63,7 @@ pub fn CaseResultPage() -> impl IntoView {
         result
             .get()
             .and_then(Result::ok)
+            .flatten()
             .filter(|view| view.run.status == RunStatus::Running)
             .map(|view| view.run.result_id)
     });
@@ -110,7 +112,8 @@ pub fn CaseResultPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading the result…"</p> }>
             {move || Suspend::new(async move {
                 match result.await {
-                    Ok(view) => view! { <CaseResultBody view run=run() accept rerun /> }.into_any(),
+                    Ok(Some(view)) => view! { <CaseResultBody view run=run() accept rerun /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}

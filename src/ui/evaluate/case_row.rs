@@ -58,7 +58,7 @@ pub(super) fn CaseResultRow(
                 let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
                 async move {
                     if open {
-                        case_result(app, result_id, eval_id).await.map(Some)
+                        case_result(app, result_id, eval_id).await
                     } else {
                         Ok(None)
                     }

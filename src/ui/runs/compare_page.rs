@@ -9,7 +9,7 @@ use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
 use crate::records::RunComparison;
 use crate::ui::evaluate::labels::{case_status_badge, score_text};
 use crate::ui::pager::page_links;
-use crate::ui::{case_result_href, error_text, short_time_seconds, ErrorNote};
+use crate::ui::{case_result_href, error_text, short_time_seconds, ErrorNote, NotFound};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -37,7 +37,8 @@ pub fn ComparePage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Comparing…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(data) => view! { <ComparisonView data change=change() /> }.into_any(),
+                    Ok(Some(data)) => view! { <ComparisonView data change=change() /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}

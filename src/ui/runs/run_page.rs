@@ -8,7 +8,7 @@ use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
-use crate::ui::{case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote};
+use crate::ui::{case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote, NotFound};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -32,7 +32,8 @@ pub fn RunPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(data) => view! { <RunView data /> }.into_any(),
+                    Ok(Some(data)) => view! { <RunView data /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
