@@ -34,14 +34,26 @@ pub fn parse_eval_set(text: &str, file_name: &str) -> Result<EvalSet, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Reads an eval config file (ADK's test_config.json).
+/// Reads an eval config file (ADK's test_config.json). A threshold outside its metric's scores
+/// is a warning on stderr, not an error: ADK accepts it, and the file may be shared with ADK.
 pub fn read_eval_config(path: &Path) -> Result<EvalConfig, CliError> {
-    read(path)
+    let config = read(path)
         .and_then(|text| EvalConfig::parse(&text).map_err(|e| e.to_string()))
         .map_err(|message| CliError::Input {
             name: path.display().to_string(),
             message,
-        })
+        })?;
+    for problem in config
+        .metrics
+        .iter()
+        .filter_map(|metric| metric.threshold_problem())
+    {
+        eprintln!(
+            "warning: {}: {problem} (ADK accepts it, but the metric then always passes or always fails)",
+            path.display()
+        );
+    }
+    Ok(config)
 }
 
 /// The file's text; the error says why not, for the caller to name the file.

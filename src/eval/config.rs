@@ -12,6 +12,7 @@ use super::metrics::{
 use super::partial::TrajectoryShare;
 use super::simulator::SimulatorConfig;
 use super::trajectory::{MatchType, TrajectoryCriterion};
+use super::ScoreRange;
 use serde_json::{Map, Value};
 
 /// The metrics to score, in the config's order.
@@ -29,6 +30,9 @@ pub struct MetricConfig {
     pub name: String,
     /// Unused by informational metrics, which never pass or fail.
     pub threshold: f64,
+    /// The scores it gives: the metric table's for a built-in metric, an evaluator's
+    /// `score_range` (0-1 when it declares none), 0-1 for a custom judge.
+    pub scores: ScoreRange,
     pub kind: MetricKind,
     /// The criterion as ADK's `EvalMetric.criterion` dumps it: `threshold`,
     /// `include_intermediate_responses_in_final`, then any other keys as written.
@@ -65,9 +69,24 @@ impl MetricConfig {
         MetricConfig {
             name: metric.name().to_string(),
             threshold: 0.0,
+            scores: ScoreRange::UNIT,
             kind: MetricKind::Efficiency(metric),
             criterion: Map::new(),
         }
+    }
+
+    /// Why its threshold cannot be met or missed sensibly: outside the scores it gives.
+    pub fn threshold_problem(&self) -> Option<String> {
+        (!self.is_informational() && !self.scores.contains(self.threshold)).then(|| {
+            format!(
+                "{} threshold: {} is outside the metric's scores ({}); pick a threshold from {} to {}",
+                self.name,
+                self.threshold,
+                self.scores.label(),
+                self.scores.min,
+                self.scores.max
+            )
+        })
     }
 
     /// Reports a value that never passes or fails the case.
@@ -88,6 +107,7 @@ impl Default for EvalConfig {
         let metric = |name: &str, threshold: f64, kind| MetricConfig {
             name: name.to_string(),
             threshold,
+            scores: ScoreRange::UNIT,
             kind,
             criterion: base_criterion(threshold, false),
         };
@@ -213,7 +233,17 @@ impl EvalConfig {
                 })
             })
             .collect::<Result<_, _>>()?;
-        Ok(EvalConfig::with_informational(metrics))
+        EvalConfig::with_informational(metrics).with_thresholds_in_range()
+    }
+
+    /// The config, unless a threshold lies outside its metric's scores (then the first such).
+    /// Runs asked for by the browser or over REST are refused so; a file given to the CLI only
+    /// warns, as ADK accepts any threshold.
+    pub fn with_thresholds_in_range(self) -> Result<EvalConfig, ConfigError> {
+        match self.metrics.iter().find_map(MetricConfig::threshold_problem) {
+            Some(problem) => Err(ConfigError(problem)),
+            None => Ok(self),
+        }
     }
 
     /// Parses a `test_config.json`. Keys may be snake_case or camelCase, as in ADK; top-level
@@ -301,6 +331,8 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         }
     };
     let spec = metrics::find(name);
+    // A custom judge's reply is mapped onto 0..1 (its `score_range` is the reply's).
+    let scores = spec.map_or(ScoreRange::UNIT, |spec| spec.scores);
     if let Some(target) = evaluator_target(&criterion, &path)? {
         if spec.is_some() {
             return Err(ConfigError(format!(
@@ -310,6 +342,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         return Ok(MetricConfig {
             name: name.to_string(),
             threshold,
+            scores: declared_scores(&criterion, &path)?,
             kind: MetricKind::Evaluator(target),
             criterion,
         });
@@ -358,8 +391,25 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
     Ok(MetricConfig {
         name: name.to_string(),
         threshold,
+        scores,
         kind,
         criterion,
+    })
+}
+
+/// An evaluator's `score_range`, the scores it answers: `[min, max]`, 0-1 when absent.
+fn declared_scores(criterion: &Map<String, Value>, path: &str) -> Result<ScoreRange, ConfigError> {
+    let Some((key, value)) = field(criterion, "score_range", "scoreRange") else {
+        return Ok(ScoreRange::UNIT);
+    };
+    let ends = value.as_array().and_then(|ends| match ends.as_slice() {
+        [min, max] => ScoreRange::new(min.as_f64()?, max.as_f64()?),
+        _ => None,
+    });
+    ends.ok_or_else(|| {
+        ConfigError(format!(
+            "{path}.{key}: expected [lowest, highest], two numbers with the lowest first, such as [1, 5]; found {value}"
+        ))
     })
 }
 

@@ -12,6 +12,7 @@ use super::approximations::{
 use super::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
 use super::judge::prompted::{self, PromptedJudge};
 use super::partial::TrajectoryShare;
+use super::ScoreRange;
 
 pub const TOOL_TRAJECTORY_AVG_SCORE: &str = "tool_trajectory_avg_score";
 pub const RESPONSE_MATCH_SCORE: &str = "response_match_score";
@@ -46,6 +47,8 @@ pub struct MetricSpec {
     pub description: &'static str,
     /// The threshold the browser proposes.
     pub default_threshold: f64,
+    /// The scores it gives; a threshold outside them is refused.
+    pub scores: ScoreRange,
     /// The criterion's keys beyond the threshold, as the JSON object the browser prefills;
     /// `None` when a threshold is all it takes.
     pub criterion_options: Option<&'static str>,
@@ -157,6 +160,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: TOOL_TRAJECTORY_AVG_SCORE,
         description: "ADK: 1 per invocation whose tool calls match the expected ones (EXACT, IN_ORDER or ANY_ORDER; ignore_args), averaged.",
         default_threshold: 1.0,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(r#"{"match_type": "EXACT", "ignore_args": false}"#),
         scorer: Scorer::Computed(Computed::ToolTrajectory),
         needs: &[Need::ExpectedToolCalls],
@@ -166,6 +170,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: RESPONSE_MATCH_SCORE,
         description: "ADK: ROUGE-1 F-measure of the final response against the expected one.",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::ResponseMatch),
         needs: &[Need::ExpectedResponse],
@@ -175,6 +180,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: TOOL_TRAJECTORY_PRECISION,
         description: "Share of the calls made that were expected (multiset match of name and args).",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Precision)),
         needs: &[Need::ExpectedToolCalls],
@@ -184,6 +190,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: TOOL_TRAJECTORY_RECALL,
         description: "Share of the expected calls that were made (multiset match of name and args).",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::Recall)),
         needs: &[Need::ExpectedToolCalls],
@@ -193,6 +200,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: TOOL_TRAJECTORY_F1,
         description: "Harmonic mean of trajectory precision and recall.",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Computed(Computed::TrajectoryShare(TrajectoryShare::F1)),
         needs: &[Need::ExpectedToolCalls],
@@ -202,6 +210,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: SEMANTIC_SIMILARITY,
         description: "Cosine of the sentence embeddings (all-MiniLM-L6-v2, in-process) of the expected and actual final responses.",
         default_threshold: 0.7,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::SemanticSimilarity),
         needs: &[Need::EmbeddingModel, Need::ExpectedResponse],
@@ -211,6 +220,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: ANSWER_RELEVANCE,
         description: "Cosine of the sentence embeddings of the user's message and the agent's response.",
         default_threshold: 0.3,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Embedding(EmbeddingCosine::AnswerRelevance),
         needs: &[Need::EmbeddingModel],
@@ -220,6 +230,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: FINAL_RESPONSE_MATCH_V2,
         description: "ADK, judged: the final response is valid given the expected one (majority over num_samples).",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::FinalResponseMatchV2),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
@@ -229,6 +240,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: RELEVANCY,
         description: "Judged: the response is in line with the query and the context (the tool responses).",
         default_threshold: 1.0,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::RELEVANCY)),
         needs: &[Need::JudgeModel, Need::Context],
@@ -238,6 +250,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: FACT_CHECKING,
         description: "Judged: the context (the tool responses) supports the response.",
         default_threshold: 1.0,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::FACT_CHECKING)),
         needs: &[Need::JudgeModel, Need::Context],
@@ -247,6 +260,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: ANSWER_CORRECTNESS,
         description: "Judged: the response agrees with the expected final response.",
         default_threshold: 1.0,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_CORRECTNESS)),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
@@ -256,6 +270,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: ANSWER_FAITHFULNESS,
         description: "Judged 0-1: the response sticks to the context.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_FAITHFULNESS)),
         needs: &[Need::JudgeModel, Need::Context],
@@ -265,6 +280,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: ANSWER_RELEVANCY,
         description: "Judged 0-1: the response answers the query.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_RELEVANCY)),
         needs: &[Need::JudgeModel],
@@ -274,6 +290,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: CONTEXT_PRECISION,
         description: "Judged RAG: the useful context items come first (mean precision@k over relevant items).",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextPrecision),
         needs: &[Need::JudgeModel, Need::Context],
@@ -283,6 +300,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: CONTEXT_RECALL,
         description: "Judged RAG: share of the expected answer's statements found in the context.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::ContextRecall),
         needs: &[Need::JudgeModel, Need::ExpectedResponse, Need::Context],
@@ -292,6 +310,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: FAITHFULNESS,
         description: "Judged RAG: share of the response's claims that the context supports.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
         needs: &[Need::JudgeModel, Need::Context],
@@ -301,6 +320,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: G_EVAL,
         description: "G-Eval (DeepEval): your criterion in plain words; the judge writes evaluation steps once, then scores each turn 1-10 with a reason (normalised to 0-1). Any metric name with `criteria` is one too.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(
             r#"{"criteria": "The actual output answers the input correctly and agrees with the expected output.", "evaluation_params": ["input", "actual_output", "expected_output"]}"#,
         ),
@@ -312,6 +332,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
         description: "ADK, judged: the final response meets each rubric (yes/no per rubric, averaged).",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#,
         ),
@@ -323,6 +344,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: RUBRIC_BASED_TOOL_USE_QUALITY_V1,
         description: "ADK, judged: the tool calls and their responses meet each rubric (yes/no per rubric, averaged).",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "t1", "rubric_content": {"text_property": "The agent looks up the weather for the city the user named."}}]}"#,
         ),
@@ -334,6 +356,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: RUBRIC_BASED_MULTI_TURN_TRAJECTORY_QUALITY_V1,
         description: "ADK, judged: the whole conversation (messages, tool calls, answers) meets each rubric; scored once, on the last turn.",
         default_threshold: 0.5,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "m1", "rubric_content": {"text_property": "The agent confirms the details before acting on them."}}]}"#,
         ),
@@ -345,6 +368,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: HALLUCINATIONS_V1,
         description: "ADK, judged: share of the response's sentences that its context (instructions, user prompt, tools, tool outputs) supports or that need no support.",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(r#"{"evaluate_intermediate_nl_responses": false}"#),
         scorer: Scorer::Judge(BuiltInJudge::HallucinationsV1),
         needs: &[Need::JudgeModel],
@@ -354,6 +378,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: PER_TURN_USER_SIMULATOR_QUALITY_V1,
         description: "ADK, judged: share of a simulated user's turns that keep to its scenario (starting prompt, plan, persona, stopping on time).",
         default_threshold: 0.8,
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::PerTurnUserSimulatorQualityV1),
         needs: &[Need::JudgeModel, Need::Scenario],
@@ -388,6 +413,7 @@ pub const METRICS: &[MetricSpec] = &[
         name: TOOL_SINGLE_USE,
         description: "Whether the conversation called the tool named by the criterion's tool_name.",
         default_threshold: 1.0,
+        scores: ScoreRange::UNIT,
         criterion_options: Some(r#"{"tool_name": "get_weather"}"#),
         scorer: Scorer::Computed(Computed::ToolUsed),
         needs: &[],
@@ -405,6 +431,8 @@ const fn approximation(
         name: of.name,
         description,
         default_threshold,
+        // The judge's 1-5 or yes/no reply is mapped onto 0..1.
+        scores: ScoreRange::UNIT,
         criterion_options: None,
         scorer: Scorer::Judge(BuiltInJudge::Approximation(of)),
         needs: &[Need::JudgeModel],
@@ -457,6 +485,12 @@ pub struct MetricInfo {
     pub description: String,
     /// The default threshold the browser proposes.
     pub default_threshold: f64,
+    /// The scores it gives, which bound its threshold (Evalstudio's addition to ADK's shape).
+    #[serde(default)]
+    pub score_range: ScoreRange,
+    /// How the picker groups it (Evalstudio's addition).
+    #[serde(default)]
+    pub family: MetricFamily,
     /// The criterion's keys beyond the threshold, as the JSON object the browser prefills for
     /// editing (`match_type`, `tool_name`, `rubrics`…); `None` when a threshold is all it takes.
     pub criterion_options: Option<String>,
@@ -472,6 +506,59 @@ pub struct MetricInfo {
     /// For a stand-in of a Vertex AI metric: the prompt the judge is asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+}
+
+/// The kind of metric, as the browser's picker groups them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetricFamily {
+    /// The tool calls against the expected ones.
+    Trajectory,
+    /// The final response against the expected one, without a model.
+    Response,
+    /// Asked of the judge model.
+    Judge,
+    /// Judged against the context (the tool responses).
+    Rag,
+    /// Sentence-embedding similarity.
+    Embedding,
+    /// The user's own evaluators.
+    #[default]
+    Yours,
+}
+
+impl MetricFamily {
+    pub const ALL: [MetricFamily; 6] = [
+        MetricFamily::Trajectory,
+        MetricFamily::Response,
+        MetricFamily::Judge,
+        MetricFamily::Rag,
+        MetricFamily::Embedding,
+        MetricFamily::Yours,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            MetricFamily::Trajectory => "Trajectory",
+            MetricFamily::Response => "Response",
+            MetricFamily::Judge => "LLM judges",
+            MetricFamily::Rag => "RAG",
+            MetricFamily::Embedding => "Embeddings",
+            MetricFamily::Yours => "Yours",
+        }
+    }
+}
+
+impl MetricSpec {
+    pub fn family(&self) -> MetricFamily {
+        match self.scorer {
+            Scorer::Computed(Computed::ResponseMatch) => MetricFamily::Response,
+            Scorer::Computed(_) => MetricFamily::Trajectory,
+            Scorer::Embedding(_) => MetricFamily::Embedding,
+            Scorer::Judge(_) if self.needs.contains(&Need::Context) => MetricFamily::Rag,
+            Scorer::Judge(_) => MetricFamily::Judge,
+        }
+    }
 }
 
 /// The models this server has, which decide the metrics it can score.
@@ -508,6 +595,8 @@ pub fn metric_infos(models: ServerModels) -> Vec<MetricInfo> {
             metric_name: spec.name.to_string(),
             description: spec.description.to_string(),
             default_threshold: spec.default_threshold,
+            score_range: spec.scores,
+            family: spec.family(),
             criterion_options: spec.criterion_options.map(str::to_string),
             needs: spec.needs.iter().map(|need| need.label().to_string()).collect(),
             unavailable: models.missing(spec.needs),

@@ -8,6 +8,7 @@
 
 pub mod approximations;
 // The model-free metrics, from their own crate (crates/pure_metrics).
+pub use pure_metrics::score_range::ScoreRange;
 use pure_metrics::{compare, efficiency, exact_mean, partial, porter, rouge, trajectory};
 mod config;
 #[cfg(test)]
@@ -59,7 +60,7 @@ pub use judge::{
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
 pub use metrics::{
-    metric_infos, MetricInfo, Need, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE,
+    metric_infos, MetricFamily, MetricInfo, Need, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE,
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
     TOOL_TRAJECTORY_RECALL,
 };
@@ -71,7 +72,7 @@ pub use result::{
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 pub use run_stats::{
-    compare_runs, metric_stats, passed, CaseOutcome, Change, ComparedCase, MetricStats, BUCKETS,
+    compare_runs, metric_stats, passed, CaseOutcome, Change, ComparedCase, MetricStats, ScoreBin, BUCKETS,
 };
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};

@@ -2,7 +2,7 @@
 //! server lacks to score it (a judge, the embedding model), then the evaluators declared in
 //! evalstudio.toml.
 
-use crate::eval::{metric_infos, MetricInfo, ScoringServices, ServerModels};
+use crate::eval::{metric_infos, MetricFamily, MetricInfo, ScoreRange, ScoringServices, ServerModels};
 
 /// The browser's metric picker and `GET eval_metrics` list these.
 pub fn offered_metrics(scoring: &ScoringServices) -> Vec<MetricInfo> {
@@ -17,6 +17,9 @@ pub fn offered_metrics(scoring: &ScoringServices) -> Vec<MetricInfo> {
             "Your evaluator `{name}` from evalstudio.toml (a command or a URL): it is given the whole conversation and answers its score."
         ),
         default_threshold: 1.0,
+        // Its criterion may declare others with `score_range`.
+        score_range: ScoreRange::UNIT,
+        family: MetricFamily::Yours,
         criterion_options: Some(serde_json::json!({ "evaluator": name }).to_string()),
         needs: Vec::new(),
         unavailable: None,

@@ -158,7 +158,9 @@ pub async fn resumable_run(store: &Store, app: &str, result_id: &str) -> Result<
 fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Result<EvalConfig, EvalRunError> {
     let mut config = match metrics {
         RunMetrics::Default => EvalConfig::default(),
-        RunMetrics::EvalMetrics(metrics) => EvalConfig::from_eval_metrics(&metrics)?,
+        RunMetrics::EvalMetrics(metrics) => {
+            EvalConfig::from_eval_metrics(&metrics)?.with_thresholds_in_range()?
+        }
         RunMetrics::Picked(picked) => EvalConfig::from_picked(
             picked
                 .iter()

@@ -140,6 +140,10 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
         refused(json!({"evalMetrics": [{"metricName": "response_match_score"}]})).await,
         "eval_metrics[0].threshold: missing"
     );
+    assert_eq!(
+        refused(json!({"evalMetrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 5}]})).await,
+        "tool_trajectory_avg_score threshold: 5 is outside the metric's scores (0–1); pick a threshold from 0 to 1"
+    );
     let error = refused(json!({"agent": "ghost"})).await;
     assert!(error.contains("no agent profile is named `ghost`"), "{error}");
     assert_error(

@@ -279,3 +279,44 @@ fn evaluator_criteria_name_a_url_or_a_declared_evaluator() {
     assert!(error(r#"{"x": {"threshold": 1, "command": "rm -rf /"}}"#)
         .starts_with("criteria.x.command: commands run only from evalstudio.toml"));
 }
+
+#[test]
+fn a_picked_threshold_outside_the_metrics_scores_is_refused_naming_the_metric() {
+    let error = EvalConfig::from_picked([("response_match_score", 5.0, None)]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "response_match_score threshold: 5 is outside the metric's scores (0–1); pick a threshold from 0 to 1"
+    );
+    assert!(EvalConfig::from_picked([("response_match_score", 1.0, None)]).is_ok());
+    assert!(EvalConfig::from_picked([("response_match_score", 0.0, None)]).is_ok());
+}
+
+#[test]
+fn an_evaluator_may_declare_its_scores_and_its_threshold_is_checked_against_them() {
+    let options = r#"{"url": "http://127.0.0.1:9/score", "score_range": [1, 5]}"#;
+    let config = EvalConfig::from_picked([("stars", 4.0, Some(options))]).unwrap();
+    assert_eq!(
+        config.metrics[0].scores,
+        crate::eval::ScoreRange::new(1.0, 5.0).unwrap()
+    );
+    assert!(EvalConfig::from_picked([("stars", 6.0, Some(options))]).is_err());
+    let bad = r#"{"url": "http://127.0.0.1:9/score", "score_range": [5, 1]}"#;
+    let error = EvalConfig::from_picked([("stars", 4.0, Some(bad))])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("stars options.score_range: expected [lowest, highest]"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_config_file_keeps_an_out_of_range_threshold_as_adk_does_and_says_what_is_wrong() {
+    let config = EvalConfig::parse(r#"{"criteria": {"tool_trajectory_avg_score": 5}}"#).unwrap();
+    let problem = config.metrics[0].threshold_problem().unwrap();
+    assert!(
+        problem.starts_with("tool_trajectory_avg_score threshold: 5 is outside"),
+        "{problem}"
+    );
+    assert!(config.with_thresholds_in_range().is_err());
+}
