@@ -6,8 +6,57 @@ use super::{CaseSummary, EvalStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
-/// Buckets of a score distribution: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0].
+/// Tenths of [0, 1]: a score distribution's bins, before the threshold splits one.
 pub const BUCKETS: usize = 10;
+
+/// One bar of a score distribution: the scores from `low` (included) to `high` (excluded, but
+/// the last bin includes 1). A bin never holds both passing and failing scores: the threshold
+/// is one of the edges, and a threshold of 1 has a bin of its own for exactly 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreBin {
+    pub low: f64,
+    pub high: f64,
+    pub count: u32,
+    /// Whether its scores pass; None without a threshold.
+    pub passing: Option<bool>,
+}
+
+/// The bins of a distribution of 0-1 scores against `threshold`, all empty.
+pub fn score_bins(threshold: Option<f64>) -> Vec<ScoreBin> {
+    let mut edges: Vec<f64> = (0..=BUCKETS).map(|i| i as f64 / BUCKETS as f64).collect();
+    if let Some(t) = threshold.filter(|t| *t > 0.0 && *t < 1.0) {
+        if !edges.iter().any(|edge| (edge - t).abs() < 1e-12) {
+            edges.push(t);
+            edges.sort_by(f64::total_cmp);
+        }
+    }
+    let mut bins: Vec<ScoreBin> = edges
+        .windows(2)
+        .map(|pair| ScoreBin {
+            low: pair[0],
+            high: pair[1],
+            count: 0,
+            passing: threshold.map(|t| pair[0] >= t),
+        })
+        .collect();
+    if threshold == Some(1.0) {
+        bins.push(ScoreBin {
+            low: 1.0,
+            high: 1.0,
+            count: 0,
+            passing: Some(true),
+        });
+    }
+    bins
+}
+
+/// Counts `score` (clamped to [0, 1]) in its bin.
+fn count_score(bins: &mut [ScoreBin], score: f64) {
+    let score = score.clamp(0.0, 1.0);
+    if let Some(bin) = bins.iter_mut().rev().find(|bin| bin.low <= score) {
+        bin.count += 1;
+    }
+}
 
 /// One metric over a run's cases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -16,9 +65,9 @@ pub struct MetricStats {
     pub threshold: Option<f64>,
     /// The mean of the cases' scores (each case's pooled over its runs and turns).
     pub mean: Option<f64>,
-    /// How many cases scored in each of the [`BUCKETS`] tenths of [0, 1] (scores outside are
-    /// clamped into the first or last).
-    pub buckets: Vec<u32>,
+    /// How many cases scored in each bin of [0, 1] (scores outside are clamped into the first
+    /// or last).
+    pub bins: Vec<ScoreBin>,
     pub passed: usize,
     pub failed: usize,
     pub not_evaluated: usize,
@@ -39,7 +88,7 @@ pub fn metric_stats(summaries: &[CaseSummary]) -> Vec<MetricStats> {
                 metric_name: metric.metric_name.clone(),
                 threshold: metric.threshold,
                 mean: None,
-                buckets: vec![0; BUCKETS],
+                bins: score_bins(metric.threshold),
                 passed: 0,
                 failed: 0,
                 not_evaluated: 0,
@@ -55,8 +104,7 @@ pub fn metric_stats(summaries: &[CaseSummary]) -> Vec<MetricStats> {
                     _ => stats.not_evaluated += 1,
                 }
                 if let Some(score) = m.score {
-                    let bucket = ((score * BUCKETS as f64).floor().max(0.0) as usize).min(BUCKETS - 1);
-                    stats.buckets[bucket] += 1;
+                    count_score(&mut stats.bins, score);
                     scores.push(score);
                 }
             }
@@ -210,9 +258,44 @@ mod tests {
         let stats = metric_stats(&[case("a", 0.0), case("b", 0.55), case("c", 1.0), case("d", 0.95)]);
         assert_eq!(stats.len(), 1);
         let m = &stats[0];
-        assert_eq!(m.buckets, [1, 0, 0, 0, 0, 1, 0, 0, 0, 2]);
+        let counts: Vec<u32> = m.bins.iter().map(|bin| bin.count).collect();
+        assert_eq!(counts, [1, 0, 0, 0, 0, 1, 0, 0, 0, 2]);
         assert_eq!((m.passed, m.failed, m.not_evaluated), (3, 1, 0));
         assert!((m.mean.unwrap() - 0.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_threshold_is_a_bin_edge_so_no_bin_mixes_passing_and_failing() {
+        let bins = score_bins(Some(0.75));
+        let edges: Vec<(f64, f64)> = bins.iter().map(|b| (b.low, b.high)).collect();
+        assert!(edges.contains(&(0.7, 0.75)) && edges.contains(&(0.75, 0.8)));
+        assert_eq!(bins.len(), 11);
+        let mut bins = bins;
+        count_score(&mut bins, 0.75);
+        count_score(&mut bins, 0.74);
+        let passing_of = |low: f64| bins.iter().find(|b| b.low == low).map(|b| (b.count, b.passing));
+        assert_eq!(passing_of(0.75), Some((1, Some(true))));
+        assert_eq!(passing_of(0.7), Some((1, Some(false))));
+    }
+
+    #[test]
+    fn a_threshold_of_one_gives_a_perfect_score_a_passing_bin_of_its_own() {
+        let mut bins = score_bins(Some(1.0));
+        count_score(&mut bins, 1.0);
+        count_score(&mut bins, 0.95);
+        let last = bins.last().unwrap();
+        assert_eq!(
+            (last.low, last.high, last.count, last.passing),
+            (1.0, 1.0, 1, Some(true))
+        );
+        let tenth = &bins[bins.len() - 2];
+        assert_eq!((tenth.low, tenth.count, tenth.passing), (0.9, 1, Some(false)));
+        assert_eq!(
+            score_bins(Some(0.3)).len(),
+            10,
+            "a threshold on a tenth adds no edge"
+        );
+        assert_eq!(score_bins(None)[0].passing, None);
     }
 
     #[test]

@@ -302,7 +302,7 @@ async fn a_run_page_pools_repetitions_and_a_run_stored_before_summaries_gets_the
     assert_eq!(page.summary.done, 3);
     assert_eq!(page.cases.len(), 1);
     assert_eq!(page.cases[0].num_runs, 3);
-    assert_eq!(page.metrics[0].buckets.iter().sum::<u32>(), 1);
+    assert_eq!(page.metrics[0].bins.iter().map(|bin| bin.count).sum::<u32>(), 1);
 
     services.store.forget_case_summaries(record.row).await.unwrap();
     let again = run_page(&services.store, "demo", result_id, 1).await.unwrap();

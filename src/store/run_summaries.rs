@@ -10,7 +10,7 @@ use sqlx::{Row, Sqlite, Transaction};
 /// The format of the summaries and statistics this build writes. Bump it when
 /// `eval::summarize_case` or `eval::metric_stats` change what they compute: every run's
 /// summaries are then written again (from its stored case runs) on its next read.
-pub const SUMMARY_FORMAT: i64 = 1;
+pub const SUMMARY_FORMAT: i64 = 2;
 
 /// A case's summary and its position in the run's stored eval set.
 #[derive(Debug, Clone, PartialEq)]
