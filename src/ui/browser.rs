@@ -1,5 +1,5 @@
 //! The browser's own APIs the pages use, in one place: local storage, the address bar, focus,
-//! leaving the page, a chosen file and a server-sent event stream. Each does its work in the
+//! the page's scroll position, leaving the page, a chosen file and a server-sent event stream. Each does its work in the
 //! browser (`hydrate`); on the server, where pages are rendered but never run, each is a
 //! stand-in that does nothing. No other file of `ui` names web-sys or needs a cfg for these.
 
@@ -46,6 +46,29 @@ mod imp {
         if let Ok(history) = window().history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
         }
+    }
+
+    /// Whether the page is scrolled to its end, give or take `slack` pixels.
+    pub fn scrolled_to_end(slack: f64) -> bool {
+        let window = window();
+        let top = window.scroll_y().unwrap_or(0.0);
+        let seen = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        let height = document()
+            .document_element()
+            .map(|root| f64::from(root.scroll_height()))
+            .unwrap_or(0.0);
+        top + seen >= height - slack
+    }
+
+    /// Scrolls the page to its end once the browser has laid out what was just drawn.
+    pub fn scroll_to_end() {
+        request_animation_frame(|| {
+            let height = document()
+                .document_element()
+                .map(|root| f64::from(root.scroll_height()))
+                .unwrap_or(0.0);
+            window().scroll_to_with_x_and_y(0.0, height);
+        });
     }
 
     /// Runs `change` (a move that reorders rows) and gives the focus back to the element that
@@ -176,6 +199,12 @@ mod imp {
     pub fn store(_key: &str, _value: &str) {}
 
     pub fn replace_address(_href: &str) {}
+
+    pub fn scrolled_to_end(_slack: f64) -> bool {
+        true
+    }
+
+    pub fn scroll_to_end() {}
 
     pub fn keeping_focus(change: impl FnOnce()) {
         change();

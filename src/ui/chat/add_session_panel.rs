@@ -1,11 +1,13 @@
 //! The chat page's Eval panel, "Add current session": saves the session as an eval case whose
-//! expected trajectory is what the agent did, into an existing evalset or a new one.
+//! expected trajectory is what the agent did, into an existing evalset or a new one. The
+//! evalset offered first is the one this browser last saved into for the app; with none, a new
+//! one, so a session is never filed quietly into an unrelated set.
 
 use crate::api::chat::{add_chat_session_to_eval_set, suggested_eval_id, AddSessionOutcome};
 use crate::api::list_eval_sets;
 use crate::evalset::validate_eval_id;
 use crate::records::{SessionRecord, SessionTurn};
-use crate::ui::{case_href, edit_href, error_text, ErrorNote};
+use crate::ui::{browser, case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -17,12 +19,16 @@ pub(super) struct AddSessionForm {
     chosen: RwSignal<String>,
     new_set_id: RwSignal<String>,
     eval_id: RwSignal<String>,
+    /// Whether to say what is wrong with the eval id: once it was typed in or saving was tried.
+    checked: RwSignal<bool>,
     outcome: RwSignal<Option<Result<AddSessionOutcome, String>>>,
     saving: RwSignal<bool>,
     /// Bumped when another session is shown: a save started before then is not reported.
     session_epoch: StoredValue<u32>,
     /// Set while the session being typed about gets its id (the page's first send).
     adopting: StoredValue<bool>,
+    /// Set once the evalset last used was offered: later drawings keep the user's choice.
+    recalled: StoredValue<bool>,
 }
 
 impl AddSessionForm {
@@ -31,10 +37,12 @@ impl AddSessionForm {
             chosen: RwSignal::new(String::new()),
             new_set_id: RwSignal::new(String::from("my_evalset")),
             eval_id: RwSignal::new(String::new()),
+            checked: RwSignal::new(false),
             outcome: RwSignal::new(None),
             saving: RwSignal::new(false),
             session_epoch: StoredValue::new(0),
             adopting: StoredValue::new(false),
+            recalled: StoredValue::new(false),
         }
     }
 
@@ -53,6 +61,7 @@ impl AddSessionForm {
         }
         self.session_epoch.update_value(|epoch| *epoch += 1);
         self.eval_id.set(String::new());
+        self.checked.set(false);
         self.outcome.set(None);
         self.saving.set(false);
     }
@@ -71,11 +80,14 @@ pub(super) fn AddSessionPanel(
         chosen,
         new_set_id,
         eval_id,
+        checked,
         outcome,
         saving,
         session_epoch,
+        recalled,
         ..
     } = form;
+    let remembered_key = StoredValue::new(format!("evalstudio.add_session_set.{app}"));
     let session_id = record.as_ref().map(|r| r.summary.id.clone());
     let first_message = record
         .as_ref()
@@ -103,6 +115,7 @@ pub(super) fn AddSessionPanel(
         }
     });
     let id_problem = move || validate_eval_id(&eval_id.get()).err();
+    let shown_problem = move || checked.get().then(id_problem).flatten();
 
     let save = {
         let app = app.clone();
@@ -110,6 +123,10 @@ pub(super) fn AddSessionPanel(
             let Some(session_id) = session_id.clone() else {
                 return;
             };
+            checked.set(true);
+            if id_problem().is_some() {
+                return;
+            }
             let app = app.clone();
             let creating = chosen.get_untracked() == NEW || chosen.get_untracked().is_empty();
             let set_id = if creating {
@@ -134,9 +151,12 @@ pub(super) fn AddSessionPanel(
                 if session_epoch.get_value() != epoch {
                     return;
                 }
-                if matches!(result, Ok(AddSessionOutcome::Added(_))) && creating {
-                    eval_sets.refetch();
-                    chosen.set(set_id);
+                if matches!(result, Ok(AddSessionOutcome::Added(_))) {
+                    browser::store(&remembered_key.get_value(), &set_id);
+                    if creating {
+                        eval_sets.refetch();
+                        chosen.set(set_id);
+                    }
                 }
                 outcome.set(Some(result));
                 saving.set(false);
@@ -154,8 +174,20 @@ pub(super) fn AddSessionPanel(
                 {move || Suspend::new(async move {
                     let sets = eval_sets.await.unwrap_or_default();
                     if chosen.get_untracked().is_empty() {
-                        chosen.set(sets.first().map(|s| s.eval_set_id.clone()).unwrap_or_else(|| NEW.to_string()));
+                        chosen.set(NEW.to_string());
                     }
+                    // Local storage is read once the page runs (the server cannot), so both draw the same first.
+                    let ids: Vec<String> = sets.iter().map(|s| s.eval_set_id.clone()).collect();
+                    Effect::new(move |_| {
+                        if recalled.get_value() {
+                            return;
+                        }
+                        recalled.set_value(true);
+                        let last_used = browser::stored(&remembered_key.get_value()).filter(|id| ids.contains(id));
+                        if let (Some(id), true) = (last_used, chosen.get_untracked() == NEW) {
+                            chosen.set(id);
+                        }
+                    });
                     view! {
                         <select
                             id="eval-set-select"
@@ -191,12 +223,19 @@ pub(super) fn AddSessionPanel(
                 })}
             </Transition>
             <label for="eval-id">"Eval id"</label>
-            <input id="eval-id" prop:value=move || eval_id.get() on:input=move |ev| eval_id.set(event_target_value(&ev)) />
-            {move || id_problem().map(|problem| view! { <p class="field-error small">{problem}</p> })}
+            <input
+                id="eval-id"
+                prop:value=move || eval_id.get()
+                on:input=move |ev| {
+                    checked.set(true);
+                    eval_id.set(event_target_value(&ev));
+                }
+            />
+            {move || shown_problem().map(|problem| view! { <p class="field-error small">{problem}</p> })}
             <button
                 type="button"
                 class="primary"
-                disabled=move || !has_turns() || saving.get() || id_problem().is_some()
+                disabled=move || !has_turns() || saving.get()
                 on:click=move |_| save_new(false)
             >
                 {move || if saving.get() { "Saving…" } else { "Add current session" }}

@@ -3,6 +3,7 @@
 mod add_session_panel;
 mod agent_picker;
 mod composer;
+mod follow_latest;
 mod live_turn;
 mod page;
 mod session_list;

@@ -6,6 +6,7 @@
 use super::add_session_panel::{AddSessionForm, AddSessionPanel};
 use super::chat_href;
 use super::composer::Composer;
+use super::follow_latest::FollowLatest;
 use super::live_turn::{stream_turn, LiveTurn};
 use super::session_list::SessionList;
 use super::session_title::SessionTitle;
@@ -138,6 +139,7 @@ pub fn ChatPage() -> impl IntoView {
                     }}
                 </Transition>
                 {move || send_error.get().map(|message| view! { <ErrorNote message /> })}
+                <FollowLatest new_turns live loaded=Signal::derive(move || session.track()) />
                 <Composer live on_send=send on_stop=stop />
             </section>
             <Transition fallback=|| ()>
