@@ -11,9 +11,10 @@ use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{
     case_href, case_result_href, count, edit_href, encode_query_value, error_text, preview, rest_links,
-    ErrorNote,
+    ErrorNote, NotFound,
 };
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
+use crate::api::evalsets::get_eval_set;
 use crate::api::list_cases;
 use crate::records::{CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
@@ -39,7 +40,7 @@ pub fn EvalSetPage() -> impl IntoView {
     // `?deleted=ID` (once per case) after a delete: offer to undo it, then list the cases again.
     let deleted = move || query.read().get_all("deleted").unwrap_or_default();
     let undo = ServerAction::<UndoDeleteCases>::new();
-    // The ids the last undo brought back: the banner says so only for those.
+    // The ids the last undo brought back, which the banner names.
     let undone = RwSignal::new(Vec::<String>::new());
     let actions = ListActions {
         delete: ServerAction::new(),
@@ -65,52 +66,77 @@ pub fn EvalSetPage() -> impl IntoView {
         },
         |(app, id, address, _)| list_cases(app, id, address.query, address.page),
     );
+    // Read once per evalset (the list reloads often): a missing one is a 404 page.
+    let eval_set = Resource::new(move || (app(), eval_set_id()), |(app, id)| get_eval_set(app, id));
     let navigate = use_navigate();
-    Effect::new(move |_| {
-        if let Some(Ok(())) = actions.delete.value().get() {
-            let mut params = query.get_untracked();
-            params.remove("deleted");
-            let mut href = format!(
-                "/evalsets/{}/{}?{}",
-                untrack(app),
-                untrack(eval_set_id),
-                params.to_query_string().trim_start_matches('?')
-            );
-            for id in actions.deleting.get_untracked() {
-                href.push_str(&format!("&deleted={}", encode_query_value(&id)));
+    // This page's address with `?deleted=` naming `ids` (none: the undo offer is gone, so a
+    // reload does not offer it again).
+    let address_deleting = move |ids: Vec<String>| {
+        let mut params = query.get_untracked();
+        params.remove("deleted");
+        let mut href = format!(
+            "/evalsets/{}/{}?{}",
+            untrack(app),
+            untrack(eval_set_id),
+            params.to_query_string().trim_start_matches('?')
+        );
+        for id in ids {
+            href.push_str(&format!("&deleted={}", encode_query_value(&id)));
+        }
+        href
+    };
+    Effect::new({
+        let navigate = navigate.clone();
+        move |_| {
+            if let Some(Ok(())) = actions.delete.value().get() {
+                undo.value().set(None);
+                navigate(
+                    &address_deleting(actions.deleting.get_untracked()),
+                    Default::default(),
+                );
             }
-            navigate(&href, Default::default());
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(Ok(())) = undo.value().get() {
+            let replace = leptos_router::NavigateOptions {
+                replace: true,
+                ..Default::default()
+            };
+            navigate(&address_deleting(Vec::new()), replace);
         }
     });
     let undo_banner = move || {
+        if let Some(Ok(())) = undo.value().get() {
+            let names = undone.get().join(", ");
+            return Some(
+                view! { <div class="notice" role="status">"Brought back " <code>{names}</code> "."</div> }
+                    .into_any(),
+            );
+        }
         let eval_ids = deleted();
         if eval_ids.is_empty() {
             return None;
         }
-        let done = matches!(undo.value().get(), Some(Ok(()))) && undone.with(|ids| *ids == eval_ids);
         let failed = undo.value().get().and_then(Result::err);
         let names = eval_ids.join(", ");
-        Some(view! {
-            <div class="notice" role="status">
-                {if done {
-                    view! { "Brought back " <code>{names}</code> "." }.into_any()
-                } else {
-                    view! {
-                        "Deleted " <code>{names}</code> ". "
-                        <button on:click=move |_| {
-                            undone.set(eval_ids.clone());
-                            undo.dispatch(UndoDeleteCases {
-                                app: app(),
-                                eval_set_id: eval_set_id(),
-                                eval_ids: eval_ids.clone(),
-                            });
-                        }>"Undo"</button>
-                    }
-                        .into_any()
-                }}
-                {failed.map(|err| view! { <ErrorNote message=error_text(&err) /> })}
-            </div>
-        })
+        Some(
+            view! {
+                <div class="notice" role="status">
+                    "Deleted " <code>{names}</code> ". "
+                    <button on:click=move |_| {
+                        undone.set(eval_ids.clone());
+                        undo.dispatch(UndoDeleteCases {
+                            app: app(),
+                            eval_set_id: eval_set_id(),
+                            eval_ids: eval_ids.clone(),
+                        });
+                    }>"Undo"</button>
+                    {failed.map(|err| view! { <ErrorNote message=error_text(&err) /> })}
+                </div>
+            }
+            .into_any(),
+        )
     };
     let action_error = move || {
         let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
@@ -139,14 +165,28 @@ pub fn EvalSetPage() -> impl IntoView {
         {action_error}
         <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
             {move || Suspend::new(async move {
-                match cases.await {
-                    Ok(page) => view! { <CaseList page actions selected /> }.into_any(),
+                match eval_set.await {
+                    Ok(Some(_)) => {
+                        view! {
+                            <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
+                                {move || Suspend::new(async move {
+                                    match cases.await {
+                                        Ok(Some(page)) => view! { <CaseList page actions selected /> }.into_any(),
+                                        Ok(None) => view! { <NotFound /> }.into_any(),
+                                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                                    }
+                                })}
+                            </Transition>
+                            // Outside the list, which a run's progress redraws.
+                            <EvaluatePanel app=app() eval_set_id=eval_set_id() />
+                        }
+                            .into_any()
+                    }
+                    Ok(None) => view! { <NotFound /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
         </Transition>
-        // Outside the list, which a run's progress redraws.
-        {move || view! { <EvaluatePanel app=app() eval_set_id=eval_set_id() /> }}
     }
 }
 
