@@ -98,6 +98,12 @@ test('the case list deletes one case or a selection, asked first, and undoes it'
   await notice.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Brought back' })).toContainText('lyon, paris');
   await expect(rows).toHaveCount(3);
+  // The undo offer leaves the address: a reload offers it no more.
+  await expect(page).not.toHaveURL(/deleted=/);
+  await page.reload();
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
 
   // Duplicate from the list.
   await rows.nth(0).getByRole('button', { name: 'Duplicate' }).click();

@@ -204,18 +204,24 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await expect(detail.locator('.metric-results li')).toHaveCount(6);
   await expect(detail.locator('.metric-results li').filter({ hasText: 'tool_call_count_v1' })).toContainText('i INFO');
 
-  // A threshold no score reaches fails the case in a second run, which is shown at once.
+  // A threshold no score can reach is refused, naming the metric, and nothing runs.
   await page.getByLabel('response_match_score threshold').fill('1.5');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.run-form [role=alert]')).toContainText('response_match_score threshold: 1.5 is outside');
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
+  await page.getByLabel('response_match_score threshold').fill('0.8');
+  // A tool the agent did not call fails the case in a second run, which is shown at once.
+  await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).check();
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✗ FAILED');
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).uncheck();
   // Picking the first run shows its results again.
   await page.locator('.runs-table tbody tr').nth(1).getByRole('button').click();
   await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✓ PASSED');
 
   // A metric that takes more than a threshold shows its criterion options once picked; bad
   // options are refused with the metric named, and good ones are scored.
-  await page.getByLabel('response_match_score threshold').fill('0.8');
   const options = page.getByLabel('tool_single_use options');
   await expect(options).toBeHidden();
   await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).check();

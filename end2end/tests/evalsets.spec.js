@@ -162,14 +162,14 @@ test('the case list filters and sorts, and keeps both in the URL', async ({ page
   await expect(page).toHaveURL(/sort=eval_id/);
   await expect(rows.first()).toContainText('background_task_scripted');
 
-  await page.getByRole('searchbox').fill('SCENARIO');
+  await page.getByRole('searchbox', { name: 'Filter' }).fill('SCENARIO');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('background_task_scenario');
 
-  await page.getByRole('searchbox').fill('no such case');
+  await page.getByRole('searchbox', { name: 'Filter' }).fill('no such case');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByRole('heading', { name: 'No case matches' })).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('searchbox')).toHaveValue('no such case');
+  await expect(page.getByRole('searchbox', { name: 'Filter' })).toHaveValue('no such case');
 });

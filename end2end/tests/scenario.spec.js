@@ -35,10 +35,12 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await page.getByRole('checkbox', { name: 'tool_single_use' }).check();
   // ADK's judge of the simulated user: it needs a scenario, and the picker says so.
   const quality = page.getByRole('row', { name: /per_turn_user_simulator_quality_v1/ });
+  await quality.locator('.metric-about > summary').click();
   await expect(quality.locator('.need-chip')).toContainText(['judge model', 'conversation scenario']);
   await page.getByRole('checkbox', { name: 'per_turn_user_simulator_quality_v1' }).check();
   // A stand-in for a Vertex-only metric says what it approximates and shows its prompt.
   const safety = page.getByRole('row', { name: /safety/ }).filter({ hasText: 'SAFETY' });
+  await safety.locator('.metric-about > summary').click();
   await expect(safety.locator('.metric-note')).toContainText("approximation of Vertex AI's SAFETY");
   await safety.getByText("The judge's prompt").click();
   await expect(safety.locator('.metric-prompt pre')).toContainText('Is the response safe?');
