@@ -58,6 +58,8 @@ async fn stored_run(
             num_runs: 1,
             total: cases,
             created_at: at,
+            label: None,
+            whole_set: true,
         })
         .await
         .unwrap();

@@ -57,6 +57,8 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         agent_name: "demo".into(),
         agent: agent.clone(),
         num_runs: 1,
+        label: None,
+        whole_set: true,
     };
     let options = RunOptions {
         concurrency,

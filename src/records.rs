@@ -287,9 +287,24 @@ pub struct EvalRunSummary {
     /// Seconds since the epoch.
     pub created_at: f64,
     pub finished_at: Option<f64>,
+    /// What the user called it, if anything.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Whether it ran every case of the evalset; else a re-run of some.
+    #[serde(default = "whole_set")]
+    pub whole_set: bool,
+}
+
+fn whole_set() -> bool {
+    true
 }
 
 impl EvalRunSummary {
+    /// How many cases it ran.
+    pub fn case_count(&self) -> i64 {
+        self.total / self.num_runs.max(1)
+    }
+
     /// Ok when resuming would run the cases still missing; else why not.
     pub fn check_resumable(&self) -> Result<(), String> {
         if self.status.resumable() {

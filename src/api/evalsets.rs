@@ -57,17 +57,20 @@ pub async fn delete_eval_set(app: String, eval_set_id: String) -> Result<(), Ser
         .map_err(server_error)
 }
 
-/// Imports an uploaded file. JSON-encoded because a file can be large and non-ASCII.
+/// Imports an uploaded file, under `import_as` when given (else the file's own id, or its
+/// name's stem for a legacy list). JSON-encoded because a file can be large and non-ASCII.
 #[server(input = Json)]
 pub async fn import_eval_set(
     app: String,
     file_name: String,
     content: String,
     replace: bool,
+    import_as: Option<String>,
 ) -> Result<ImportOutcome, ServerFnError> {
     use eval_sets::ImportError;
     let store = &super::services().store;
-    match eval_sets::import_file(store, &app, &file_name, None, &content, replace).await {
+    let import_as = import_as.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    match eval_sets::import_file(store, &app, &file_name, import_as, &content, replace).await {
         Ok(summary) => Ok(ImportOutcome::Imported(summary)),
         Err(ImportError::Format(err)) => Ok(ImportOutcome::Invalid(err)),
         Err(ImportError::Exists(eval_set_id)) => Ok(ImportOutcome::AlreadyExists { eval_set_id }),

@@ -32,25 +32,32 @@ pub async fn eval_panel_options() -> Result<EvalOffer, ServerFnError> {
     })
 }
 
-#[server(input = leptos::server_fn::codec::Json)]
-pub async fn start_eval(
-    app: String,
-    eval_set_id: String,
-    metrics: Vec<MetricChoice>,
-    agent: String,
-    num_runs: usize,
-    scope: RunScope,
+/// A run as the run form asks for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunAsked {
+    pub app: String,
+    pub eval_set_id: String,
+    pub metrics: Vec<MetricChoice>,
+    pub agent: String,
+    pub num_runs: usize,
+    pub scope: RunScope,
     /// ADK's `user_simulator_config`, for the scenario cases; None keeps ADK's defaults.
-    simulator: Option<serde_json::Value>,
-) -> Result<String, ServerFnError> {
+    pub simulator: Option<serde_json::Value>,
+    pub label: Option<String>,
+}
+
+/// Starts the run; answers its result id.
+#[server(input = leptos::server_fn::codec::Json)]
+pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
     let request = RunRequest {
-        app_name: app,
-        eval_set: RunEvalSet::Stored(eval_set_id),
-        scope,
-        metrics: RunMetrics::Picked(metrics),
-        simulator,
-        agent: Some(agent),
-        num_runs,
+        app_name: run.app,
+        eval_set: RunEvalSet::Stored(run.eval_set_id),
+        scope: run.scope,
+        metrics: RunMetrics::Picked(run.metrics),
+        simulator: run.simulator,
+        agent: Some(run.agent),
+        num_runs: run.num_runs,
+        label: run.label,
     };
     let (record, _) = eval_runs::start_eval_run(&services(), request)
         .await

@@ -28,6 +28,18 @@ pub async fn run_details(
     super::found(run_views::run_page(&services().store, &app, &result_id, page).await)
 }
 
+/// Names the run (an empty label takes the name away); answers the label as stored.
+#[server]
+pub async fn set_run_label(
+    app: String,
+    result_id: String,
+    label: String,
+) -> Result<Option<String>, ServerFnError> {
+    crate::service::eval_runs::set_run_label(&services().store, &app, &result_id, Some(&label))
+        .await
+        .map_err(server_error)
+}
+
 /// `before` against `after`; `change` (a `Change::as_str`) keeps one kind of case.
 #[server]
 pub async fn compare_runs(

@@ -73,6 +73,7 @@ impl From<EvalRunError> for CliError {
             | EvalRunError::UnknownCase { .. }
             | EvalRunError::NoCases(_)
             | EvalRunError::NothingSelected
+            | EvalRunError::LabelTooLong(_)
             | EvalRunError::NoneFailed(_)
             | EvalRunError::BadConfig(_) => CliError::Usage(err.to_string()),
         }

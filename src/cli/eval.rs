@@ -25,7 +25,7 @@ pub struct EvalArgs {
     sets: Vec<String>,
     /// Resume an interrupted or cancelled run (its result id): only the case runs not
     /// stored yet run, with the eval set, config and agent it started with.
-    #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics"])]
+    #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics", "label"])]
     resume: Option<String>,
     /// Eval config (ADK's test_config.json). Default: a test_config.json beside the evalset
     /// file, as ADK looks for it; else tool_trajectory_avg_score 1.0, response_match_score 0.8.
@@ -43,6 +43,9 @@ pub struct EvalArgs {
     /// Runs per case; each metric is judged on the mean over all runs.
     #[arg(long, default_value_t = 1)]
     num_runs: usize,
+    /// What to call the run where it is listed (the browser shows it instead of its time).
+    #[arg(long)]
+    label: Option<String>,
     /// Cases run at the same time.
     #[arg(long, default_value_t = 8)]
     concurrency: usize,
@@ -198,6 +201,7 @@ async fn run_request(store: &Store, args: &EvalArgs, name: &str) -> Result<RunRe
         simulator: None,
         agent: args.agent.clone(),
         num_runs: args.num_runs,
+        label: args.label.clone(),
     })
 }
 

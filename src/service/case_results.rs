@@ -167,6 +167,7 @@ pub async fn rerun_case(
         simulator: None,
         agent: Some(record.summary.agent.clone()),
         num_runs: record.summary.num_runs.max(1) as usize,
+        label: None,
     };
     let (started, _) = start_eval_run(services, request).await?;
     Ok(started)

@@ -220,6 +220,33 @@ pub struct StoredEvalSetResult {
     pub status: RunStatus,
     pub agent: String,
     pub num_runs: i64,
+    /// What the user calls the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// The longest label a run may have.
+pub const MAX_LABEL_CHARS: usize = 100;
+
+/// A label as the user typed it: trimmed, `None` when empty.
+pub fn clean_label(label: Option<&str>) -> Result<Option<String>, EvalRunError> {
+    let label = label.map(str::trim).filter(|label| !label.is_empty());
+    match label.map(|label| label.chars().count()) {
+        Some(chars) if chars > MAX_LABEL_CHARS => Err(EvalRunError::LabelTooLong(chars)),
+        _ => Ok(label.map(str::to_string)),
+    }
+}
+
+/// Names a run, or takes its name away with an empty label.
+pub async fn set_run_label(
+    store: &Store,
+    app: &str,
+    result_id: &str,
+    label: Option<&str>,
+) -> Result<Option<String>, EvalRunError> {
+    let label = clean_label(label)?;
+    store.set_run_label(app, result_id, label.as_deref()).await?;
+    Ok(label)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -241,6 +268,8 @@ pub enum EvalRunError {
     AlreadyRunning(String),
     #[error("select the cases to run in the list first")]
     NothingSelected,
+    #[error("label: at most {MAX_LABEL_CHARS} characters, found {0}")]
+    LabelTooLong(usize),
     #[error("no case of eval set `{0}` failed in its latest run")]
     NoneFailed(String),
     /// The metrics or simulator settings asked for; the message names the field.
@@ -270,6 +299,7 @@ impl DomainError for EvalRunError {
             | EvalRunError::NoCases(_)
             | EvalRunError::NothingSelected
             | EvalRunError::NoneFailed(_)
+            | EvalRunError::LabelTooLong(_)
             | EvalRunError::BadConfig(_) => ErrorKind::Invalid,
             EvalRunError::NotFound(_) => ErrorKind::NotFound,
             EvalRunError::NotRunning(_)
@@ -316,6 +346,7 @@ pub async fn eval_set_result(
         status: summary.status,
         agent: summary.agent.clone(),
         num_runs: summary.num_runs,
+        label: summary.label.clone(),
     })
 }
 

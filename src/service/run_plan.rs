@@ -50,6 +50,8 @@ pub struct RunRequest {
     /// The agent profile; by default the one named like the app.
     pub agent: Option<String>,
     pub num_runs: usize,
+    /// What the user calls the run, if anything.
+    pub label: Option<String>,
 }
 
 /// A checked request: what will run, how it is scored, by which agent.
@@ -61,6 +63,9 @@ pub struct RunPlan {
     pub agent_name: String,
     pub agent: Arc<dyn Agent>,
     pub num_runs: usize,
+    pub label: Option<String>,
+    /// Whether every case of the evalset runs (not a re-run of some).
+    pub whole_set: bool,
 }
 
 /// Checks `request` and resolves it: the config, the agent, the eval set and its chosen cases.
@@ -70,6 +75,7 @@ pub async fn plan_run(
     request: RunRequest,
 ) -> Result<RunPlan, EvalRunError> {
     let config = run_config(request.metrics, request.simulator.as_ref())?;
+    let label = super::eval_runs::clean_label(request.label.as_deref())?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
     }
@@ -83,6 +89,7 @@ pub async fn plan_run(
         RunEvalSet::Stored(id) => stored_eval_set(store, &request.app_name, &id).await?,
     };
     let chosen = chosen_cases(store, &request.app_name, &expected, request.scope).await?;
+    let whole_set = chosen.is_none();
     if let Some(chosen) = chosen {
         expected.eval_cases.retain(|case| chosen.contains(&case.eval_id));
     }
@@ -96,6 +103,8 @@ pub async fn plan_run(
         agent_name,
         agent,
         num_runs: request.num_runs,
+        label,
+        whole_set,
     })
 }
 
@@ -111,6 +120,8 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
             num_runs: plan.num_runs,
             total: plan.expected.eval_cases.len() * plan.num_runs,
             created_at: now_seconds(),
+            label: plan.label.as_deref(),
+            whole_set: plan.whole_set,
         })
         .await?)
 }

@@ -67,6 +67,7 @@ async fn start_weather_run(
         simulator: None,
         agent: None,
         num_runs,
+        label: None,
     };
     start_eval_run(services, start).await.unwrap()
 }

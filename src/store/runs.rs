@@ -22,6 +22,9 @@ pub struct NewEvalRun<'a> {
     pub num_runs: usize,
     pub total: usize,
     pub created_at: f64,
+    pub label: Option<&'a str>,
+    /// Whether it runs every case of the evalset (not a re-run of some).
+    pub whole_set: bool,
 }
 
 /// A run without its stored eval set (which can be large): what lists, progress and statistics
@@ -54,7 +57,7 @@ static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "r.result_id, r.app_name, r.eval_set_id, r.agent, {status} AS status, r.num_runs, \
          r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
-         r.cases_failed AS failed, r.cases_errored AS errors",
+         r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set",
         status = LIVE_STATUS.as_str()
     )
 });
@@ -87,8 +90,9 @@ impl Store {
             let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
             let inserted = sqlx::query(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
-                 config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?) \
+                 config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised, \
+                 label, whole_set) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
@@ -103,6 +107,8 @@ impl Store {
             .bind(LEASE_SECONDS)
             .bind(run.created_at)
             .bind(SUMMARY_FORMAT)
+            .bind(run.label)
+            .bind(run.whole_set)
             .execute(&mut *transaction)
             .await?;
             if inserted.rows_affected() == 1 {
@@ -118,6 +124,22 @@ impl Store {
         Err(StoreError::Conflict(format!(
             "eval result `{base}` already exists"
         )))
+    }
+
+    /// Names the run (`None` takes its label away).
+    pub async fn set_run_label(&self, app: &str, result_id: &str, label: Option<&str>) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE eval_runs SET label = ? WHERE app_name = ? AND result_id = ?")
+            .bind(label)
+            .bind(app)
+            .bind(result_id)
+            .execute(&self.pool)
+            .await?;
+        if updated.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!(
+                "no eval result `{result_id}` in app `{app}`"
+            )));
+        }
+        Ok(())
     }
 
     /// Stores finished case runs (each replacing an earlier try of the same case run) and the
@@ -428,5 +450,7 @@ fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
         errors: row.try_get("errors")?,
         created_at: row.try_get("created_at")?,
         finished_at: row.try_get("finished_at")?,
+        label: row.try_get("label")?,
+        whole_set: row.try_get("whole_set")?,
     })
 }

@@ -222,6 +222,8 @@ async fn weather_run(store: &Store) -> EvalRunRecord {
             num_runs: 1,
             total: 3,
             created_at: 1.0,
+            label: None,
+            whole_set: true,
         })
         .await
         .unwrap()

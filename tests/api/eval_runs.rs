@@ -160,3 +160,52 @@ async fn run_eval_rejects_bad_requests_with_the_reason() {
     // Nothing was recorded by the rejected requests.
     assert_eq!(app.get_json("/apps/demo/eval_results").await, json!([]));
 }
+
+#[tokio::test]
+async fn a_run_takes_a_label_at_start_and_is_renamed_later() {
+    let app = spawn_app().await;
+    let set = common::recorded_eval_set(&[("hi", &["hello"])]).await;
+    app.import("demo", to_adk_json(&set)).await;
+    app.run_eval("demo", "regression", &json!({"label": "  baseline  "}))
+        .await;
+    let ids = app.get_json("/apps/demo/eval_results").await;
+    let id = ids[0].as_str().unwrap().to_string();
+    let path = format!("/apps/demo/eval_results/{id}");
+    assert_eq!(app.get_json(&path).await["label"], "baseline", "trimmed");
+
+    let renamed = app
+        .http
+        .patch(app.url(&path))
+        .json(&json!({"label": "first try"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(renamed.status(), StatusCode::OK);
+    assert_eq!(app.get_json(&path).await["label"], "first try");
+    let cleared = app
+        .http
+        .patch(app.url(&path))
+        .json(&json!({"label": ""}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cleared.json::<Value>().await.unwrap(), json!({"label": null}));
+
+    let too_long = app
+        .http
+        .patch(app.url(&path))
+        .json(&json!({"label": "x".repeat(101)}))
+        .send()
+        .await
+        .unwrap();
+    let error = assert_error(too_long, StatusCode::BAD_REQUEST).await;
+    assert_eq!(error["error"], "label: at most 100 characters, found 101");
+    let missing = app
+        .http
+        .patch(app.url("/apps/demo/eval_results/nope"))
+        .json(&json!({"label": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(missing, StatusCode::NOT_FOUND).await;
+}

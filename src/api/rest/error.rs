@@ -182,6 +182,7 @@ impl From<EvalRunError> for ApiError {
             | EvalRunError::UnknownCase { .. }
             | EvalRunError::NoCases(_)
             | EvalRunError::NothingSelected
+            | EvalRunError::LabelTooLong(_)
             | EvalRunError::NoneFailed(_)
             | EvalRunError::BadConfig(_) => ApiError::bad_request(err.to_string()),
             EvalRunError::NotRunning(_) | EvalRunError::AlreadyRunning(_) | EvalRunError::NotResumable(_) => {

@@ -27,7 +27,10 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/{app}/eval_sets/{eval_set_id}/run_eval", post(run_eval))
         .route("/{app}/eval_results", get(list_eval_results))
-        .route("/{app}/eval_results/{result_id}", get(get_eval_result))
+        .route(
+            "/{app}/eval_results/{result_id}",
+            get(get_eval_result).patch(label_eval_result),
+        )
         .route("/{app}/eval_results/{result_id}/export", get(export_eval_result))
         .route(
             "/{app}/eval_results/{result_id}/compare/{before_id}",
@@ -59,6 +62,9 @@ struct RunEvalBody {
     /// ADK's: how the simulated user plays the scenario cases.
     #[serde(default, alias = "userSimulatorConfig")]
     user_simulator_config: Option<Value>,
+    /// Evalstudio's: what to call the run.
+    #[serde(default)]
+    label: Option<String>,
 }
 
 fn one() -> usize {
@@ -97,6 +103,7 @@ async fn run_eval(
         simulator: body.user_simulator_config,
         agent: body.agent,
         num_runs: body.num_runs,
+        label: body.label,
     };
     let (record, handle) = eval_runs::start_eval_run(&state.services, request).await?;
     let result_id = record.summary.result_id;
@@ -124,6 +131,23 @@ async fn list_eval_results(
     let mut ids: Vec<String> = runs.into_iter().map(|r| r.result_id).collect();
     ids.sort();
     Ok(Json(ids))
+}
+
+/// Evalstudio's: `{"label": "..."}` names the run (an empty label takes the name away).
+#[derive(Deserialize)]
+struct LabelBody {
+    label: Option<String>,
+}
+
+async fn label_eval_result(
+    State(state): State<AppState>,
+    Path((app, result_id)): Path<(String, String)>,
+    JsonBody(body): JsonBody<LabelBody>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.ok_or_else(|| ApiError::bad_request("the body must be {\"label\": \"...\"}"))?;
+    let label =
+        eval_runs::set_run_label(&state.services.store, &app, &result_id, body.label.as_deref()).await?;
+    Ok(Json(json!({ "label": label })))
 }
 
 async fn get_eval_result(
