@@ -35,6 +35,8 @@ pub fn EvalSetsPage() -> impl IntoView {
     let create = ServerAction::<CreateEvalSet>::new();
     let delete = ServerAction::<DeleteEvalSet>::new();
     let import_state = RwSignal::new(ImportState::Idle);
+    // The evalset id to import under, when the file's own is not the one wanted.
+    let import_as = RwSignal::new(String::new());
     let imports_done = RwSignal::new(0u32);
     let eval_sets = Resource::new(
         move || {
@@ -54,7 +56,8 @@ pub fn EvalSetsPage() -> impl IntoView {
         import_state.set(ImportState::Working(file_name.clone()));
         spawn_local(async move {
             let app = app.get_untracked();
-            let next = match import_eval_set(app, file_name.clone(), content.clone(), replace).await {
+            let id = Some(import_as.get_untracked());
+            let next = match import_eval_set(app, file_name.clone(), content.clone(), replace, id).await {
                 Ok(ImportOutcome::Imported(summary)) => {
                     imports_done.update(|n| *n += 1);
                     ImportState::Done(summary)
@@ -126,6 +129,16 @@ pub fn EvalSetsPage() -> impl IntoView {
                 </button>
             </ActionForm>
             </div>
+            <label class="import-as">
+                "Import as "
+                <input
+                    placeholder="the file's own id"
+                    pattern="[A-Za-z0-9_.\\-]+"
+                    title="An evalset id to import the file under instead of its own: letters, digits, _, - and ."
+                    prop:value=move || import_as.get()
+                    on:input=move |ev| import_as.set(event_target_value(&ev))
+                />
+            </label>
             <label class="button file-button">
                 "Import file…"
                 <input
@@ -247,7 +260,7 @@ fn ImportStatus(
             view! {
                 <div class="note note-warning" role="alert">
                     <span class="status-icon" aria-hidden="true">"!"</span>
-                    "An evalset " <code>{eval_set_id}</code> " already exists in this app. "
+                    "An evalset " <code>{eval_set_id}</code> " already exists in this app: replace it, or type another id in Import as and choose the file again. "
                     <button class="danger" on:click=replace>"Replace it"</button>
                     <button on:click=move |_| state.set(ImportState::Idle)>"Cancel"</button>
                 </div>

@@ -116,15 +116,17 @@ pub fn short_time(iso: &str) -> String {
     format!("{} UTC", iso.get(..16).unwrap_or(iso).replace('T', " "))
 }
 
-/// Seconds since the epoch, as the store records run times, to the minute in UTC.
+/// Seconds since the epoch, as the store records run times, to the second in UTC (two runs
+/// a minute apart must not read the same).
 pub fn short_time_seconds(seconds: f64) -> String {
     let days = (seconds / 86_400.0).floor() as i64;
-    let minute_of_day = ((seconds - days as f64 * 86_400.0) / 60.0).floor() as i64;
+    let second_of_day = (seconds - days as f64 * 86_400.0).floor() as i64;
     let (year, month, day) = civil_from_days(days);
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        minute_of_day / 60,
-        minute_of_day % 60
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        second_of_day / 3600,
+        second_of_day / 60 % 60,
+        second_of_day % 60
     )
 }
 
@@ -172,8 +174,8 @@ mod tests {
         assert_eq!(count(1, "case"), "1 case");
         assert_eq!(count(0, "case"), "0 cases");
         assert_eq!(short_time("2026-11-23T08:36:25.294Z"), "2026-11-23 08:36 UTC");
-        assert_eq!(short_time_seconds(1_795_422_985.5), "2026-11-23 08:36 UTC");
-        assert_eq!(short_time_seconds(951_782_400.0), "2000-02-29 00:00 UTC");
+        assert_eq!(short_time_seconds(1_795_422_985.5), "2026-11-23 08:36:25 UTC");
+        assert_eq!(short_time_seconds(951_782_400.0), "2000-02-29 00:00:00 UTC");
     }
 
     #[test]

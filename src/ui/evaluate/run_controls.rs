@@ -11,6 +11,8 @@ pub(super) struct RunSettings {
     /// "all", "selected" or "failed".
     pub scope: RwSignal<String>,
     pub num_runs: RwSignal<String>,
+    /// What to call the run (optional).
+    pub label: RwSignal<String>,
     scope_key: StoredValue<String>,
 }
 
@@ -20,6 +22,7 @@ impl RunSettings {
             agent: RwSignal::new(agent),
             scope: RwSignal::new("all".to_string()),
             num_runs: RwSignal::new("1".to_string()),
+            label: RwSignal::new(String::new()),
             scope_key: StoredValue::new(format!("evalstudio.run_scope.{app}.{eval_set_id}")),
         };
         Effect::new(move |_| {
@@ -53,6 +56,7 @@ pub(super) fn RunControls(
         agent,
         scope,
         num_runs,
+        label,
         scope_key,
     } = settings;
     let agents = agents
@@ -94,6 +98,16 @@ pub(super) fn RunControls(
                     max="100"
                     prop:value=move || num_runs.get()
                     on:input=move |ev| num_runs.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Label "
+                <input
+                    class="run-label-input"
+                    placeholder="optional"
+                    maxlength="100"
+                    prop:value=move || label.get()
+                    on:input=move |ev| label.set(event_target_value(&ev))
                 />
             </label>
         </div>

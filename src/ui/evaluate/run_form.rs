@@ -8,7 +8,7 @@ use super::metric_picker::{MetricPick, MetricPicker};
 use super::panel::SelectedCases;
 use super::run_controls::{RunControls, RunSettings};
 use super::simulator_settings::{SimulatorSettings, SimulatorSettingsFields};
-use crate::api::evaluate::{eval_panel_options, start_eval, EvalOffer, MetricChoice, RunScope};
+use crate::api::evaluate::{eval_panel_options, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope};
 use crate::eval::EvalConfig;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -80,12 +80,20 @@ fn RunFormBody(
                 "failed" => RunScope::FailedLastRun,
                 _ => RunScope::All,
             };
-            let (app, eval_set_id, agent) =
-                (app.clone(), eval_set_id.clone(), settings.agent.get_untracked());
+            let run = RunAsked {
+                app: app.clone(),
+                eval_set_id: eval_set_id.clone(),
+                metrics: chosen,
+                agent: settings.agent.get_untracked(),
+                num_runs: runs,
+                scope,
+                simulator: simulator_config,
+                label: Some(settings.label.get_untracked()).filter(|label| !label.trim().is_empty()),
+            };
             error.set(None);
             pending.set(true);
             spawn_local(async move {
-                match start_eval(app, eval_set_id, chosen, agent, runs, scope, simulator_config).await {
+                match start_eval(run).await {
                     Ok(result_id) => on_started(result_id),
                     Err(err) => error.set(Some(error_text(&err))),
                 }

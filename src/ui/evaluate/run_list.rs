@@ -2,6 +2,7 @@
 
 use super::labels::run_status_badge;
 use crate::records::EvalRunSummary;
+use crate::ui::runs::{rerun_note, run_short_title};
 use leptos::prelude::*;
 
 /// The eval set's runs; picking one shows its results.
@@ -22,9 +23,10 @@ pub(super) fn RunList(
             view! {
                 <tr class:selected=is_shown.clone()>
                     <td>
-                        <button class="link mono" on:click=move |_| selected.set(Some(id.clone()))>
-                            {run.result_id.clone()}
+                        <button class="link" title=run.result_id.clone() on:click=move |_| selected.set(Some(id.clone()))>
+                            {run_short_title(&run)}
                         </button>
+                        {rerun_note(&run).map(|note| view! { <span class="run-note">{note}</span> })}
                     </td>
                     <td>{run_status_badge(run.status)}</td>
                     <td class="num">{format!("{}/{}", run.done, run.total)}</td>

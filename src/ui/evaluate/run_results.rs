@@ -57,7 +57,7 @@ pub(super) fn RunResults(
     view! {
         <div class="run-results" aria-live="polite">
             <div class="run-header">
-                <h3 class="mono">{view.summary.result_id.clone()}</h3>
+                <h3 title=view.summary.result_id.clone()>{crate::ui::runs::run_short_title(&view.summary)}</h3>
                 {run_status_badge(status)}
                 <span class="muted">{progress}</span>
                 {(status == RunStatus::Running)

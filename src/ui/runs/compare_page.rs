@@ -3,13 +3,13 @@
 //! side by side, each linked to its two result pages.
 
 use super::metrics_table::MetricsTable;
-use super::{compare_href, pass_rate, run_href};
+use super::{compare_href, pass_rate, run_href, run_short_title};
 use crate::api::runs::compare_runs;
 use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
 use crate::records::RunComparison;
 use crate::ui::evaluate::labels::{case_status_badge, score_text};
 use crate::ui::pager::page_links;
-use crate::ui::{case_result_href, error_text, short_time_seconds, ErrorNote, NotFound};
+use crate::ui::{case_result_href, error_text, ErrorNote, NotFound};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -94,9 +94,9 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
             <div>
                 <h1>"Compare runs of " <span class="mono">{after.eval_set_id.clone()}</span></h1>
                 <p class="muted">
-                    "Before: " <a href=run_href(&app, &before.result_id)>{short_time_seconds(before.created_at)}</a>
+                    "Before: " <a href=run_href(&app, &before.result_id)>{run_short_title(&before)}</a>
                     " (" {pass_rate(&before)} ") · After: "
-                    <a href=run_href(&app, &after.result_id)>{short_time_seconds(after.created_at)}</a> " ("
+                    <a href=run_href(&app, &after.result_id)>{run_short_title(&after)}</a> " ("
                     {pass_rate(&after)} ")"
                 </p>
             </div>
@@ -178,7 +178,10 @@ fn MetricDeltas(before: Vec<MetricStats>, after: Vec<MetricStats>) -> impl IntoV
 fn status(summary: Option<&CaseSummary>, link: impl FnOnce(&CaseSummary) -> String) -> AnyView {
     match summary {
         Some(case) => view! {
-            <a href=link(case) class="status-link">{case_status_badge(case.final_eval_status, case.errors)}</a>
+            <a href=link(case) class="status-link" title="Open this side's result, expected against actual">
+                {case_status_badge(case.final_eval_status, case.errors)}
+                <span class="link-text">"result →"</span>
+            </a>
         }
         .into_any(),
         None => view! { <span class="muted">"not run"</span> }.into_any(),

@@ -3,16 +3,46 @@
 
 mod charts;
 mod compare_page;
+mod heat_map;
 mod metrics_table;
+mod run_label;
 mod run_page;
 mod runs_page;
+mod trend;
 
 pub use compare_page::ComparePage;
 pub use run_page::RunPage;
 pub use runs_page::RunsPage;
+pub use trend::RunTrend;
 
-use super::encode_query_value;
+use super::{count, encode_query_value, short_time_seconds};
 use crate::records::EvalRunSummary;
+
+/// A run as people read it: its label, else its evalset, agent and start to the second. Its
+/// result id (ADK's shape) stays what links and exports use.
+pub fn run_title(run: &EvalRunSummary) -> String {
+    match &run.label {
+        Some(label) => label.clone(),
+        None => format!(
+            "{} · {} · {}",
+            run.eval_set_id,
+            run.agent,
+            short_time_seconds(run.created_at)
+        ),
+    }
+}
+
+/// A run among its evalset's runs: its label, else its start to the second.
+pub fn run_short_title(run: &EvalRunSummary) -> String {
+    run.label
+        .clone()
+        .unwrap_or_else(|| short_time_seconds(run.created_at))
+}
+
+/// "re-run of 1 case" for a run of only some of its evalset's cases.
+pub fn rerun_note(run: &EvalRunSummary) -> Option<String> {
+    (!run.whole_set).then(|| format!("re-run of {}", count(run.case_count(), "case")))
+}
 
 pub fn run_href(app: &str, result_id: &str) -> String {
     format!("/runs/{app}/{}", encode_query_value(result_id))

@@ -1,12 +1,12 @@
 //! Every run of an app (or of one evalset): when, which evalset and agent, status, pass rate,
 //! each metric's mean, duration.
 
-use super::{duration, pass_rate, run_href};
+use super::{duration, pass_rate, rerun_note, run_href, run_short_title};
 use crate::api::runs::list_runs;
 use crate::api::DEFAULT_APP;
 use crate::records::RunRow;
 use crate::ui::evaluate::labels::{run_status_badge, score_text};
-use crate::ui::{error_text, eval_set_href, short_time_seconds, ErrorNote};
+use crate::ui::{error_text, eval_set_href, ErrorNote};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -56,9 +56,10 @@ fn RunsTable(rows: Vec<RunRow>) -> impl IntoView {
             view! {
                 <tr>
                     <td>
-                        <a href=run_href(&summary.app_name, &summary.result_id)>
-                            {short_time_seconds(summary.created_at)}
+                        <a href=run_href(&summary.app_name, &summary.result_id) title=summary.result_id.clone()>
+                            {run_short_title(&summary)}
                         </a>
+                        {rerun_note(&summary).map(|note| view! { <span class="run-note">{note}</span> })}
                     </td>
                     <td>
                         <a class="mono" href=eval_set_href(&summary.app_name, &summary.eval_set_id)>
@@ -78,7 +79,7 @@ fn RunsTable(rows: Vec<RunRow>) -> impl IntoView {
         <table class="data-table runs-list">
             <thead>
                 <tr>
-                    <th scope="col">"Started"</th>
+                    <th scope="col">"Run"</th>
                     <th scope="col">"Evalset"</th>
                     <th scope="col">"Agent"</th>
                     <th scope="col">"Status"</th>
