@@ -8,6 +8,7 @@ use super::run_list::RunList;
 use super::run_results::RunResults;
 use crate::api::evaluate::{get_eval_run, list_eval_runs};
 use crate::records::{RunProgress, RunStatus};
+use crate::ui::runs::RunTrend;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 
@@ -98,21 +99,26 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
             <RunForm app=app.clone() eval_set_id=eval_set_id.clone() on_started />
             {move || live.get().map(|progress| view! { <LiveProgress progress /> })}
             <Transition fallback=|| ()>
-                {move || Suspend::new(async move {
-                    match runs.await {
-                        Ok(list) if list.is_empty() => {
-                            view! {
-                                <p class="muted">
-                                    "No runs yet. Pick metrics and an agent, then Run evaluation: each case is replayed through the agent and scored."
-                                </p>
+                {move || {
+                    Suspend::new(async move {
+                        match runs.await {
+                            Ok(list) if list.is_empty() => {
+                                view! {
+                                    <p class="muted">
+                                        "No runs yet. Pick metrics and an agent, then Run evaluation: each case is replayed through the agent and scored."
+                                    </p>
+                                }
+                                    .into_any()
                             }
-                                .into_any()
+                            Ok(list) => view! { <RunList runs=list selected shown=Signal::derive(shown) /> }.into_any(),
+                            Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                         }
-                        Ok(list) => view! { <RunList runs=list selected shown=Signal::derive(shown) /> }.into_any(),
-                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                    }
-                })}
+                    })
+                }}
             </Transition>
+            // Created with the panel (not inside a Suspend), so the server and the browser create
+            // its resource in the same order.
+            <RunTrend app=app.clone() eval_set_id=eval_set_id.clone() reload=refresh />
             <Transition fallback=|| ()>
                 {
                     let app = app.clone();

@@ -1,8 +1,10 @@
 //! One run: its summary, each metric's statistics with its score distribution, its cases a
 //! page at a time (each linked to its result), exports, and comparison with another run.
 
+use super::heat_map::HeatMap;
 use super::metrics_table::MetricsTable;
-use super::{compare_href, duration, pass_rate, run_href};
+use super::run_label::RunLabel;
+use super::{compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title};
 use crate::api::runs::run_details;
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
@@ -63,8 +65,9 @@ fn RunView(data: RunPageData) -> impl IntoView {
             view! {
                 <li>
                     <a href=compare_href(&app, &result_id, &other.result_id)>
-                        {format!("against {} ({})", short_time_seconds(other.created_at), pass_rate(other))}
+                        {format!("against {} ({})", run_short_title(other), pass_rate(other))}
                     </a>
+                    {rerun_note(other).map(|note| view! { <span class="run-note">{note}</span> })}
                 </li>
             }
         })
@@ -83,6 +86,14 @@ fn RunView(data: RunPageData) -> impl IntoView {
         .iter()
         .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
         .collect_view();
+    let heat_map = (!metric_names.is_empty()).then(|| {
+        view! {
+            <section class="card">
+                <h2>"Cases by metric"</h2>
+                <HeatMap app=app.clone() eval_set_id=set.clone() result_id=result_id.clone() cases=cases.clone() />
+            </section>
+        }
+    });
     let rows = cases
         .into_iter()
         .map(|case| case_row(&app, &set, &result_id, case))
@@ -93,7 +104,12 @@ fn RunView(data: RunPageData) -> impl IntoView {
     view! {
         <div class="page-header">
             <div>
-                <h1 class="mono">{result_id.clone()}</h1>
+                <h1>{run_title(&summary)}</h1>
+                <p class="muted small-text">
+                    <span class="mono">{result_id.clone()}</span>
+                    {rerun_note(&summary).map(|note| view! { <span class="run-note">{note}</span> })}
+                </p>
+                <RunLabel app=app.clone() result_id=result_id.clone() label=summary.label.clone() />
                 <p class="muted">
                     {run_status_badge(summary.status)} " · evalset "
                     <a class="mono" href=eval_set_href(&app, &set)>{set.clone()}</a> " · agent "
@@ -122,6 +138,7 @@ fn RunView(data: RunPageData) -> impl IntoView {
                     </section>
                 }
             })}
+        {heat_map}
         <section class="card">
             <h2>"Cases"</h2>
             <table class="data-table run-cases">
