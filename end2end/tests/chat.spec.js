@@ -189,7 +189,7 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await page.getByRole('button', { name: 'Run evaluation' }).click();
 
   const results = page.locator('.results-table');
-  const row = results.getByRole('row', { name: /order_status/ });
+  const row = results.getByRole('row', { name: /^order_status/ });
   await expect(row).toContainText('✓ PASSED');
   await expect(row).toContainText('1.000');
   // ADK's informational metrics: the demo agent made one tool call and one model call, with its
@@ -213,12 +213,12 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   // A tool the agent did not call fails the case in a second run, which is shown at once.
   await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).check();
   await page.getByRole('button', { name: 'Run evaluation' }).click();
-  await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✗ FAILED');
+  await expect(results.getByRole('row', { name: /^order_status/ })).toContainText('✗ FAILED');
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
   await page.getByRole('checkbox', { name: 'tool_single_use', exact: true }).uncheck();
   // Picking the first run shows its results again.
   await page.locator('.runs-table tbody tr').nth(1).getByRole('button').click();
-  await expect(results.getByRole('row', { name: /order_status/ })).toContainText('✓ PASSED');
+  await expect(results.getByRole('row', { name: /^order_status/ })).toContainText('✓ PASSED');
 
   // A metric that takes more than a threshold shows its criterion options once picked; bad
   // options are refused with the metric named, and good ones are scored.
@@ -233,7 +233,7 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await options.fill('{"tool_name": "get_order_status"}');
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(3);
-  const third = results.getByRole('row', { name: /order_status/ });
+  const third = results.getByRole('row', { name: /^order_status/ });
   await expect(third).toContainText('✓ PASSED');
   await third.getByRole('button', { name: 'Show' }).click();
   const singleUse = results.locator('.detail-row .metric-results li').filter({ hasText: 'tool_single_use' });
@@ -249,7 +249,7 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(4);
   await expect(results.getByRole('columnheader', { name: 'polite' })).toBeVisible();
-  const fourth = results.getByRole('row', { name: /order_status/ });
+  const fourth = results.getByRole('row', { name: /^order_status/ });
   await expect(fourth).toContainText('✓ PASSED');
   await fourth.getByRole('button', { name: 'Show' }).click();
   const polite = results.locator('.detail-row .metric-results li').filter({ hasText: 'polite' });

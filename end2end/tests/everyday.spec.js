@@ -130,3 +130,86 @@ test('a missing evalset, case or run is a 404 page with nothing to run', async (
     await expect(page.getByRole('button', { name: 'Run evaluation' })).toHaveCount(0);
   }
 });
+
+test('runs read by name: a label given at start, renamed later, and a re-run of some cases marked', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  const set = { eval_set_id: 'names_e2e', eval_cases: [weather('paris', 'Paris'), weather('lyon', 'Lyon')] };
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  await open(page, '/evalsets/demo/names_e2e');
+  await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
+  await page.getByLabel('Label').fill('baseline');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.runs-table')).toContainText('baseline');
+  await expect(page.locator('.run-header')).toContainText('finished');
+
+  // Re-run only the failed case: listed as a re-run of 1 case.
+  await page.getByLabel('Label').fill('');
+  await page.getByRole('combobox', { name: 'Cases', exact: true }).selectOption('failed');
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await expect(page.locator('.runs-table')).toContainText('re-run of 1 case');
+  // The two whole runs' trend needs two whole runs; a re-run is left out of it.
+  await expect(page.locator('.trend')).toHaveCount(0);
+
+  // The run page shows the label, renames the run, and draws the cases by metric.
+  await page.locator('.runs-table').getByRole('button', { name: 'baseline' }).click();
+  await page.getByRole('link', { name: 'Run page' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('baseline');
+  await page.getByLabel('Label').fill('first try');
+  await page.getByRole('button', { name: 'Save label' }).click();
+  await expect(page.getByRole('button', { name: 'Save label' })).toBeDisabled();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('first try');
+  const heat = page.locator('svg.heat-map');
+  await expect(heat).toHaveAttribute('aria-label', /2 cases by 1 metrics: 1 scores below their threshold/);
+  await heat.locator('a', { has: page.locator('title', { hasText: 'lyon · tool_trajectory_avg_score' }) }).click();
+  await expect(page).toHaveURL(/\/results\/.*eval_id=lyon/);
+  expect(errors).toEqual([]);
+});
+
+test('the evalset shows its trend over whole runs, a point per run linking to it', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  const set = { eval_set_id: 'trend_e2e', eval_cases: [weather('paris', 'Paris'), weather('lyon', 'Lyon')] };
+  expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
+  for (let i = 0; i < 2; i += 1) {
+    const response = await request.post('/apps/demo/eval_sets/trend_e2e/run_eval', {
+      data: { evalMetrics: [{ metricName: 'tool_trajectory_avg_score', threshold: 1 }] },
+    });
+    expect(response.ok()).toBeTruthy();
+  }
+  await open(page, '/evalsets/demo/trend_e2e');
+  const trend = page.locator('.trend');
+  await expect(trend).toContainText('Over the last 2 runs');
+  const passRate = trend.locator('figure', { hasText: 'pass rate' }).locator('svg');
+  await expect(passRate).toHaveAttribute('aria-label', 'pass rate over 2 runs, oldest first: 0.50, 0.50');
+  const metric = trend.locator('figure', { hasText: 'tool_trajectory_avg_score' });
+  await expect(metric.locator('line.threshold')).toHaveCount(1);
+  await metric.locator('a').first().click();
+  await expect(page).toHaveURL(/\/runs\/demo\/demo_trend_e2e_/);
+  expect(errors).toEqual([]);
+});
+
+test('Show opens expected against actual inline, and an import can take another id', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  const set = { eval_set_id: 'inline_e2e', eval_cases: [weather('lyon', 'Lyon')] };
+  await open(page, '/');
+  await page.getByLabel('Import as').fill('inline_e2e');
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'someone-elses-id.evalset.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ ...set, eval_set_id: '0b7f6c8e-1d1e-4c3a-9d7e-2f1a3b4c5d6e' })),
+  });
+  await expect(page.getByRole('status')).toContainText('Imported 1 case into inline_e2e');
+
+  await open(page, '/evalsets/demo/inline_e2e');
+  await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  const row = page.locator('.results-table').getByRole('row', { name: /lyon/ });
+  await expect(row).toContainText('✗ FAILED');
+  await row.getByRole('button', { name: 'Show' }).click();
+  const detail = page.locator('.results-table .detail-row').first();
+  await expect(detail.locator('.trajectory')).toBeVisible();
+  await expect(detail).toContainText('Expected');
+  await expect(detail).toContainText('city: "Lyon" (differs)');
+  expect(errors).toEqual([]);
+});

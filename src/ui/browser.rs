@@ -71,6 +71,18 @@ mod imp {
         });
     }
 
+    /// Scrolls the first element matching `selector` into view and focuses it (it needs a
+    /// tabindex), so what it says is where the user looks.
+    pub fn reveal(selector: &str) {
+        let Some(element) = document().query_selector(selector).ok().flatten() else {
+            return;
+        };
+        element.scroll_into_view();
+        if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
+            let _ = element.focus();
+        }
+    }
+
     /// Runs `change` (a move that reorders rows) and gives the focus back to the element that
     /// had it, which the move took out of the page and put back.
     pub fn keeping_focus(change: impl FnOnce()) {
@@ -205,6 +217,8 @@ mod imp {
     }
 
     pub fn scroll_to_end() {}
+
+    pub fn reveal(_selector: &str) {}
 
     pub fn keeping_focus(change: impl FnOnce()) {
         change();

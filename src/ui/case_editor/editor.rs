@@ -75,8 +75,10 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
         _ => {}
     });
     let on_save = move || {
-        if dirty.get_untracked() && problems.with_untracked(Vec::is_empty) && !save.pending().get_untracked()
-        {
+        if !problems.with_untracked(Vec::is_empty) {
+            // Saving is refused until these are fixed: show them, wherever the user is.
+            browser::reveal(".problems");
+        } else if dirty.get_untracked() && !save.pending().get_untracked() {
             send(version.get_untracked());
         }
     };
@@ -162,7 +164,7 @@ pub fn Editor(stored: StoredCase, tools: Vec<String>) -> impl IntoView {
             (!problems.is_empty())
                 .then(|| {
                     view! {
-                        <div class="note note-error problems" role="alert">
+                        <div class="note note-error problems" role="alert" tabindex="-1">
                             <p>
                                 {format!(
                                     "Fix {} before saving:",

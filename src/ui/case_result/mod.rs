@@ -5,6 +5,8 @@
 mod trajectory;
 mod turn_result;
 
+pub(crate) use turn_result::TurnResult;
+
 use super::evaluate::labels::{case_status_badge, run_status_badge};
 use super::evaluate::progress_stream::follow_progress;
 use super::{
@@ -17,7 +19,6 @@ use crate::records::{CaseRunOutcome, RunStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;
-use turn_result::TurnResult;
 
 /// Link to one case's result in a run.
 pub fn case_result_href(app: &str, eval_set_id: &str, result_id: &str, eval_id: &str) -> String {
@@ -71,6 +72,8 @@ pub fn CaseResultPage() -> impl IntoView {
     let navigate = use_navigate();
     Effect::new(move |_| {
         if let Some(Ok(new_result)) = rerun.value().get() {
+            // The hint to run it again is done with.
+            accept.value().set(None);
             navigate(
                 &case_result_href(
                     &untrack(app),
