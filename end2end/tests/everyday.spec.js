@@ -83,6 +83,9 @@ test('metrics are searched, and a threshold the metric cannot score is refused b
   expect((await run.boundingBox()).y).toBeLessThan((await firstMetric.boundingBox()).y);
 
   const search = page.getByRole('searchbox', { name: 'Search metrics' });
+  // A search finds metrics in folded families too.
+  await search.fill('hallucinations');
+  await expect(page.getByRole('checkbox', { name: 'hallucinations_v1' })).toBeVisible();
   await search.fill('f1');
   await expect(page.getByRole('checkbox', { name: 'tool_trajectory_f1' })).toBeVisible();
   await expect(firstMetric).toBeHidden();

@@ -13,7 +13,12 @@ const evalId = 'tests/integration/fixture/home_automation_agent/test_files/simpl
 test('every page fits the window at 800 and 1400 px', async ({ page, request }) => {
   await request.post('/apps/demo/import?replace=true', { data: fs.readFileSync(fixture, 'utf8') });
   const run = async () => {
-    const response = await request.post(`/apps/demo/eval_sets/${setId}/run_eval`, { data: {} });
+    // Three metrics: their names head three columns of the results tables.
+    const evalMetrics = ['tool_trajectory_avg_score', 'response_match_score', 'tool_trajectory_f1'].map((metricName) => ({
+      metricName,
+      threshold: 0.5,
+    }));
+    const response = await request.post(`/apps/demo/eval_sets/${setId}/run_eval`, { data: { evalMetrics } });
     expect(response.ok()).toBeTruthy();
   };
   await run();

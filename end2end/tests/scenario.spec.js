@@ -34,6 +34,10 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await page.getByRole('checkbox', { name: 'tool_trajectory_avg_score' }).uncheck();
   await page.getByRole('checkbox', { name: 'tool_single_use' }).check();
   // ADK's judge of the simulated user: it needs a scenario, and the picker says so.
+  // The judges' family starts folded; opening it lists them.
+  const judges = page.getByRole('button', { name: /LLM judges/ });
+  await expect(judges).toHaveAttribute('aria-expanded', 'false');
+  await judges.click();
   const quality = page.getByRole('row', { name: /per_turn_user_simulator_quality_v1/ });
   await quality.locator('.metric-about > summary').click();
   await expect(quality.locator('.need-chip')).toContainText(['judge model', 'conversation scenario']);

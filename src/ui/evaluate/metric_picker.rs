@@ -130,6 +130,16 @@ fn MetricGroup(
     customs: RwSignal<Vec<CustomJudgePick>>,
 ) -> impl IntoView {
     let yours = family == MetricFamily::Yours;
+    // Families beyond ADK's two defaults start folded, unless one of theirs is picked; a
+    // search shows every match.
+    let open = RwSignal::new(
+        matches!(
+            family,
+            MetricFamily::Trajectory | MetricFamily::Response | MetricFamily::Yours
+        ) || rows.iter().any(|m| m.picked.get_untracked()),
+    );
+    let folded = Signal::derive(move || !open.get() && search.with(|s| s.trim().is_empty()));
+    let count = rows.len();
     let matched = {
         let rows = rows.clone();
         move || {
@@ -159,14 +169,29 @@ fn MetricGroup(
         <tbody class:hidden=move || !matched()>
             <tr class="metric-family">
                 <th scope="colgroup" colspan="3">
-                    {family.label()}
+                    {if yours {
+                        view! { <span>{family.label()}</span> }.into_any()
+                    } else {
+                        view! {
+                            <button
+                                type="button"
+                                class="link family-toggle"
+                                aria-expanded=move || (!folded.get()).to_string()
+                                on:click=move |_| open.update(|o| *o = !*o)
+                            >
+                                {move || if folded.get() { "▸ " } else { "▾ " }}
+                                {format!("{} ({count})", family.label())}
+                            </button>
+                        }
+                            .into_any()
+                    }}
                     {yours
                         .then(|| {
                             view! { <button type="button" class="small add-custom" on:click=add_custom>"+ Custom judge metric"</button> }
                         })}
                 </th>
             </tr>
-            {rows.into_iter().map(|metric| view! { <MetricRow metric search /> }).collect_view()}
+            {rows.into_iter().map(|metric| view! { <MetricRow metric search folded /> }).collect_view()}
             {custom_rows}
         </tbody>
     }
@@ -174,7 +199,7 @@ fn MetricGroup(
 
 /// A metric's row: pick it, set its threshold, read what it measures (and its options).
 #[component]
-fn MetricRow(metric: MetricPick, search: RwSignal<String>) -> impl IntoView {
+fn MetricRow(metric: MetricPick, search: RwSignal<String>, folded: Signal<bool>) -> impl IntoView {
     let (name, picked, threshold, info) = (
         metric.name.clone(),
         metric.picked,
@@ -184,7 +209,7 @@ fn MetricRow(metric: MetricPick, search: RwSignal<String>) -> impl IntoView {
     let options = metric.options;
     let shown = {
         let metric = metric.clone();
-        move || search.with(|s| metric.matches(s))
+        move || !folded.get() && search.with(|s| metric.matches(s))
     };
     let problem = {
         let metric = metric.clone();

@@ -75,6 +75,21 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
             }
         });
     }
+    // The runs list and the shown run are read together; a run that ended between the two
+    // reads is listed as running while shown finished. Read the list again then (once: the
+    // shown run's end is final).
+    Effect::new(move |_| {
+        let (Some(Ok(Some(view))), Some(Ok(list))) = (run_view.get(), runs.get()) else {
+            return;
+        };
+        let shown = &view.summary;
+        let listed_running = list
+            .iter()
+            .any(|run| run.result_id == shown.result_id && run.status == RunStatus::Running);
+        if shown.status != RunStatus::Running && listed_running {
+            runs.refetch();
+        }
+    });
     // While the shown run is running, follow its progress stream.
     let running = Memo::new(move |_| {
         run_view

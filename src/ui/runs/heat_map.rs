@@ -57,7 +57,8 @@ pub fn HeatMap(
             heat_row(row, case, href)
         })
         .collect_view();
-    let width = LABEL_WIDTH + CELL_WIDTH * metrics.len() as f64 + 8.0;
+    // Room on the right for the last rotated metric name.
+    let width = LABEL_WIDTH + CELL_WIDTH * metrics.len() as f64 + HEADER_HEIGHT + 40.0;
     let height = HEADER_HEIGHT + CELL_HEIGHT * cases.len() as f64 + 4.0;
     view! {
         <div class="chart-scroll">
@@ -76,8 +77,10 @@ fn heat_row(row: usize, case: &CaseSummary, href: String) -> impl IntoView {
         .enumerate()
         .map(|(column, metric)| {
             let x = LABEL_WIDTH + column as f64 * CELL_WIDTH;
+            // A failing cell says so in its text too, not by colour alone.
+            let mark = if metric.eval_status == EvalStatus::Failed { "✗ " } else { "" };
             let (fill, text) = match metric.score {
-                Some(score) => (score_colour(score), format!("{score:.2}")),
+                Some(score) => (score_colour(score), format!("{mark}{score:.2}")),
                 None => ("var(--surface-2)".to_string(), "–".to_string()),
             };
             // In a <g>, so the macro makes an SVG link, not an HTML one.
