@@ -5,11 +5,13 @@ use crate::ui::{
     RunPage, RunsPage, SettingsPage,
 };
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, SsrMode};
 
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    // In the shell (drawn on the server only), so it can name the built version.
+    let stylesheet = format!("/{}/evalstudio.css", options.site_pkg_dir);
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -17,6 +19,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+                <link rel="stylesheet" href=stylesheet />
                 <HydrationScripts options />
                 <MetaTags />
             </head>
@@ -38,7 +41,6 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Stylesheet id="leptos" href="/pkg/evalstudio.css" />
         <Title text="Evalstudio" />
         <Router>
             <header class="topbar">

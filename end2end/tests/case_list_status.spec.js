@@ -38,6 +38,8 @@ test('statuses and metric chips appear as a run goes; failed cases filter and re
   await page.getByRole('checkbox', { name: 'Failed in the latest run' }).check();
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/failed=1/);
+  // The filter is a plain GET form (it works before hydration): the page loads anew.
+  await expect(page.locator('body[data-hydrated="true"]')).toBeAttached();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('lyon_wrong');
 

@@ -1,5 +1,7 @@
 //! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
-//! under `/apps`, and the static site (wasm, css, favicon).
+//! under `/apps`, and the static site (wasm, css, favicon; `assets` serves the built ones).
+
+mod assets;
 
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
@@ -32,7 +34,7 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
     LeptosOptions::builder()
         .output_name("evalstudio")
         .site_root(config.site_root.as_str())
-        .site_pkg_dir("pkg")
+        .site_pkg_dir(assets::pkg_dir(&config.site_root))
         .site_addr(config.addr)
         .build()
 }
@@ -40,19 +42,21 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 /// The whole application as one router.
 pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, config: Config) -> Router {
     let scoring = config.build_scoring();
+    let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
         services: Services::new(store, config.profiles, scoring),
         leptos_options: options,
     };
     let routes = generate_route_list(App);
-    Router::new()
+    let app = Router::new()
         .nest("/apps", rest::app_routes())
         .merge(rest::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();
             move || shell(options.clone())
         })
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell));
+    assets::serve_assets(app, &site_root, &pkg_dir)
         .layer(DefaultBodyLimit::max(max_body_bytes))
         .with_state(state)
 }
