@@ -18,6 +18,7 @@ use crate::api::evalsets::get_eval_set;
 use crate::api::list_cases;
 use crate::records::{CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
+use leptos_router::components::Form;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use std::collections::BTreeSet;
 
@@ -394,7 +395,9 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
     }
 }
 
-/// The filter box and the order, sent as a GET of this page (so it works before hydration too).
+/// The filter box and the order, sent as a GET of this page: a plain form before hydration, a
+/// client-side navigation after (the router's `Form`), so what is chosen in the Evaluate panel
+/// meanwhile stays.
 #[component]
 fn CaseFilter(query: CaseListQuery, has_run: bool) -> impl IntoView {
     let options = CaseSort::ALL
@@ -408,7 +411,7 @@ fn CaseFilter(query: CaseListQuery, has_run: bool) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <form class="case-filter" method="get" role="search">
+        <Form method="GET" action="" attr:class="case-filter" attr:role="search">
             <label>
                 "Filter "
                 <input
@@ -433,6 +436,6 @@ fn CaseFilter(query: CaseListQuery, has_run: bool) -> impl IntoView {
                     }
                 })}
             <button type="submit">"Apply"</button>
-        </form>
+        </Form>
     }
 }
