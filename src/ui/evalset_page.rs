@@ -16,7 +16,7 @@ use super::{
 use crate::api::cases::{DeleteCases, DuplicateCase, UndoDeleteCases};
 use crate::api::evalsets::get_eval_set;
 use crate::api::list_cases;
-use crate::records::{CaseListPage, CaseListQuery, CaseSort};
+use crate::records::{CaseListItem, CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
 use leptos_router::components::Form;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
@@ -215,65 +215,16 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
         .cases
         .iter()
         .map(|case| {
-            let eval_id = case.eval_id.clone();
-            let (toggle_id, checked_id, dup_id, del_id) =
-                (eval_id.clone(), eval_id.clone(), eval_id.clone(), eval_id.clone());
-            let (app_dup, set_dup) = (app.clone(), id.clone());
             view! {
-                <tr class:selected=move || selected.with(|s| s.contains(&checked_id))>
-                    <td class="select">
-                        <input
-                            type="checkbox"
-                            aria-label=format!("Select {eval_id}")
-                            prop:checked={
-                                let eval_id = eval_id.clone();
-                                move || selected.with(|s| s.contains(&eval_id))
-                            }
-                            on:change=move |_| {
-                                selected.update(|s| {
-                                    if !s.remove(&toggle_id) {
-                                        s.insert(toggle_id.clone());
-                                    }
-                                })
-                            }
-                        />
-                    </td>
-                    <td>
-                        <a class="mono" href=case_href(&app, &id, &case.eval_id)>
-                            {case.eval_id.clone()}
-                        </a>
-                    </td>
-                    <td class="num">{case.turn_count}</td>
-                    <td class="num">{case.tool_call_count}</td>
-                    <td class="status-cell">
-                        <StatusCell
-                            result=case.last_result.clone()
-                            link=last_run_id.as_ref().map(|run| case_result_href(&app, &id, run, &case.eval_id))
-                        />
-                    </td>
-                    <td class="preview" title=case.first_user_message.clone()>
-                        {preview(&case.first_user_message, 120)}
-                    </td>
-                    <td class="actions">
-                        <a class="button small" href=edit_href(&app, &id, &case.eval_id)>"Edit"</a>
-                        <button
-                            class="small"
-                            disabled=move || actions.duplicate.pending().get()
-                            on:click=move |_| {
-                                actions.duplicate.dispatch(DuplicateCase {
-                                    app: app_dup.clone(),
-                                    eval_set_id: set_dup.clone(),
-                                    eval_id: dup_id.clone(),
-                                });
-                            }
-                        >
-                            "Duplicate"
-                        </button>
-                        <button class="small danger" on:click=move |_| asking.set(vec![del_id.clone()])>
-                            "Delete"
-                        </button>
-                    </td>
-                </tr>
+                <CaseListRow
+                    case=case.clone()
+                    app=app.clone()
+                    eval_set_id=id.clone()
+                    last_run_id=last_run_id.clone()
+                    actions
+                    selected
+                    asking
+                />
             }
         })
         .collect_view();
@@ -392,6 +343,81 @@ fn CaseList(page: CaseListPage, actions: ListActions, selected: RwSignal<BTreeSe
             delete=actions.delete
             deleting=actions.deleting
         />
+    }
+}
+
+/// One case of the list: select it, open it, its latest status, edit, duplicate, delete.
+#[component]
+fn CaseListRow(
+    case: CaseListItem,
+    app: String,
+    eval_set_id: String,
+    last_run_id: Option<String>,
+    actions: ListActions,
+    selected: RwSignal<BTreeSet<String>>,
+    /// The cases a confirmation dialog is asking to delete.
+    asking: RwSignal<Vec<String>>,
+) -> impl IntoView {
+    let id = eval_set_id;
+    let eval_id = case.eval_id.clone();
+    let (toggle_id, checked_id, dup_id, del_id) =
+        (eval_id.clone(), eval_id.clone(), eval_id.clone(), eval_id.clone());
+    let (app_dup, set_dup) = (app.clone(), id.clone());
+    view! {
+        <tr class:selected=move || selected.with(|s| s.contains(&checked_id))>
+            <td class="select">
+                <input
+                    type="checkbox"
+                    aria-label=format!("Select {eval_id}")
+                    prop:checked={
+                        let eval_id = eval_id.clone();
+                        move || selected.with(|s| s.contains(&eval_id))
+                    }
+                    on:change=move |_| {
+                        selected.update(|s| {
+                            if !s.remove(&toggle_id) {
+                                s.insert(toggle_id.clone());
+                            }
+                        })
+                    }
+                />
+            </td>
+            <td>
+                <a class="mono" href=case_href(&app, &id, &case.eval_id)>
+                    {case.eval_id.clone()}
+                </a>
+            </td>
+            <td class="num">{case.turn_count}</td>
+            <td class="num">{case.tool_call_count}</td>
+            <td class="status-cell">
+                <StatusCell
+                    result=case.last_result.clone()
+                    link=last_run_id.as_ref().map(|run| case_result_href(&app, &id, run, &case.eval_id))
+                />
+            </td>
+            <td class="preview" title=case.first_user_message.clone()>
+                {preview(&case.first_user_message, 120)}
+            </td>
+            <td class="actions">
+                <a class="button small" href=edit_href(&app, &id, &case.eval_id)>"Edit"</a>
+                <button
+                    class="small"
+                    disabled=move || actions.duplicate.pending().get()
+                    on:click=move |_| {
+                        actions.duplicate.dispatch(DuplicateCase {
+                            app: app_dup.clone(),
+                            eval_set_id: set_dup.clone(),
+                            eval_id: dup_id.clone(),
+                        });
+                    }
+                >
+                    "Duplicate"
+                </button>
+                <button class="small danger" on:click=move |_| asking.set(vec![del_id.clone()])>
+                    "Delete"
+                </button>
+            </td>
+        </tr>
     }
 }
 
