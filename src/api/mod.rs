@@ -32,21 +32,28 @@ where
     E: std::fmt::Display + crate::service::errors::DomainError,
 {
     use crate::service::errors::ErrorKind;
-    use axum::http::StatusCode;
     use leptos::prelude::ServerFnError;
-    let (status, message) = match err.kind() {
-        ErrorKind::Invalid => (StatusCode::BAD_REQUEST, err.to_string()),
-        ErrorKind::NotFound => (StatusCode::NOT_FOUND, err.to_string()),
-        ErrorKind::Conflict => (StatusCode::CONFLICT, err.to_string()),
-        ErrorKind::Fault => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("something went wrong (id {})", log_fault(&err)),
-        ),
+    let message = match err.kind() {
+        ErrorKind::Fault => format!("something went wrong (id {})", log_fault(&err)),
+        _ => err.to_string(),
     };
     if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(status);
+        response.set_status(status_of(err.kind()));
     }
     ServerFnError::new(message)
+}
+
+/// The HTTP status of a kind of error, for server functions and REST alike.
+#[cfg(feature = "ssr")]
+pub(crate) fn status_of(kind: crate::service::errors::ErrorKind) -> axum::http::StatusCode {
+    use crate::service::errors::ErrorKind;
+    use axum::http::StatusCode;
+    match kind {
+        ErrorKind::Invalid => StatusCode::BAD_REQUEST,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::Fault => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
 /// A page's read: what was asked for, `None` when it does not exist (the page then shows its

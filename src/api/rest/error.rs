@@ -1,9 +1,12 @@
-//! REST errors: `{"error": "...", "detail": ...}` with the matching status. Each service error
-//! enum maps here to its status; nothing below the adapters knows HTTP.
+//! REST errors: `{"error": "...", "detail": ...}` with the matching status: the status of the
+//! error's kind (`api::status_of`, as server functions answer), except where REST says more (a
+//! stale version's current one, ADK's 400 for an existing evalset). Nothing below the adapters
+//! knows HTTP.
 
 use crate::evalset::FormatError;
 use crate::service::add_session::AddSessionError;
 use crate::service::cases::CaseError;
+use crate::service::errors::{DomainError, ErrorKind};
 use crate::service::eval_runs::EvalRunError;
 use crate::service::eval_sets::{EvalSetError, ImportError};
 use crate::service::sessions::SessionError;
@@ -58,6 +61,14 @@ impl ApiError {
         )
     }
 
+    /// The error with the status of its kind and its own words; a fault as [`ApiError::internal`].
+    pub fn of_kind<E: std::fmt::Display + DomainError>(err: E) -> Self {
+        match err.kind() {
+            ErrorKind::Fault => ApiError::internal(err),
+            kind => ApiError::new(crate::api::status_of(kind), err.to_string(), Value::Null),
+        }
+    }
+
     pub fn too_large() -> Self {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -93,12 +104,9 @@ impl IntoResponse for ApiError {
 impl From<EvalSetError> for ApiError {
     fn from(err: EvalSetError) -> Self {
         match err {
-            EvalSetError::InvalidId(message) => ApiError::bad_request(message),
             // ADK answers an existing id with 400 when creating; import (below) uses 409.
             EvalSetError::Exists(_) => ApiError::bad_request(err.to_string()),
-            EvalSetError::NotFound(message) => ApiError::not_found(message),
-            EvalSetError::Conflict(message) => ApiError::conflict(message),
-            EvalSetError::Fault(err) => ApiError::internal(err),
+            other => ApiError::of_kind(other),
         }
     }
 }
@@ -107,9 +115,7 @@ impl From<ImportError> for ApiError {
     fn from(err: ImportError) -> Self {
         match err {
             ImportError::Format(err) => err.into(),
-            ImportError::Exists(_) => ApiError::conflict(err.to_string()),
-            ImportError::InvalidId(message) => ApiError::bad_request(message),
-            ImportError::Fault(err) => ApiError::internal(err),
+            other => ApiError::of_kind(other),
         }
     }
 }
@@ -117,81 +123,38 @@ impl From<ImportError> for ApiError {
 impl From<CaseError> for ApiError {
     fn from(err: CaseError) -> Self {
         match err {
-            CaseError::InvalidId(_) | CaseError::InvalidCase(_) | CaseError::NoneNamed => {
-                ApiError::bad_request(err.to_string())
-            }
-            CaseError::NoSuchVersion { .. } => ApiError::not_found(err.to_string()),
-            CaseError::NotFound(message) => ApiError::not_found(message),
-            CaseError::Conflict(message) => ApiError::conflict(message),
             CaseError::Stale { message, current } => ApiError::stale(message, current),
-            CaseError::Fault(err) => ApiError::internal(err),
+            other => ApiError::of_kind(other),
         }
     }
 }
 
 impl From<SessionError> for ApiError {
     fn from(err: SessionError) -> Self {
-        match err {
-            SessionError::InvalidApp(_) | SessionError::EmptyUser | SessionError::Exists(_) => {
-                ApiError::bad_request(err.to_string())
-            }
-            SessionError::NotFound(message) => ApiError::not_found(message),
-            SessionError::Conflict(message) => ApiError::conflict(message),
-            SessionError::Fault(err) => ApiError::internal(err),
-        }
+        ApiError::of_kind(err)
     }
 }
 
 impl From<TurnError> for ApiError {
     fn from(err: TurnError) -> Self {
-        match err {
-            TurnError::UnknownApp(_) => ApiError::not_found(err.to_string()),
-            TurnError::EmptyMessage => ApiError::bad_request(err.to_string()),
-            TurnError::Busy(_) => ApiError::conflict(err.to_string()),
-            TurnError::Aborted => ApiError::internal(err),
-            TurnError::NotFound(message) => ApiError::not_found(message),
-            TurnError::Conflict(message) => ApiError::conflict(message),
-            TurnError::Fault(err) => ApiError::internal(err),
-        }
+        ApiError::of_kind(err)
     }
 }
 
 impl From<AddSessionError> for ApiError {
     fn from(err: AddSessionError) -> Self {
         match err {
-            AddSessionError::InvalidId(_) | AddSessionError::EmptySession(_) => {
-                ApiError::bad_request(err.to_string())
-            }
             AddSessionError::EvalIdTaken { ref eval_id, .. } => {
                 let detail = json!({"evalId": eval_id});
                 ApiError::new(StatusCode::CONFLICT, err.to_string(), detail)
             }
-            AddSessionError::NotFound(message) => ApiError::not_found(message),
-            AddSessionError::Conflict(message) => ApiError::conflict(message),
-            AddSessionError::Fault(err) => ApiError::internal(err),
+            other => ApiError::of_kind(other),
         }
     }
 }
 
 impl From<EvalRunError> for ApiError {
     fn from(err: EvalRunError) -> Self {
-        match err {
-            EvalRunError::NoMetrics
-            | EvalRunError::BadNumRuns
-            | EvalRunError::UnknownAgent(_)
-            | EvalRunError::UnknownCase { .. }
-            | EvalRunError::NoCases(_)
-            | EvalRunError::NothingSelected
-            | EvalRunError::LabelTooLong(_)
-            | EvalRunError::NoneFailed(_)
-            | EvalRunError::BadConfig(_) => ApiError::bad_request(err.to_string()),
-            EvalRunError::NotRunning(_) | EvalRunError::AlreadyRunning(_) | EvalRunError::NotResumable(_) => {
-                ApiError::conflict(err.to_string())
-            }
-            EvalRunError::NotFound(message) => ApiError::not_found(message),
-            EvalRunError::Conflict(message) => ApiError::conflict(message),
-            EvalRunError::Unreadable(err) => ApiError::internal(err),
-            EvalRunError::Fault(err) => ApiError::internal(err),
-        }
+        ApiError::of_kind(err)
     }
 }

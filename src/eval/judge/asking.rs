@@ -84,6 +84,27 @@ pub(super) fn with_evidence(mut score: InvocationScore, evidence: JudgeEvidence)
     score
 }
 
+/// Each reply as the sample `read` makes of it, or as unread with why; and the first such why.
+fn read_all(
+    replies: &[String],
+    mut read: impl FnMut(&str) -> Result<Sample, String>,
+) -> (Vec<Sample>, Option<String>) {
+    let mut first_problem = None;
+    let samples = replies
+        .iter()
+        .map(|reply| {
+            read(reply).unwrap_or_else(|problem| {
+                first_problem.get_or_insert_with(|| problem.clone());
+                Sample::Unread {
+                    reply: reply.clone(),
+                    problem,
+                }
+            })
+        })
+        .collect();
+    (samples, first_problem)
+}
+
 /// Majority vote over samples of a yes/no kind of reply: 1.0 when more samples say yes than
 /// no, else 0.0 (a tie is a no, as ADK's `final_response_match_v2`). Replies that cannot be
 /// read do not vote; with none readable the invocation is NOT_EVALUATED.
@@ -98,30 +119,18 @@ pub(super) async fn voted(
         Err(failed) => return failed,
     };
     let (mut yes, mut no) = (0, 0);
-    let mut first_problem = None;
-    let read_samples = replies
-        .iter()
-        .map(|reply| match read(reply) {
-            Ok((passes, verdict)) => {
-                if passes {
-                    yes += 1;
-                } else {
-                    no += 1;
-                }
-                Sample::Verdict {
-                    reply: reply.clone(),
-                    verdict,
-                }
-            }
-            Err(problem) => {
-                first_problem.get_or_insert_with(|| problem.clone());
-                Sample::Unread {
-                    reply: reply.clone(),
-                    problem,
-                }
-            }
+    let (read_samples, first_problem) = read_all(&replies, |reply| {
+        let (passes, verdict) = read(reply)?;
+        if passes {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+        Ok(Sample::Verdict {
+            reply: reply.to_string(),
+            verdict,
         })
-        .collect();
+    });
     let unread = replies.len() - yes - no;
     let evidence = JudgeEvidence {
         samples: Some(read_samples),
@@ -148,27 +157,15 @@ pub(super) async fn averaged(
         Err(failed) => return failed,
     };
     let mut scores = Vec::new();
-    let mut first_problem = None;
-    let read_samples = replies
-        .iter()
-        .map(|reply| match parse::score_json(reply, range) {
-            Ok(read) => {
-                scores.push(read.score);
-                Sample::Scored {
-                    reply: reply.clone(),
-                    score: read.score,
-                    feedback: read.feedback,
-                }
-            }
-            Err(problem) => {
-                first_problem.get_or_insert_with(|| problem.clone());
-                Sample::Unread {
-                    reply: reply.clone(),
-                    problem,
-                }
-            }
+    let (read_samples, first_problem) = read_all(&replies, |reply| {
+        let read = parse::score_json(reply, range)?;
+        scores.push(read.score);
+        Ok(Sample::Scored {
+            reply: reply.to_string(),
+            score: read.score,
+            feedback: read.feedback,
         })
-        .collect();
+    });
     let evidence = JudgeEvidence {
         samples: Some(read_samples),
         ..JudgeEvidence::default()
