@@ -135,8 +135,7 @@ pub fn EvalSetsPage() -> impl IntoView {
                     placeholder="the file's own id"
                     pattern="[A-Za-z0-9_.\\-]+"
                     title="An evalset id to import the file under instead of its own: letters, digits, _, - and ."
-                    prop:value=move || import_as.get()
-                    on:input=move |ev| import_as.set(event_target_value(&ev))
+                    bind:value=import_as
                 />
             </label>
             <label class="button file-button">

@@ -106,8 +106,7 @@ pub(super) fn MetricPicker(
                     type="search"
                     placeholder="Search metrics"
                     aria-label="Search metrics"
-                    prop:value=move || search.get()
-                    on:input=move |ev| search.set(event_target_value(&ev))
+                    bind:value=search
                 />
                 <span class="muted small-text" aria-live="polite">{summary}</span>
             </div>

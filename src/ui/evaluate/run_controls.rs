@@ -96,8 +96,7 @@ pub(super) fn RunControls(
                     type="number"
                     min="1"
                     max="100"
-                    prop:value=move || num_runs.get()
-                    on:input=move |ev| num_runs.set(event_target_value(&ev))
+                    bind:value=num_runs
                 />
             </label>
             <label>
@@ -106,8 +105,7 @@ pub(super) fn RunControls(
                     class="run-label-input"
                     placeholder="optional"
                     maxlength="100"
-                    prop:value=move || label.get()
-                    on:input=move |ev| label.set(event_target_value(&ev))
+                    bind:value=label
                 />
             </label>
         </div>

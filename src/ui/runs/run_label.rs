@@ -31,8 +31,7 @@ pub(super) fn RunLabel(app: String, result_id: String, label: Option<String>) ->
                 <input
                     placeholder="Name this run (optional)"
                     maxlength="100"
-                    prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
+                    bind:value=text
                 />
             </label>
             <button type="submit" class="small" disabled=move || !changed() on:click=save>
