@@ -12,8 +12,14 @@
 //! api_key_env = "OPENAI_API_KEY"    # the variable's name; the key itself never leaves the server
 //! system_prompt = "You are a helpful assistant."
 //! temperature = 0.2
-//! tools = ["get_weather", "calculate"]   # default: all built-in tools
+//! tools = ["get_weather", "calculate"]   # default: all built-in tools (none with mcp_servers)
+//! mcp_servers = ["everything"]     # offer these MCP servers' tools too
 //! max_tool_steps = 8
+//!
+//! [[mcp_servers]]                   # an MCP tool server; see agent/mcp/config.rs for every key
+//! name = "everything"
+//! command = "npx"                   # stdio; or url = "https://…" for streamable HTTP
+//! args = ["@modelcontextprotocol/server-everything"]
 //!
 //! [[profiles]]
 //! name = "weather_adk"
@@ -50,6 +56,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::agent::mcp::{check_mcp_servers, McpServerEntry, McpServers};
 use crate::agent::{AgentKind, AgentProfile, AgentProfiles, ToolRegistry};
 use crate::eval::evaluators::{
     CommandEvaluator, CommandSpec, Evaluator, Evaluators, HttpEvaluator, HttpTarget,
@@ -71,6 +78,8 @@ struct ConfigFile {
     simulator: Option<JudgeConfig>,
     #[serde(default)]
     evaluators: Vec<EvaluatorEntry>,
+    #[serde(default)]
+    mcp_servers: Vec<McpServerEntry>,
 }
 
 /// One `[[evaluators]]` entry: a command or a URL.
@@ -91,7 +100,7 @@ pub struct EvaluatorEntry {
 /// What the file configures. The default is what no file means: just `demo`, no judge.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    /// The agent profiles, `demo` first, each with its agent built.
+    /// The agent profiles, `demo` first, each with its agent built, and the MCP servers.
     pub profiles: AgentProfiles,
     /// The `[judge]` table, if the file has one.
     pub judge: Option<JudgeConfig>,
@@ -123,8 +132,10 @@ impl Config {
                 check_model(table, model)?;
             }
         }
+        check_mcp_servers(&file.mcp_servers)?;
+        let profiles = check_profiles(file.profiles, &file.mcp_servers)?;
         Ok(Config {
-            profiles: AgentProfiles::new(check_profiles(file.profiles)?),
+            profiles: AgentProfiles::new(profiles, McpServers::new(file.mcp_servers)),
             judge: file.judge,
             simulator: file.simulator,
             evaluators: check_evaluators(file.evaluators)?,
@@ -192,7 +203,10 @@ impl Config {
 }
 
 /// The file's profiles after `demo`, which a file may redefine (e.g. to give it fewer tools).
-fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, String> {
+fn check_profiles(
+    from_file: Vec<AgentProfile>,
+    mcp_servers: &[McpServerEntry],
+) -> Result<Vec<AgentProfile>, String> {
     let mut profiles = vec![AgentProfile::demo()];
     let tools = ToolRegistry::demo();
     for (index, profile) in from_file.into_iter().enumerate() {
@@ -215,6 +229,7 @@ fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, Str
                 "{at}: an adk profile runs the api_server's own tools; remove `tools`"
             ));
         }
+        check_profile_servers(&at, &profile, mcp_servers)?;
         if let Some(unknown) = profile
             .tools
             .iter()
@@ -234,6 +249,36 @@ fn check_profiles(from_file: Vec<AgentProfile>) -> Result<Vec<AgentProfile>, Str
         }
     }
     Ok(profiles)
+}
+
+/// The MCP servers a profile names: only an `openai` profile offers them, each once, each one
+/// of the file's `[[mcp_servers]]`.
+fn check_profile_servers(at: &str, profile: &AgentProfile, servers: &[McpServerEntry]) -> Result<(), String> {
+    if profile.mcp_servers.is_empty() {
+        return Ok(());
+    }
+    if profile.kind != AgentKind::Openai {
+        return Err(format!(
+            "{at}.mcp_servers: only an openai profile offers MCP tools to its model"
+        ));
+    }
+    for (index, name) in profile.mcp_servers.iter().enumerate() {
+        if !servers.iter().any(|s| &s.name == name) {
+            let known: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            return Err(format!(
+                "{at}.mcp_servers: no [[mcp_servers]] entry is named `{name}` (known: {known})"
+            ));
+        }
+        if profile.mcp_servers[..index].contains(name) {
+            return Err(format!("{at}.mcp_servers: `{name}` is named twice"));
+        }
+    }
+    Ok(())
 }
 
 /// Checks each `[[evaluators]]` entry: a name of its own, exactly one of command and url.
@@ -392,6 +437,42 @@ mod tests {
         let config =
             Config::parse("[[evaluators]]\nname = \"db\"\ncommand = [\"python3\", \"db.py\"]\n").unwrap();
         assert_eq!(config.build_evaluators().names(), ["db"]);
+    }
+
+    #[test]
+    fn mcp_servers_are_offered_by_openai_profiles_that_name_them() {
+        let server = "[[mcp_servers]]\nname = \"files\"\ncommand = \"npx\"\n";
+        let profile = |extra: &str| {
+            format!(
+                "{server}[[profiles]]\nname = \"p\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"http://h/v1\"\n{extra}"
+            )
+        };
+        let config = Config::parse(&profile("mcp_servers = [\"files\"]\n")).unwrap();
+        assert!(config.profiles.mcp_servers().get("files").is_some());
+        let p = config.profiles.get("p").unwrap();
+        assert!(p.tool_names().is_empty(), "no built-in tools unless asked for");
+        let both = Config::parse(&profile("mcp_servers = [\"files\"]\ntools = [\"calculate\"]\n")).unwrap();
+        assert_eq!(both.profiles.get("p").unwrap().tool_names(), ["calculate"]);
+        for (extra, expected) in [
+            (
+                "mcp_servers = [\"nope\"]\n",
+                "profiles[0] (`p`).mcp_servers: no [[mcp_servers]] entry is named `nope` (known: files)",
+            ),
+            (
+                "mcp_servers = [\"files\", \"files\"]\n",
+                "profiles[0] (`p`).mcp_servers: `files` is named twice",
+            ),
+        ] {
+            assert_eq!(Config::parse(&profile(extra)).err().unwrap(), expected);
+        }
+        let demo =
+            format!("{server}[[profiles]]\nname = \"d\"\nkind = \"demo\"\nmcp_servers = [\"files\"]\n");
+        assert!(Config::parse(&demo)
+            .unwrap_err()
+            .contains("only an openai profile"));
+        let typo = "[[mcp_servers]]\nname = \"f\"\ncommand = \"npx\"\nagrs = []\n";
+        let error = Config::parse(typo).unwrap_err();
+        assert!(error.contains("agrs") && error.contains("line 4"), "{error}");
     }
 
     #[test]

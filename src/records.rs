@@ -451,3 +451,36 @@ pub struct CaseInRun {
     pub created_at: f64,
     pub summary: CaseSummary,
 }
+
+/// An MCP server as the Settings page shows it. Holds no secret: the transport names the
+/// command and its arguments or the URL, never an env or header value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct McpServerView {
+    pub name: String,
+    /// `stdio: npx …` or `http: https://…`.
+    pub transport: String,
+    pub status: McpServerStatus,
+    /// The tools it offers while running, in its order.
+    pub tools: Vec<McpToolView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum McpServerStatus {
+    /// Not used yet: servers start on first use.
+    NotStarted,
+    Starting,
+    Running,
+    Failed {
+        reason: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct McpToolView {
+    /// The name the model sees.
+    pub name: String,
+    /// The server's own name for it.
+    pub remote_name: String,
+    pub description: String,
+}

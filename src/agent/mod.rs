@@ -13,10 +13,14 @@ mod demo;
 #[cfg(feature = "ssr")]
 mod knowledge;
 #[cfg(feature = "ssr")]
+pub mod mcp;
+#[cfg(feature = "ssr")]
 pub mod openai;
 #[cfg(feature = "ssr")]
 pub mod profiles;
 pub mod to_eval_case;
+#[cfg(feature = "ssr")]
+pub mod toolbox;
 #[cfg(feature = "ssr")]
 pub mod tools;
 
@@ -28,6 +32,7 @@ mod test_support;
 mod tests;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
@@ -46,6 +51,8 @@ pub use knowledge::{Doc, DOCS};
 pub use openai::{OpenAiAgent, OpenAiConfig};
 #[cfg(feature = "ssr")]
 pub use profiles::{AgentKind, AgentProfile, AgentProfiles};
+#[cfg(feature = "ssr")]
+pub use toolbox::Toolbox;
 
 /// One thing an agent did during a turn, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -180,10 +187,11 @@ pub trait Tool: Send + Sync {
     fn call<'a>(&'a self, args: &'a Map<String, Value>) -> BoxFuture<'a, Result<Map<String, Value>, String>>;
 }
 
-/// Tools by name. Ordered so that declarations sent to a model are stable between runs.
-#[derive(Default)]
+/// Tools by name. Ordered so that declarations sent to a model are stable between runs. Clones
+/// share the tools.
+#[derive(Default, Clone)]
 pub struct ToolRegistry {
-    tools: BTreeMap<String, Box<dyn Tool>>,
+    tools: BTreeMap<String, Arc<dyn Tool>>,
 }
 
 impl ToolRegistry {
@@ -205,7 +213,7 @@ impl ToolRegistry {
 
     /// Adds a tool, replacing any tool of the same name.
     pub fn register(&mut self, tool: impl Tool + 'static) {
-        self.tools.insert(tool.name().to_string(), Box::new(tool));
+        self.tools.insert(tool.name().to_string(), Arc::new(tool));
     }
 
     /// Keeps only the tools whose names pass `keep`.

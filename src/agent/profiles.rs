@@ -9,8 +9,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::adk::{AdkAgent, AdkConfig};
+use super::mcp::McpServers;
 use super::openai::{OpenAiAgent, OpenAiConfig};
-use super::{Agent, DemoAgent, ToolRegistry};
+use super::{Agent, DemoAgent, ToolRegistry, Toolbox};
 
 /// The kinds of agent a profile can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,9 +38,13 @@ pub struct AgentProfile {
     pub system_prompt: Option<String>,
     #[serde(default)]
     pub temperature: Option<f64>,
-    /// Tool names from the built-in registry; all of them when absent.
+    /// Tool names from the built-in registry; when absent, all of them, or none if the
+    /// profile names `mcp_servers`.
     #[serde(default)]
     pub tools: Option<Vec<String>>,
+    /// For `openai`: the `[[mcp_servers]]` whose tools the model is offered too.
+    #[serde(default)]
+    pub mcp_servers: Vec<String>,
     #[serde(default)]
     pub max_tool_steps: Option<usize>,
     /// For `adk`: the app the api_server runs (its agent folder); the profile name when absent.
@@ -59,6 +64,7 @@ impl AgentProfile {
             system_prompt: None,
             temperature: None,
             tools: None,
+            mcp_servers: Vec::new(),
             max_tool_steps: None,
             adk_app: None,
         }
@@ -67,8 +73,10 @@ impl AgentProfile {
     /// The built-in tools the profile's agent may call (an ADK agent's tools live on its server).
     fn tools(&self) -> ToolRegistry {
         let mut tools = ToolRegistry::demo();
-        if let Some(wanted) = &self.tools {
-            tools.retain(|name| wanted.iter().any(|w| w == name));
+        match &self.tools {
+            Some(wanted) => tools.retain(|name| wanted.iter().any(|w| w == name)),
+            None if !self.mcp_servers.is_empty() => tools.retain(|_| false),
+            None => {}
         }
         tools
     }
@@ -83,8 +91,8 @@ impl AgentProfile {
         }
     }
 
-    /// The agent this profile describes.
-    fn build(&self) -> Arc<dyn Agent> {
+    /// The agent this profile describes; `mcp` holds the servers its `mcp_servers` name.
+    fn build(&self, mcp: &McpServers) -> Arc<dyn Agent> {
         let tools = self.tools();
         match self.kind {
             AgentKind::Demo => Arc::new(DemoAgent::new()),
@@ -99,7 +107,12 @@ impl AgentProfile {
                 if let Some(steps) = self.max_tool_steps {
                     config.max_tool_steps = steps;
                 }
-                Arc::new(OpenAiAgent::new(config, tools))
+                let servers = self
+                    .mcp_servers
+                    .iter()
+                    .filter_map(|name| mcp.get(name).cloned())
+                    .collect();
+                Arc::new(OpenAiAgent::new(config, Toolbox::new(tools, servers)))
             }
             AgentKind::Adk => Arc::new(AdkAgent::new(AdkConfig::new(
                 self.base_url.clone().unwrap_or_default(),
@@ -109,16 +122,18 @@ impl AgentProfile {
     }
 }
 
-/// The profiles in order, each with its agent. Clones share the agents.
+/// The profiles in order, each with its agent, and the MCP servers they use. Clones share the
+/// agents and the servers.
 #[derive(Clone)]
 pub struct AgentProfiles {
     profiles: Vec<(AgentProfile, Arc<dyn Agent>)>,
+    mcp: McpServers,
 }
 
 impl Default for AgentProfiles {
     /// Just `demo`.
     fn default() -> Self {
-        AgentProfiles::new(vec![AgentProfile::demo()])
+        AgentProfiles::new(vec![AgentProfile::demo()], McpServers::default())
     }
 }
 
@@ -130,16 +145,21 @@ impl fmt::Debug for AgentProfiles {
 
 impl AgentProfiles {
     /// Builds each profile's agent. The profiles are taken as they are: `crate::config` checks
-    /// them and puts `demo` first.
-    pub fn new(profiles: Vec<AgentProfile>) -> AgentProfiles {
+    /// them (and that each MCP server they name is in `mcp`) and puts `demo` first.
+    pub fn new(profiles: Vec<AgentProfile>, mcp: McpServers) -> AgentProfiles {
         let profiles = profiles
             .into_iter()
             .map(|profile| {
-                let agent = profile.build();
+                let agent = profile.build(&mcp);
                 (profile, agent)
             })
             .collect();
-        AgentProfiles { profiles }
+        AgentProfiles { profiles, mcp }
+    }
+
+    /// The configured MCP servers.
+    pub fn mcp_servers(&self) -> &McpServers {
+        &self.mcp
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &AgentProfile> {
@@ -183,7 +203,7 @@ mod tests {
             base_url: Some("http://127.0.0.1:9/v1".into()),
             ..AgentProfile::demo()
         };
-        let profiles = AgentProfiles::new(vec![AgentProfile::demo(), gpt]);
+        let profiles = AgentProfiles::new(vec![AgentProfile::demo(), gpt], McpServers::default());
         for name in ["demo", "gpt"] {
             let first = profiles.agent(name).unwrap();
             let second = profiles.agent_or_error(name).unwrap();

@@ -19,11 +19,13 @@ pub(super) fn initial(system_prompt: Option<&str>, history: &[Turn], message: &s
     messages
 }
 
-/// A model reply that asked for tools: its text as content (null when empty) and its calls.
+/// A model reply that asked for tools: its text as content and its calls. Content is `""`
+/// rather than null when there is no text: OpenAI takes either, llama.cpp's server answers
+/// null with an HTTP 500.
 pub(super) fn assistant_with_calls(text: &str, tool_calls: Vec<Value>) -> Value {
     json!({
         "role": "assistant",
-        "content": text_or_null(text),
+        "content": text,
         "tool_calls": tool_calls,
     })
 }
@@ -45,16 +47,8 @@ pub(super) fn tool_result(id: &str, response: &Map<String, Value>) -> Value {
     })
 }
 
-fn text_or_null(text: &str) -> Value {
-    if text.is_empty() {
-        Value::Null
-    } else {
-        Value::String(text.to_string())
-    }
-}
-
 /// Rebuilds the chat messages of a recorded turn: the user's message; per model reply with tool
-/// calls an assistant message carrying them (its text as content, else null) followed by one tool
+/// calls an assistant message carrying them (its text as content) followed by one tool
 /// message per result; the final answer. A call without a recorded result gets an error result,
 /// because the API rejects a conversation with an unanswered tool call.
 fn replay_turn(turn: &Turn, messages: &mut Vec<Value>) {

@@ -22,14 +22,14 @@ use std::time::Instant;
 use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Turn};
+use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Toolbox, Turn};
 use crate::llm_http::{api_key, env_lookup, snippet, Endpoint, KeyLookup};
 pub use config::OpenAiConfig;
 use stream::{ModelReply, PartialCall};
 
 pub struct OpenAiAgent {
     config: OpenAiConfig,
-    tools: ToolRegistry,
+    tools: Toolbox,
     /// One connection pool for every turn of this agent.
     client: reqwest::Client,
     key_lookup: KeyLookup,
@@ -46,14 +46,14 @@ impl fmt::Debug for OpenAiAgent {
 }
 
 impl OpenAiAgent {
-    pub fn new(config: OpenAiConfig, tools: ToolRegistry) -> Self {
+    pub fn new(config: OpenAiConfig, tools: impl Into<Toolbox>) -> Self {
         let client = reqwest::Client::builder()
             .connect_timeout(config.request_timeout)
             .build()
             .unwrap_or_else(|_| reqwest::Client::new());
         Self {
             config,
-            tools,
+            tools: tools.into(),
             client,
             key_lookup: env_lookup,
         }
@@ -63,8 +63,8 @@ impl OpenAiAgent {
         &self.config
     }
 
-    /// The tools offered to the model.
-    pub fn tools(&self) -> &ToolRegistry {
+    /// The tools offered to the model: built-in ones and those of MCP servers.
+    pub fn tools(&self) -> &Toolbox {
         &self.tools
     }
 
@@ -91,12 +91,13 @@ impl OpenAiAgent {
 
     /// One turn: model calls and tool runs until the model answers with text.
     async fn run(&self, history: &[Turn], message: &str, out: &Emitter) -> Result<(), String> {
+        let tools = &self.tools.for_turn().await?;
         let mut messages = messages::initial(self.config.system_prompt.as_deref(), history, message);
         // Model replies so far that asked for tools.
         let mut step = 0;
         loop {
             let started = Instant::now();
-            let reply = self.call_model(&messages, out).await?;
+            let reply = self.call_model(&messages, tools, out).await?;
             out.emit(AgentEvent::ModelCall {
                 duration_ms: started.elapsed().as_millis() as u64,
             });
@@ -139,7 +140,7 @@ impl OpenAiAgent {
             // Run the calls concurrently; report results in call order as soon as each is known.
             let mut results: FuturesOrdered<_> = calls
                 .iter()
-                .map(|call| async move { (call, self.run_tool(call).await) })
+                .map(|call| async move { (call, run_tool(tools, call).await) })
                 .collect();
             while let Some((call, (response, duration_ms))) = results.next().await {
                 messages.push(messages::tool_result(&call.id, &response));
@@ -154,37 +155,13 @@ impl OpenAiAgent {
         }
     }
 
-    async fn run_tool(&self, call: &PreparedCall) -> (Map<String, Value>, u64) {
-        let args = match &call.args {
-            Ok(args) => args,
-            Err(message) => return (error_object(message.clone()), 0),
-        };
-        let Some(tool) = self.tools.get(&call.name) else {
-            let known: Vec<&str> = self.tools.iter().map(|t| t.name()).collect();
-            let message = if known.is_empty() {
-                format!("no tool named \"{}\"; no tools are available", call.name)
-            } else {
-                format!(
-                    "no tool named \"{}\"; available tools: {}",
-                    call.name,
-                    known.join(", ")
-                )
-            };
-            return (error_object(message), 0);
-        };
-        let started = Instant::now();
-        let result = tool.call(args).await;
-        let duration_ms = started.elapsed().as_millis() as u64;
-        (result.unwrap_or_else(error_object), duration_ms)
-    }
-
-    fn request_body(&self, messages: &[Value]) -> Value {
+    fn request_body(&self, messages: &[Value], tools: &ToolRegistry) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.config.model));
         body.insert("messages".into(), Value::Array(messages.to_vec()));
-        if !self.tools.is_empty() {
+        if !tools.is_empty() {
             // An empty `tools` array is rejected by OpenAI; leave it out instead.
-            body.insert("tools".into(), Value::Array(self.tools.declarations()));
+            body.insert("tools".into(), Value::Array(tools.declarations()));
         }
         body.insert("stream".into(), Value::Bool(true));
         // Without this OpenAI sends no token counts when streaming; other servers ignore it.
@@ -196,10 +173,15 @@ impl OpenAiAgent {
     }
 
     /// One model call, retried on 429, 5xx and connection failures.
-    async fn call_model(&self, messages: &[Value], out: &Emitter) -> Result<ModelReply, String> {
+    async fn call_model(
+        &self,
+        messages: &[Value],
+        tools: &ToolRegistry,
+        out: &Emitter,
+    ) -> Result<ModelReply, String> {
         let endpoint = self.endpoint();
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
-        let body = self.request_body(messages);
+        let body = self.request_body(messages, tools);
         endpoint
             .call(key.as_deref(), &body, |response| {
                 stream::read_stream(response, &endpoint, out)
@@ -253,6 +235,31 @@ fn prepare_calls(calls: Vec<PartialCall>, turn: usize, step: usize) -> Vec<Prepa
             }
         })
         .collect()
+}
+
+/// Runs one call of the model's reply; a failure becomes the `{"error": …}` the model reads.
+async fn run_tool(tools: &ToolRegistry, call: &PreparedCall) -> (Map<String, Value>, u64) {
+    let args = match &call.args {
+        Ok(args) => args,
+        Err(message) => return (error_object(message.clone()), 0),
+    };
+    let Some(tool) = tools.get(&call.name) else {
+        let known: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+        let message = if known.is_empty() {
+            format!("no tool named \"{}\"; no tools are available", call.name)
+        } else {
+            format!(
+                "no tool named \"{}\"; available tools: {}",
+                call.name,
+                known.join(", ")
+            )
+        };
+        return (error_object(message), 0);
+    };
+    let started = Instant::now();
+    let result = tool.call(args).await;
+    let duration_ms = started.elapsed().as_millis() as u64;
+    (result.unwrap_or_else(error_object), duration_ms)
 }
 
 fn parse_args(raw: &str) -> Result<Map<String, Value>, String> {
