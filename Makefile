@@ -52,7 +52,8 @@ lint:
 	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
 
 # The embedding tests need the model; naming its directory makes them fail rather than skip without it.
-unit: model
+# The MCP tests run npm's reference server from end2end/node_modules.
+unit: model node-tools
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
 
 ## model: the sentence-embedding model's files in $(EMBEDDING_MODEL_DIR), downloaded only when absent
@@ -73,12 +74,13 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 	rm -rf "$(EMBEDDING_MODEL_DIR).download"
 
 ## conformance: our export and metrics against google-adk's own file writer and evaluators, its judge metrics
-## against the same scripted judge (in a venv, from PyPI)
-conformance: $(VENV)/.installed
+## against the same scripted judge, MCP tool results as its McpTool records them (in a venv, from PyPI)
+conformance: $(VENV)/.installed node-tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
 	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 	$(VENV)/bin/python conformance/adk_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
+	$(VENV)/bin/python conformance/adk_mcp.py "$(CARGO_TARGET_DIR)/debug/evalstudio" end2end/node_modules/.bin/mcp-server-everything
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)

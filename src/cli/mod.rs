@@ -1,4 +1,5 @@
-//! The `evalstudio` command line: `serve` (the default), `import`, `export`, `eval` and `score`.
+//! The `evalstudio` command line: `serve` (the default), `import`, `export`, `eval`, `score`
+//! and `mcp`.
 //! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
 //! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
 
@@ -6,6 +7,7 @@ mod error;
 mod eval;
 mod files;
 mod import_export;
+mod mcp;
 mod progress;
 mod score;
 mod serve;
@@ -51,6 +53,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Run evalsets through an agent and score what it does.
     Eval(eval::EvalArgs),
+    /// Try the MCP servers of the config: list their tools, call one.
+    Mcp(mcp::McpArgs),
 }
 
 /// Runs the command `cli` names; without one, serves with the serve flags' environment
@@ -65,6 +69,7 @@ pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Export(args) => import_export::export(&cli.db, args).await,
         Command::Score(args) => score::score(args).await,
         Command::Eval(args) => eval::eval(&cli.db, args).await,
+        Command::Mcp(args) => mcp::mcp(args).await,
     }
 }
 
