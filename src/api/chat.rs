@@ -236,8 +236,10 @@ pub struct ProfileView {
     pub api_key_env: Option<String>,
     pub api_key_set: bool,
     pub system_prompt: Option<String>,
-    /// `None` means every built-in tool.
-    pub tools: Option<Vec<String>>,
+    /// The built-in tools its model is offered (none for `adk`: those live on its server).
+    pub tools: Vec<String>,
+    /// The MCP servers whose tools its model is offered too.
+    pub mcp_servers: Vec<String>,
     /// For an `adk` profile: the api_server's app it runs.
     pub adk_app: Option<String>,
 }
@@ -258,7 +260,8 @@ pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
                 .as_deref()
                 .is_some_and(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty())),
             system_prompt: p.system_prompt.clone(),
-            tools: p.tools.clone(),
+            tools: p.tool_names(),
+            mcp_servers: p.mcp_servers.clone(),
             adk_app: (p.kind == crate::agent::AgentKind::Adk)
                 .then(|| p.adk_app.clone().unwrap_or_else(|| p.name.clone())),
         })

@@ -10,6 +10,7 @@ pub mod errors;
 pub mod eval_runs;
 pub mod eval_sets;
 pub mod last_run;
+pub mod mcp_servers;
 pub mod metric_offer;
 pub mod run_export;
 pub mod run_plan;

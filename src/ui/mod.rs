@@ -24,7 +24,7 @@ mod new_scenario_dialog;
 mod pager;
 mod rest_links;
 pub(crate) mod runs;
-mod settings_page;
+mod settings;
 
 pub use case_editor::CaseEditorPage;
 pub use case_result::{case_result_href, CaseResultPage};
@@ -33,7 +33,7 @@ pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
 pub use runs::{ComparePage, RunPage, RunsPage};
-pub use settings_page::SettingsPage;
+pub use settings::SettingsPage;
 
 use leptos::prelude::*;
 

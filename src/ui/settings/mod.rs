@@ -1,4 +1,7 @@
-//! Settings: the agent profiles the server knows (from its TOML config), without secrets.
+//! Settings: the agent profiles and MCP servers the server knows (from its TOML config),
+//! without secrets.
+
+mod mcp_servers;
 
 use super::{error_text, ErrorNote};
 use crate::api::chat::{list_agent_profiles, ProfileView};
@@ -31,6 +34,7 @@ pub fn SettingsPage() -> impl IntoView {
                 }
             })}
         </Transition>
+        <mcp_servers::McpServers />
     }
 }
 
@@ -49,11 +53,17 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
             </dd>
         }
     });
-    let tools = match (&profile.adk_app, &profile.tools) {
+    let tools = match (&profile.adk_app, profile.tools.is_empty()) {
         (Some(_), _) => "the ADK agent's own tools".to_string(),
-        (None, Some(tools)) => tools.join(", "),
-        (None, None) => "all built-in tools".to_string(),
+        (None, true) => "none built in".to_string(),
+        (None, false) => profile.tools.join(", "),
     };
+    let mcp = (!profile.mcp_servers.is_empty()).then(|| {
+        view! {
+            <dt>"MCP servers"</dt>
+            <dd class="mono">{profile.mcp_servers.join(", ")}</dd>
+        }
+    });
     view! {
         <section class="card profile">
             <h2 class="mono">{profile.name.clone()}</h2>
@@ -66,6 +76,7 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
                 {key}
                 <dt>"Tools"</dt>
                 <dd>{tools}</dd>
+                {mcp}
                 {profile
                     .system_prompt
                     .clone()
