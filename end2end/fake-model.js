@@ -8,6 +8,8 @@
 // The user's last message picks the reply:
 //   contains "markdown" -> a markdown answer with <script>/<img onerror> payloads and a javascript: link
 //   contains "slow"     -> an answer that streams a word every 400 ms for a minute
+//   "sum A and B", with a tool named get-sum offered (an MCP server's) -> a call of it; once
+//                          its result is in the conversation, "The tool said: <its text>"
 //   otherwise           -> "You said: <message>"
 // A request without `"stream": true` (the judge's, or the user simulator's: the judge's model is
 // its fallback) gets one JSON completion: for ADK's simulator instructions, the next user turn
@@ -35,6 +37,24 @@ function chunk(content, finish) {
     model: 'fake',
     choices: [{ index: 0, delta: content == null ? {} : { role: 'assistant', content }, finish_reason: finish || null }],
   };
+}
+
+/** A get-sum call for "sum A and B" when that tool is offered and not yet answered. */
+function sumCall(body, message) {
+  const offered = (body.tools || []).some((t) => t.function && t.function.name === 'get-sum');
+  const match = /sum (\d+) and (\d+)/.exec(message);
+  const last = (body.messages || [])[body.messages.length - 1];
+  if (!offered || !match || last.role !== 'user') return null;
+  return { a: Number(match[1]), b: Number(match[2]) };
+}
+
+/** The text of the last tool result, as "The tool said: …". */
+function toolAnswer(body) {
+  const last = (body.messages || [])[body.messages.length - 1];
+  if (!last || last.role !== 'tool') return null;
+  const response = JSON.parse(last.content);
+  const text = (response.content || []).map((c) => c.text || '').join(' ') || response.error;
+  return `The tool said: ${text}`;
 }
 
 function lastUserMessage(body) {
@@ -82,7 +102,20 @@ const server = http.createServer((req, res) => {
     const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
     let pieces;
     let delay = 300;
-    if (message.includes('markdown')) {
+    const args = sumCall(body, message);
+    if (args) {
+      send({ ...chunk(null, 'tool_calls'), choices: [{ index: 0, finish_reason: 'tool_calls', delta: {
+        role: 'assistant',
+        tool_calls: [{ index: 0, id: 'call_sum', type: 'function',
+          function: { name: 'get-sum', arguments: JSON.stringify(args) } }],
+      } }] });
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    const answer = toolAnswer(body);
+    if (answer) {
+      pieces = [answer];
+    } else if (message.includes('markdown')) {
       pieces = MARKDOWN_ANSWER;
     } else if (message.includes('slow')) {
       pieces = Array.from({ length: 150 }, (_, i) => `word${i} `);

@@ -23,6 +23,18 @@ model = "fake"
 base_url = "http://127.0.0.1:${modelPort}/v1"
 system_prompt = "You are a test double."
 
+[[mcp_servers]]
+name = "everything"
+command = "${path.join(__dirname, 'node_modules/.bin/mcp-server-everything')}"
+args = ["stdio"]
+
+[[profiles]]
+name = "mcp"
+kind = "openai"
+model = "fake"
+base_url = "http://127.0.0.1:${modelPort}/v1"
+mcp_servers = ["everything"]
+
 [judge]
 base_url = "http://127.0.0.1:${modelPort}/v1"
 model = "fake"

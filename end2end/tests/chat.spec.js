@@ -161,7 +161,7 @@ test('what is typed in the Eval panel during a new session\'s first answer stays
 test('settings lists the agent profiles and links to a chat with each', async ({ page }) => {
   await open(page, '/settings');
   const demo = page.locator('.profile').filter({ hasText: 'demo' });
-  await expect(demo).toContainText('all built-in tools');
+  await expect(demo).toContainText('calculate, convert_currency, get_order_status, get_weather, search_knowledge_base');
   await demo.getByRole('link', { name: 'Chat with demo' }).click();
   await expect(page).toHaveURL(/\/chat\?app=demo/);
   await expect(page.getByLabel('Agent')).toHaveValue('demo');

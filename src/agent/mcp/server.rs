@@ -111,14 +111,19 @@ impl McpServer {
                 "the MCP server `{server}` refused the call to `{remote_name}`: {}",
                 error.message
             )),
-            Ok(Err(error)) => {
+            Ok(Err(error @ (ServiceError::TransportClosed | ServiceError::TransportSend(_)))) => {
                 self.forget(&connection).await;
                 Err(format!(
-                    "the MCP server `{server}` stopped during the call to `{remote_name}` ({error}); it is \
+                    "the MCP server `{server}` stopped during the call to `{remote_name}` ({}); it is \
                      started again on the next call{}",
+                    plain_causes(&error),
                     connection.stderr.explain()
                 ))
             }
+            Ok(Err(error)) => Err(format!(
+                "the MCP server `{server}` gave no usable answer to the call to `{remote_name}`: {}",
+                plain_causes(&error)
+            )),
         }
     }
 
@@ -161,6 +166,11 @@ impl McpServer {
         };
         match connected {
             Ok(connection) => {
+                tracing::info!(
+                    server = self.name(),
+                    tools = connection.tools.len(),
+                    "MCP server connected"
+                );
                 let connection = Arc::new(connection);
                 *state = State::Connected(connection.clone());
                 Ok(connection)
@@ -190,8 +200,9 @@ impl McpServer {
         };
         let listed = client.peer().list_all_tools().await.map_err(|e| {
             format!(
-                "the MCP server `{}` did not list its tools: {e}{}",
+                "the MCP server `{}` did not list its tools: {}{}",
                 self.name(),
+                plain_causes(&e),
                 stderr.explain()
             )
         })?;
@@ -258,10 +269,42 @@ impl McpServer {
         }
         let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
         let transport = StreamableHttpClientTransport::from_config(config);
-        ().serve(transport)
-            .await
-            .map_err(|e| format!("cannot connect to the MCP server `{name}` at {url}: {e}"))
+        ().serve(transport).await.map_err(|e| {
+            format!(
+                "cannot connect to the MCP server `{name}` at {url}: {}",
+                plain_causes(&e)
+            )
+        })
     }
+}
+
+/// An error's chain of causes in words, leaving out the layers whose text names Rust types
+/// (rmcp's transport errors print their generic type), which mean nothing to a user.
+fn plain_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(error);
+    while let Some(err) = next {
+        if let Some(text) = without_type_names(&err.to_string()) {
+            if !parts.iter().any(|p| p.contains(&text)) {
+                parts.push(text);
+            }
+        }
+        next = err.source();
+    }
+    if parts.is_empty() {
+        "the connection failed".to_string()
+    } else {
+        parts.join(": ")
+    }
+}
+
+/// `Transport [rmcp::…<…>] error: what happened` without the bracketed type: what happened.
+fn without_type_names(text: &str) -> Option<String> {
+    let text = match text.rfind("] error: ") {
+        Some(at) if text.contains("::") => &text[at + "] error: ".len()..],
+        _ => text,
+    };
+    (!text.contains("::") && !text.trim().is_empty()).then(|| text.to_string())
 }
 
 fn env_var(name: &str) -> Option<String> {
@@ -299,5 +342,27 @@ impl StderrTail {
         } else {
             format!("; it wrote: {}", lines.join(" / "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_type_names;
+
+    #[test]
+    fn rust_type_names_are_left_out_of_messages() {
+        assert_eq!(
+            without_type_names(
+                "Transport [rmcp::transport::worker::WorkerTransport<rmcp::X<reqwest::Client>>] error: \
+                 Client error: error sending request for url (http://127.0.0.1:9/mcp)"
+            )
+            .as_deref(),
+            Some("Client error: error sending request for url (http://127.0.0.1:9/mcp)")
+        );
+        assert_eq!(
+            without_type_names("connection refused").as_deref(),
+            Some("connection refused")
+        );
+        assert_eq!(without_type_names("Send message error rmcp::A<B>"), None);
     }
 }
