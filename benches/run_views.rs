@@ -60,6 +60,7 @@ async fn stored_run(
             created_at: at,
             label: None,
             whole_set: true,
+            tools: Default::default(),
         })
         .await
         .unwrap();

@@ -59,6 +59,7 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         num_runs: 1,
         label: None,
         whole_set: true,
+        tools: Default::default(),
     };
     let options = RunOptions {
         concurrency,

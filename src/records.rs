@@ -2,7 +2,7 @@
 //! browser too, so server functions and pages share the types without the browser ever
 //! reaching the store.
 
-use crate::agent::AgentEvent;
+use crate::agent::{AgentEvent, ToolExecution};
 use crate::eval::{CaseSummary, ComparedCase, EvalStatus, MetricStats};
 use crate::evalset::EvalCase;
 use serde::{Deserialize, Serialize};
@@ -293,6 +293,9 @@ pub struct EvalRunSummary {
     /// Whether it ran every case of the evalset; else a re-run of some.
     #[serde(default = "whole_set")]
     pub whole_set: bool,
+    /// Whether its tools ran or answered from the cases' recordings.
+    #[serde(default)]
+    pub tools: ToolExecution,
 }
 
 fn whole_set() -> bool {

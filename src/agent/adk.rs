@@ -326,6 +326,7 @@ impl EventMapper {
                         Some(other) => Map::from_iter([("result".to_string(), other.clone())]),
                     },
                     duration_ms: ((timestamp - started).max(0.0) * 1000.0).round() as u64,
+                    source: Default::default(),
                     id,
                 });
             }

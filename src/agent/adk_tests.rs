@@ -90,6 +90,7 @@ async fn chat(agent: &AdkAgent, messages: &[&str]) -> Vec<Turn> {
             user_id: "alice",
             session_id: "s-1",
             state: &state,
+            replay: None,
         };
         let events: Vec<AgentEvent> = agent.run_turn(session, &turns, message).collect().await;
         turns.push(Turn {
@@ -306,6 +307,7 @@ async fn server_errors_are_explained() {
         user_id: "alice",
         session_id: "s-1",
         state: &state,
+        replay: None,
     };
     let agent = agent(&url, "multi_turn");
     let events: Vec<AgentEvent> = agent.run_turn(session, &[earlier], "again").collect().await;

@@ -18,6 +18,8 @@ pub mod mcp;
 pub mod openai;
 #[cfg(feature = "ssr")]
 pub mod profiles;
+#[cfg(feature = "ssr")]
+pub mod replay;
 pub mod to_eval_case;
 #[cfg(feature = "ssr")]
 pub mod toolbox;
@@ -73,6 +75,9 @@ pub enum AgentEvent {
         name: String,
         response: Map<String, Value>,
         duration_ms: u64,
+        /// Whether the tool ran; only tool replay in evals answers otherwise.
+        #[serde(default, skip_serializing_if = "ToolSource::is_live")]
+        source: ToolSource,
     },
     FinalResponse {
         text: String,
@@ -97,6 +102,102 @@ pub enum AgentEvent {
     Author {
         name: String,
     },
+}
+
+/// Where a tool result came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolSource {
+    /// The tool ran.
+    #[default]
+    Live,
+    /// Tool replay answered with the case's recorded result.
+    Replayed,
+    /// Tool replay found no recorded result and, as asked, answered the model with an error.
+    Unrecorded,
+}
+
+impl ToolSource {
+    pub fn is_live(&self) -> bool {
+        *self == ToolSource::Live
+    }
+}
+
+/// How an eval run's agent gets its tool results (adk-web's name for the option).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolExecutionMode {
+    /// The tools run, as in a chat.
+    #[default]
+    Live,
+    /// A call matching one the case recorded gets that call's result instead of running.
+    Replay,
+}
+
+/// Under replay, what a call without a recorded match gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplayMiss {
+    /// The tool runs.
+    #[default]
+    Live,
+    /// The model is answered with an error saying there is no recorded result.
+    Error,
+}
+
+/// How an eval run gets its tool results: the mode, and under replay what a call without a
+/// recorded match gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolExecution {
+    pub mode: ToolExecutionMode,
+    pub replay_miss: ReplayMiss,
+}
+
+impl ToolExecution {
+    pub const LIVE: ToolExecution = ToolExecution {
+        mode: ToolExecutionMode::Live,
+        replay_miss: ReplayMiss::Live,
+    };
+
+    pub fn is_replay(&self) -> bool {
+        self.mode == ToolExecutionMode::Replay
+    }
+}
+
+impl ToolExecutionMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolExecutionMode::Live => "live",
+            ToolExecutionMode::Replay => "replay",
+        }
+    }
+
+    /// `live` or `replay`, in any case (adk-web writes the enum's names).
+    pub fn parse(text: &str) -> Option<ToolExecutionMode> {
+        match text.to_ascii_lowercase().as_str() {
+            "live" => Some(ToolExecutionMode::Live),
+            "replay" => Some(ToolExecutionMode::Replay),
+            _ => None,
+        }
+    }
+}
+
+impl ReplayMiss {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplayMiss::Live => "live",
+            ReplayMiss::Error => "error",
+        }
+    }
+
+    /// `live` or `error`, in any case.
+    pub fn parse(text: &str) -> Option<ReplayMiss> {
+        match text.to_ascii_lowercase().as_str() {
+            "live" => Some(ReplayMiss::Live),
+            "error" => Some(ReplayMiss::Error),
+            _ => None,
+        }
+    }
 }
 
 /// The `Error` a turn ends with when the user stops it.
@@ -130,6 +231,9 @@ pub struct SessionContext<'a> {
     pub session_id: &'a str,
     /// The session's state when it started, for agents that create their session remotely.
     pub state: &'a Map<String, Value>,
+    /// Under tool replay (evals only), the recorded results this turn's calls are answered with.
+    #[cfg(feature = "ssr")]
+    pub replay: Option<&'a replay::ReplayTable>,
 }
 
 pub trait Agent: Send + Sync {

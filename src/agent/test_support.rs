@@ -13,6 +13,7 @@ pub(super) async fn run(agent: &dyn Agent, history: &[Turn], message: &str) -> V
         user_id: "tester",
         session_id: "s1",
         state: &state,
+        replay: None,
     };
     agent.run_turn(session, history, message).collect().await
 }

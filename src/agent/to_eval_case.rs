@@ -299,6 +299,7 @@ mod tests {
             name: name.into(),
             response: args(r),
             duration_ms: 3,
+            source: Default::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! runs, and read their results case by case. The work itself is `service::eval_runs`, shared
 //! with the REST API and the CLI.
 
+use crate::agent::ToolExecution;
 use crate::eval::MetricInfo;
 use crate::records::{EvalRunSummary, ResultsPage};
 pub use crate::records::{MetricChoice, RunScope};
@@ -44,6 +45,9 @@ pub struct RunAsked {
     /// ADK's `user_simulator_config`, for the scenario cases; None keeps ADK's defaults.
     pub simulator: Option<serde_json::Value>,
     pub label: Option<String>,
+    /// Whether the tools run or answer from each case's recording.
+    #[serde(default)]
+    pub tools: ToolExecution,
 }
 
 /// Starts the run; answers its result id.
@@ -58,6 +62,7 @@ pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
         agent: Some(run.agent),
         num_runs: run.num_runs,
         label: run.label,
+        tools: run.tools,
     };
     let (record, _) = eval_runs::start_eval_run(&services(), request)
         .await

@@ -75,7 +75,8 @@ impl From<EvalRunError> for CliError {
             | EvalRunError::NothingSelected
             | EvalRunError::LabelTooLong(_)
             | EvalRunError::NoneFailed(_)
-            | EvalRunError::BadConfig(_) => CliError::Usage(err.to_string()),
+            | EvalRunError::BadConfig(_)
+            | EvalRunError::ReplayUnsupported(_) => CliError::Usage(err.to_string()),
         }
     }
 }

@@ -11,7 +11,9 @@ use crate::records::{EvalRunCase, RunScope, RunStatus};
 use crate::service::eval_runs::{
     case_summaries, eval_run, eval_run_cases, eval_set_result, execute_eval_run, stored_plan,
 };
-use crate::service::run_plan::{claim_resume, plan_run, record_run, RunEvalSet, RunMetrics, RunRequest};
+use crate::service::run_plan::{
+    claim_resume, plan_run, record_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
+};
 use crate::store::{EvalRunRecord, Store};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -25,7 +27,7 @@ pub struct EvalArgs {
     sets: Vec<String>,
     /// Resume an interrupted or cancelled run (its result id): only the case runs not
     /// stored yet run, with the eval set, config and agent it started with.
-    #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics", "label"])]
+    #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics", "label", "tools", "replay_miss"])]
     resume: Option<String>,
     /// Eval config (ADK's test_config.json). Default: a test_config.json beside the evalset
     /// file, as ADK looks for it; else tool_trajectory_avg_score 1.0, response_match_score 0.8.
@@ -46,6 +48,14 @@ pub struct EvalArgs {
     /// What to call the run where it is listed (the browser shows it instead of its time).
     #[arg(long)]
     label: Option<String>,
+    /// `live` runs the tools; `replay` answers each call that matches one the case recorded
+    /// (same name and arguments, in the same turn) with its recorded result.
+    #[arg(long, value_name = "MODE", value_parser = ["live", "replay"])]
+    tools: Option<String>,
+    /// Under --tools replay, what a call with no recorded match gets: `live` runs the tool,
+    /// `error` answers the model that there is no recorded result.
+    #[arg(long, value_name = "MISS", value_parser = ["live", "error"], requires = "tools")]
+    replay_miss: Option<String>,
     /// Cases run at the same time.
     #[arg(long, default_value_t = 8)]
     concurrency: usize,
@@ -202,6 +212,7 @@ async fn run_request(store: &Store, args: &EvalArgs, name: &str) -> Result<RunRe
         agent: args.agent.clone(),
         num_runs: args.num_runs,
         label: args.label.clone(),
+        tools: tool_execution(args.tools.as_deref(), args.replay_miss.as_deref())?,
     })
 }
 

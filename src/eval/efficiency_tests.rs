@@ -48,6 +48,7 @@ fn result(id: &str, name: &str, response: Value) -> AgentEvent {
         name: name.into(),
         response: response.as_object().cloned().unwrap(),
         duration_ms: 3,
+        source: Default::default(),
     }
 }
 

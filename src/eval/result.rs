@@ -2,6 +2,7 @@
 //! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
 
 use super::evidence::Evidence;
+use crate::agent::ToolSource;
 use crate::evalset::Invocation;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -142,6 +143,10 @@ pub struct EvalCaseResult {
     /// Evalstudio: why the agent could not finish the case (it then counts as an error).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Evalstudio, under tool replay: per actual invocation, where each tool response came
+    /// from, in order (empty when the tools ran live).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_sources: Vec<Vec<ToolSource>>,
 }
 
 /// One eval case over all runs: each metric's per-invocation scores of every run pooled
@@ -194,7 +199,7 @@ pub struct EvalSetResult {
 
 /// A stored case result as ADK reads it: its `EvalMetricResultDetails` forbids keys it does
 /// not define, so the files made for ADK (`--json`, the run export) leave out Evalstudio's
-/// `reason` and `evidence`, which the browser and REST keep.
+/// `reason`, `evidence` and `tool_sources`, which the browser and REST keep.
 pub fn adk_case_result(mut case_result: Value) -> Value {
     let results = |value: &mut Value, key: &str| -> Vec<Value> {
         match value.get_mut(key).map(Value::take) {
@@ -221,6 +226,7 @@ pub fn adk_case_result(mut case_result: Value) -> Value {
         })
         .collect();
     if let Some(object) = case_result.as_object_mut() {
+        object.remove("tool_sources");
         object.insert("overall_eval_metric_results".into(), strip(overall));
         object.insert(
             "eval_metric_result_per_invocation".into(),

@@ -184,6 +184,7 @@ pub async fn score_case(
         session_details: None,
         user_id: Some(user_id.to_string()),
         error: None,
+        tool_sources: Vec::new(),
     }
 }
 

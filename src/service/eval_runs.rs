@@ -88,6 +88,7 @@ pub async fn execute_eval_run(
     let (expected, config) = stored_plan(record)?;
     let options = RunOptions {
         num_runs: record.summary.num_runs.max(1) as usize,
+        tools: record.summary.tools,
         ..options.clone()
     };
     // A run stored before case summaries were kept gets them now, before its writer starts.
@@ -275,6 +276,11 @@ pub enum EvalRunError {
     /// The metrics or simulator settings asked for; the message names the field.
     #[error("{0}")]
     BadConfig(String),
+    #[error(
+        "tool replay answers tool calls inside Evalstudio, and the `{0}` profile's tools run on its \
+         ADK api_server; run it with live tools"
+    )]
+    ReplayUnsupported(String),
     /// Finished runs cannot be resumed; the message says why.
     #[error("{0}")]
     NotResumable(String),
@@ -300,7 +306,8 @@ impl DomainError for EvalRunError {
             | EvalRunError::NothingSelected
             | EvalRunError::NoneFailed(_)
             | EvalRunError::LabelTooLong(_)
-            | EvalRunError::BadConfig(_) => ErrorKind::Invalid,
+            | EvalRunError::BadConfig(_)
+            | EvalRunError::ReplayUnsupported(_) => ErrorKind::Invalid,
             EvalRunError::NotFound(_) => ErrorKind::NotFound,
             EvalRunError::NotRunning(_)
             | EvalRunError::AlreadyRunning(_)

@@ -6,7 +6,7 @@
 
 use super::eval_runs::{eval_run, EvalRunError, UnreadableRun};
 use super::last_run::failed_in_latest_run;
-use crate::agent::{Agent, AgentProfiles};
+use crate::agent::{Agent, AgentKind, AgentProfiles, ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::clock::now_seconds;
 use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
@@ -52,6 +52,8 @@ pub struct RunRequest {
     pub num_runs: usize,
     /// What the user calls the run, if anything.
     pub label: Option<String>,
+    /// Whether the tools run or answer from each case's recording.
+    pub tools: ToolExecution,
 }
 
 /// A checked request: what will run, how it is scored, by which agent.
@@ -66,6 +68,7 @@ pub struct RunPlan {
     pub label: Option<String>,
     /// Whether every case of the evalset runs (not a re-run of some).
     pub whole_set: bool,
+    pub tools: ToolExecution,
 }
 
 /// Checks `request` and resolves it: the config, the agent, the eval set and its chosen cases.
@@ -84,6 +87,7 @@ pub async fn plan_run(
     }
     let agent_name = request.agent.unwrap_or_else(|| request.app_name.clone());
     let agent = profile_agent(profiles, &agent_name)?;
+    check_replay(profiles, &agent_name, request.tools)?;
     let mut expected = match request.eval_set {
         RunEvalSet::Given(set) => set,
         RunEvalSet::Stored(id) => stored_eval_set(store, &request.app_name, &id).await?,
@@ -105,7 +109,39 @@ pub async fn plan_run(
         num_runs: request.num_runs,
         label,
         whole_set,
+        tools: request.tools,
     })
+}
+
+/// The tool execution a request names in words (REST's `toolExecutionMode` and `replayMiss`,
+/// the CLI's `--tools` and `--replay-miss`); absent ones are live.
+pub fn tool_execution(mode: Option<&str>, replay_miss: Option<&str>) -> Result<ToolExecution, EvalRunError> {
+    let mode = match mode {
+        None => ToolExecutionMode::Live,
+        Some(text) => ToolExecutionMode::parse(text).ok_or_else(|| {
+            EvalRunError::BadConfig(format!(
+                "tool_execution_mode: expected \"live\" or \"replay\", found \"{text}\""
+            ))
+        })?,
+    };
+    let replay_miss = match replay_miss {
+        None => ReplayMiss::Live,
+        Some(text) => ReplayMiss::parse(text).ok_or_else(|| {
+            EvalRunError::BadConfig(format!(
+                "replay_miss: expected \"live\" or \"error\", found \"{text}\""
+            ))
+        })?,
+    };
+    Ok(ToolExecution { mode, replay_miss })
+}
+
+/// Tool replay answers calls inside Evalstudio; an `adk` profile's tools run on its api_server.
+fn check_replay(profiles: &AgentProfiles, agent: &str, tools: ToolExecution) -> Result<(), EvalRunError> {
+    let remote = profiles.get(agent).is_some_and(|p| p.kind == AgentKind::Adk);
+    if tools.is_replay() && remote {
+        return Err(EvalRunError::ReplayUnsupported(agent.to_string()));
+    }
+    Ok(())
 }
 
 /// Records the planned run as `running`, under this process's lease, before any case starts.
@@ -122,6 +158,7 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
             created_at: now_seconds(),
             label: plan.label.as_deref(),
             whole_set: plan.whole_set,
+            tools: plan.tools,
         })
         .await?)
 }

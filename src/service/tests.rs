@@ -68,6 +68,7 @@ async fn start_weather_run(
         agent: None,
         num_runs,
         label: None,
+        tools: Default::default(),
     };
     start_eval_run(services, start).await.unwrap()
 }

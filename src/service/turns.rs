@@ -119,6 +119,7 @@ pub async fn start_turn(services: &Services, turn: NewTurn) -> Result<TurnHandle
             user_id: &user,
             session_id: &session_id,
             state: &session.state,
+            replay: None,
         };
         let mut stream = agent.run_turn(context, &history, &message);
         loop {

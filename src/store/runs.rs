@@ -3,6 +3,7 @@
 use super::db::{corrupt, Store, StoreError, StoreResult};
 use super::leases::{LEASE_SECONDS, LIVE_STATUS};
 use super::run_summaries::{write_summaries, CaseSummaryRow, SUMMARY_FORMAT};
+use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
 use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
 use serde_json::Value;
@@ -25,6 +26,7 @@ pub struct NewEvalRun<'a> {
     pub label: Option<&'a str>,
     /// Whether it runs every case of the evalset (not a re-run of some).
     pub whole_set: bool,
+    pub tools: ToolExecution,
 }
 
 /// A run without its stored eval set (which can be large): what lists, progress and statistics
@@ -57,7 +59,8 @@ static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "r.result_id, r.app_name, r.eval_set_id, r.agent, {status} AS status, r.num_runs, \
          r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
-         r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set",
+         r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set, \
+         r.tool_execution, r.replay_miss",
         status = LIVE_STATUS.as_str()
     )
 });
@@ -91,8 +94,8 @@ impl Store {
             let inserted = sqlx::query(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
                  config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised, \
-                 label, whole_set) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?) \
+                 label, whole_set, tool_execution, replay_miss) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?, ?, ?) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
@@ -109,6 +112,8 @@ impl Store {
             .bind(SUMMARY_FORMAT)
             .bind(run.label)
             .bind(run.whole_set)
+            .bind(run.tools.mode.as_str())
+            .bind(run.tools.replay_miss.as_str())
             .execute(&mut *transaction)
             .await?;
             if inserted.rows_affected() == 1 {
@@ -432,6 +437,17 @@ fn run_head(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunHead> {
     })
 }
 
+fn stored_tools(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ToolExecution> {
+    let mode: String = row.try_get("tool_execution")?;
+    let miss: String = row.try_get("replay_miss")?;
+    match (ToolExecutionMode::parse(&mode), ReplayMiss::parse(&miss)) {
+        (Some(mode), Some(replay_miss)) => Ok(ToolExecution { mode, replay_miss }),
+        _ => Err(StoreError::Database(sqlx::Error::Protocol(format!(
+            "unknown tool execution `{mode}`/`{miss}`"
+        )))),
+    }
+}
+
 fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
     let status: String = row.try_get("status")?;
     Ok(EvalRunSummary {
@@ -452,5 +468,6 @@ fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
         finished_at: row.try_get("finished_at")?,
         label: row.try_get("label")?,
         whole_set: row.try_get("whole_set")?,
+        tools: stored_tools(row)?,
     })
 }

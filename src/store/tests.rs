@@ -224,6 +224,7 @@ async fn weather_run(store: &Store) -> EvalRunRecord {
             created_at: 1.0,
             label: None,
             whole_set: true,
+            tools: Default::default(),
         })
         .await
         .unwrap()

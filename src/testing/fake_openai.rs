@@ -27,6 +27,9 @@ pub struct Reply {
     pub chunks: Vec<String>,
     /// Waited before anything (headers included) is sent.
     pub delay: Duration,
+    /// Answer "The tool said: …" with the text of the request's last tool result instead of
+    /// `chunks` (a model whose answer depends on what its tool returned).
+    pub echo_tool_result: bool,
 }
 
 impl Reply {
@@ -44,6 +47,15 @@ impl Reply {
             headers: vec![("content-type", "text/event-stream".into())],
             chunks,
             delay: Duration::ZERO,
+            echo_tool_result: false,
+        }
+    }
+
+    /// A streamed answer quoting the last tool result's text: "The tool said: …".
+    pub fn echo_tool_result() -> Self {
+        Reply {
+            echo_tool_result: true,
+            ..Self::raw(Vec::new())
         }
     }
 
@@ -62,6 +74,7 @@ impl Reply {
             headers: vec![("content-type", "application/json".into())],
             chunks: vec![body.to_string()],
             delay: Duration::ZERO,
+            echo_tool_result: false,
         }
     }
 
@@ -142,6 +155,33 @@ pub fn unreachable_base_url() -> String {
     format!("http://{}/v1", listener.local_addr().unwrap())
 }
 
+/// "The tool said: " and the text parts (or the error) of the last tool message of `body`.
+fn tool_said(body: Option<&Value>) -> String {
+    let messages = body
+        .and_then(|b| b["messages"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    let result = messages
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .and_then(|m| m["content"].as_str())
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .unwrap_or(Value::Null);
+    let texts: Vec<&str> = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    let said = if texts.is_empty() {
+        result["error"].as_str().unwrap_or_default().to_string()
+    } else {
+        texts.join(" ")
+    };
+    format!("The tool said: {said}")
+}
+
 async fn handle(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap, body: String) -> Response {
     script.requests.lock().unwrap().push(Recorded {
         path: uri.path().to_string(),
@@ -161,10 +201,17 @@ async fn handle(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap,
     for (name, value) in &reply.headers {
         response = response.header(*name, value);
     }
-    let chunks = reply
+    let chunks = if reply.echo_tool_result {
+        let recorded = script.requests.lock().unwrap().last().map(|r| r.body.clone());
+        Reply::sse(vec![
+            json!({"choices": [{"index": 0, "delta": {"content": tool_said(recorded.as_ref())},
+            "finish_reason": "stop"}]}),
+        ])
         .chunks
-        .into_iter()
-        .map(|c| Ok::<_, Infallible>(Bytes::from(c)));
+    } else {
+        reply.chunks
+    };
+    let chunks = chunks.into_iter().map(|c| Ok::<_, Infallible>(Bytes::from(c)));
     response
         .body(Body::from_stream(futures::stream::iter(chunks)))
         .unwrap()

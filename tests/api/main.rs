@@ -33,3 +33,4 @@ mod run;
 mod run_export;
 mod scenarios;
 mod sessions;
+mod tool_replay;

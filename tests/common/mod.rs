@@ -24,6 +24,7 @@ pub async fn recorded_eval_set(conversations: &[(&str, &[&str])]) -> EvalSet {
                 user_id: "u",
                 session_id: "s",
                 state: &state,
+                replay: None,
             };
             let events = agent.run_turn(session, &history, message).collect().await;
             turns.push(RecordedTurn {

@@ -549,6 +549,13 @@ impl Invocation {
             .map(IntermediateData::tool_calls)
             .unwrap_or_default()
     }
+
+    pub fn tool_responses(&self) -> Vec<&FunctionResponse> {
+        self.intermediate_data
+            .as_ref()
+            .map(IntermediateData::tool_responses)
+            .unwrap_or_default()
+    }
 }
 
 impl EvalCase {

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use futures::stream::{self, BoxStream, StreamExt};
 use serde_json::{Map, Value};
 
+use super::replay::{answer_call, ReplayTable};
 use super::{Agent, AgentEvent, SessionContext, ToolRegistry, Turn};
 use intents::{plan, Plan};
 use phrasing::{describe, reply_text};
@@ -62,7 +63,7 @@ impl DemoAgent {
         &self.tools
     }
 
-    async fn turn(&self, history: &[Turn], message: &str) -> Vec<AgentEvent> {
+    async fn turn(&self, replay: Option<&ReplayTable>, history: &[Turn], message: &str) -> Vec<AgentEvent> {
         // The demo's "model call" is its injected latency (its rules take no measurable time).
         let thinking = Instant::now();
         if self.faults.latency_ms > 0 {
@@ -99,12 +100,14 @@ impl DemoAgent {
                         name: call.name.to_string(),
                         args: call.args.clone(),
                     });
-                    let started = Instant::now();
-                    let result = match self.tools.get(call.name) {
-                        Some(tool) => tool.call(&call.args).await,
-                        None => Err(format!("unknown tool \"{}\"", call.name)),
+                    let live = async {
+                        match self.tools.get(call.name) {
+                            Some(tool) => tool.call(&call.args).await,
+                            None => Err(format!("unknown tool \"{}\"", call.name)),
+                        }
                     };
-                    let duration_ms = started.elapsed().as_millis() as u64;
+                    let (result, duration_ms, source) =
+                        answer_call(replay, call.name, &call.args, live).await;
                     let response = match &result {
                         Ok(map) => map.clone(),
                         Err(message) => {
@@ -119,6 +122,7 @@ impl DemoAgent {
                         name: call.name.to_string(),
                         response,
                         duration_ms,
+                        source,
                     });
                     answer.push(describe(call.name, &call.args, &result));
                 }
@@ -145,12 +149,12 @@ impl DemoAgent {
 impl Agent for DemoAgent {
     fn run_turn<'a>(
         &'a self,
-        _session: SessionContext<'a>,
+        session: SessionContext<'a>,
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent> {
         // The tools answer instantly, so buffering a turn's events changes only their timing.
-        stream::once(self.turn(history, message))
+        stream::once(self.turn(session.replay, history, message))
             .flat_map(stream::iter)
             .boxed()
     }

@@ -22,7 +22,10 @@ use std::time::Instant;
 use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
 use serde_json::{json, Map, Value};
 
-use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, Toolbox, Turn};
+use super::replay::{answer_call, ReplayTable};
+use super::{
+    turn_stream, Agent, AgentEvent, Emitter, SessionContext, ToolRegistry, ToolSource, Toolbox, Turn,
+};
 use crate::llm_http::{api_key, env_lookup, snippet, Endpoint, KeyLookup};
 pub use config::OpenAiConfig;
 use stream::{ModelReply, PartialCall};
@@ -90,7 +93,13 @@ impl OpenAiAgent {
     }
 
     /// One turn: model calls and tool runs until the model answers with text.
-    async fn run(&self, history: &[Turn], message: &str, out: &Emitter) -> Result<(), String> {
+    async fn run(
+        &self,
+        replay: Option<&ReplayTable>,
+        history: &[Turn],
+        message: &str,
+        out: &Emitter,
+    ) -> Result<(), String> {
         let tools = &self.tools.for_turn().await?;
         let mut messages = messages::initial(self.config.system_prompt.as_deref(), history, message);
         // Model replies so far that asked for tools.
@@ -140,15 +149,16 @@ impl OpenAiAgent {
             // Run the calls concurrently; report results in call order as soon as each is known.
             let mut results: FuturesOrdered<_> = calls
                 .iter()
-                .map(|call| async move { (call, run_tool(tools, call).await) })
+                .map(|call| async move { (call, run_tool(tools, replay, call).await) })
                 .collect();
-            while let Some((call, (response, duration_ms))) = results.next().await {
+            while let Some((call, (response, duration_ms, source))) = results.next().await {
                 messages.push(messages::tool_result(&call.id, &response));
                 out.emit(AgentEvent::ToolResult {
                     id: call.id.clone(),
                     name: call.name.clone(),
                     response,
                     duration_ms,
+                    source,
                 });
             }
             step += 1;
@@ -193,11 +203,11 @@ impl OpenAiAgent {
 impl Agent for OpenAiAgent {
     fn run_turn<'a>(
         &'a self,
-        _session: SessionContext<'a>,
+        session: SessionContext<'a>,
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent> {
-        turn_stream(move |out| async move { self.run(history, message, &out).await })
+        turn_stream(move |out| async move { self.run(session.replay, history, message, &out).await })
     }
 }
 
@@ -237,29 +247,34 @@ fn prepare_calls(calls: Vec<PartialCall>, turn: usize, step: usize) -> Vec<Prepa
         .collect()
 }
 
-/// Runs one call of the model's reply; a failure becomes the `{"error": …}` the model reads.
-async fn run_tool(tools: &ToolRegistry, call: &PreparedCall) -> (Map<String, Value>, u64) {
+/// Runs one call of the model's reply (or answers it from the replay table); a failure becomes
+/// the `{"error": …}` the model reads.
+async fn run_tool(
+    tools: &ToolRegistry,
+    replay: Option<&ReplayTable>,
+    call: &PreparedCall,
+) -> (Map<String, Value>, u64, ToolSource) {
     let args = match &call.args {
         Ok(args) => args,
-        Err(message) => return (error_object(message.clone()), 0),
+        Err(message) => return (error_object(message.clone()), 0, ToolSource::Live),
     };
-    let Some(tool) = tools.get(&call.name) else {
-        let known: Vec<&str> = tools.iter().map(|t| t.name()).collect();
-        let message = if known.is_empty() {
-            format!("no tool named \"{}\"; no tools are available", call.name)
-        } else {
-            format!(
-                "no tool named \"{}\"; available tools: {}",
-                call.name,
-                known.join(", ")
-            )
-        };
-        return (error_object(message), 0);
+    let live = async {
+        match tools.get(&call.name) {
+            Some(tool) => tool.call(args).await,
+            None => Err(unknown_tool(tools, &call.name)),
+        }
     };
-    let started = Instant::now();
-    let result = tool.call(args).await;
-    let duration_ms = started.elapsed().as_millis() as u64;
-    (result.unwrap_or_else(error_object), duration_ms)
+    let (result, duration_ms, source) = answer_call(replay, &call.name, args, live).await;
+    (result.unwrap_or_else(error_object), duration_ms, source)
+}
+
+fn unknown_tool(tools: &ToolRegistry, name: &str) -> String {
+    let known: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+    if known.is_empty() {
+        format!("no tool named \"{name}\"; no tools are available")
+    } else {
+        format!("no tool named \"{name}\"; available tools: {}", known.join(", "))
+    }
 }
 
 fn parse_args(raw: &str) -> Result<Map<String, Value>, String> {

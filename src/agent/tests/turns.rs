@@ -18,6 +18,7 @@ fn without_durations(events: &[AgentEvent]) -> Vec<AgentEvent> {
                 name,
                 response,
                 duration_ms: 0,
+                source: Default::default(),
             },
             other => other,
         })

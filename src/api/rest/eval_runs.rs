@@ -7,7 +7,7 @@ use crate::api::AppState;
 use crate::eval::Change;
 use crate::records::{RunComparison, RunScope};
 use crate::service::eval_runs::{self, StoredEvalSetResult};
-use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
+use crate::service::run_plan::{tool_execution, RunEvalSet, RunMetrics, RunRequest};
 use crate::service::run_progress::{self, ProgressEvent};
 use crate::service::{metric_offer, run_export, run_views};
 use axum::extract::{Path, Query, State};
@@ -65,6 +65,12 @@ struct RunEvalBody {
     /// Evalstudio's: what to call the run.
     #[serde(default)]
     label: Option<String>,
+    /// adk-web's name: `live` (default) or `replay` (tool calls answered from each case's recording).
+    #[serde(default, alias = "toolExecutionMode")]
+    tool_execution_mode: Option<String>,
+    /// Under replay, what an unrecorded call gets: `live` (default) or `error`.
+    #[serde(default, alias = "replayMiss")]
+    replay_miss: Option<String>,
 }
 
 fn one() -> usize {
@@ -87,6 +93,7 @@ async fn run_eval(
     JsonBody(body): JsonBody<RunEvalBody>,
 ) -> Result<Response, ApiError> {
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be a RunEvalRequest"))?;
+    let tools = tool_execution(body.tool_execution_mode.as_deref(), body.replay_miss.as_deref())?;
     let request = RunRequest {
         app_name: app.clone(),
         eval_set: RunEvalSet::Stored(eval_set_id),
@@ -104,6 +111,7 @@ async fn run_eval(
         agent: body.agent,
         num_runs: body.num_runs,
         label: body.label,
+        tools,
     };
     let (record, handle) = eval_runs::start_eval_run(&state.services, request).await?;
     let result_id = record.summary.result_id;

@@ -5,8 +5,9 @@
 use futures::StreamExt;
 
 use super::RunOptions;
+use crate::agent::replay::ReplayTable;
 use crate::agent::to_eval_case::{generated_invocation, RecordedTurn};
-use crate::agent::{Agent, AgentEvent, SessionContext, Turn};
+use crate::agent::{Agent, AgentEvent, ReplayMiss, SessionContext, ToolExecutionMode, ToolSource, Turn};
 use crate::eval::efficiency::python_round3;
 use crate::eval::services::ScoringServices;
 use crate::eval::simulator::{NextUserMessage, SimulatorConfig, UserSimulator};
@@ -21,6 +22,8 @@ pub(super) struct CaseRun {
     pub error: Option<String>,
     /// Whether another try might get through (an agent or model failure, not a setting).
     pub retryable: bool,
+    /// Under tool replay, per turn, where each tool response came from.
+    pub tool_sources: Vec<Vec<ToolSource>>,
 }
 
 /// Why a case run stopped early.
@@ -84,20 +87,47 @@ pub(super) async fn run_case(
         Err(Stop::Failed(message)) => (Some(message), true),
         Err(Stop::Unrunnable(message)) => (Some(message), false),
     };
+    let tool_sources = if options.tools.is_replay() {
+        session.recorded.iter().map(|t| sources(&t.turn.events)).collect()
+    } else {
+        Vec::new()
+    };
     CaseRun {
         actual,
         session_id: session.session_id,
         error,
         retryable,
+        tool_sources,
     }
 }
 
-/// Sends the case's user turns in order.
+/// Sends the case's user turns in order; under tool replay each turn's calls are answered
+/// from that turn's recording.
 async fn replay(session: &mut Session<'_>, conversation: &[Invocation]) -> Result<(), Stop> {
-    for expected in conversation {
-        session.turn(expected.user_content.joined_text()).await?;
+    for (number, expected) in conversation.iter().enumerate() {
+        let tools = session.options.tools;
+        let table = match tools.mode {
+            ToolExecutionMode::Live => None,
+            ToolExecutionMode::Replay => Some(replay_table(expected, tools.replay_miss, number + 1)?),
+        };
+        session
+            .turn(expected.user_content.joined_text(), table.as_ref())
+            .await?;
     }
     Ok(())
+}
+
+/// The recorded calls of expected turn `number`; a turn whose calls were recorded without
+/// their results cannot be replayed, and says so rather than running them live unnoticed.
+fn replay_table(expected: &Invocation, miss: ReplayMiss, number: usize) -> Result<ReplayTable, Stop> {
+    let table = ReplayTable::from_invocation(expected, miss);
+    match table.unanswered() {
+        0 => Ok(table),
+        missing => Err(Stop::Unrunnable(format!(
+            "turn {number}: tool replay needs each recorded call's result, and {missing} of this \
+             turn's calls have none (a file with tool_uses only?); run the case live or capture it again"
+        ))),
+    }
 }
 
 /// Lets the simulated user talk to the agent until it sends the stop signal or reaches the
@@ -118,7 +148,7 @@ async fn simulate(
     loop {
         let next = user.next_message(&session.actual, session.app_name, model).await;
         match next.map_err(|error| format!("turn {}: {error}", session.actual.len() + 1))? {
-            NextUserMessage::Message(message) => session.turn(message).await?,
+            NextUserMessage::Message(message) => session.turn(message, None).await?,
             NextUserMessage::StopSignal | NextUserMessage::TurnLimit => return Ok(()),
         }
     }
@@ -140,13 +170,14 @@ struct Session<'a> {
 impl Session<'_> {
     /// One user message through the agent; an error says which turn failed and why. A turn
     /// the agent answered with an error is still recorded.
-    async fn turn(&mut self, message: String) -> Result<(), String> {
+    async fn turn(&mut self, message: String, replay: Option<&ReplayTable>) -> Result<(), String> {
         let number = self.recorded.len() + 1;
         let history: Vec<Turn> = self.recorded.iter().map(|t| t.turn.clone()).collect();
         let session = SessionContext {
             user_id: self.user_id,
             session_id: &self.session_id,
             state: &self.state,
+            replay,
         };
         let started = crate::clock::now_seconds();
         let clock = std::time::Instant::now();
@@ -184,6 +215,17 @@ impl Session<'_> {
             None => Ok(()),
         }
     }
+}
+
+/// Where each of a turn's tool results came from, in order.
+fn sources(events: &[AgentEvent]) -> Vec<ToolSource> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            AgentEvent::ToolResult { source, .. } => Some(*source),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Seconds the turn waited for the model, when the agent timed its model calls (an ADK agent
@@ -234,6 +276,7 @@ mod tests {
             name: "f".into(),
             response: Default::default(),
             duration_ms,
+            source: Default::default(),
         }
     }
 

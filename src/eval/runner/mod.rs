@@ -15,7 +15,7 @@ use super::config::EvalConfig;
 use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
-use crate::agent::Agent;
+use crate::agent::{Agent, ToolExecution};
 use crate::evalset::EvalSet;
 use case_run::run_case;
 
@@ -33,6 +33,8 @@ pub struct RunOptions {
     /// in a fresh session, after `retry_backoff`, doubling.
     pub retries: usize,
     pub retry_backoff: Duration,
+    /// Whether tools run or answer from the case's recording (scripted cases only).
+    pub tools: ToolExecution,
 }
 
 impl Default for RunOptions {
@@ -43,6 +45,7 @@ impl Default for RunOptions {
             turn_timeout: Duration::from_secs(300),
             retries: 2,
             retry_backoff: Duration::from_secs(1),
+            tools: ToolExecution::LIVE,
         }
     }
 }
@@ -126,6 +129,7 @@ pub fn run_and_score<'a>(
                     score_case(&expected.eval_set_id, case, case_run.actual, config, services).await;
                 result.session_id = case_run.session_id;
                 result.error = case_run.error;
+                result.tool_sources = case_run.tool_sources;
                 FinishedCase {
                     run_index,
                     case_index,

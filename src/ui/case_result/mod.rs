@@ -231,13 +231,19 @@ fn CaseResultBody(
         }
     };
     let turns = match result {
-        Ok(result) => result
-            .eval_metric_result_per_invocation
-            .into_iter()
-            .enumerate()
-            .map(|(index, turn)| view! { <TurnResult number=index + 1 turn on_accept=accept_turn /> })
-            .collect_view()
-            .into_any(),
+        Ok(result) => {
+            let mut sources = result.tool_sources.into_iter();
+            result
+                .eval_metric_result_per_invocation
+                .into_iter()
+                .enumerate()
+                .map(|(index, turn)| {
+                    let tool_sources = sources.next().unwrap_or_default();
+                    view! { <TurnResult number=index + 1 turn on_accept=accept_turn tool_sources /> }
+                })
+                .collect_view()
+                .into_any()
+        }
         Err(err) => {
             view! { <ErrorNote message=format!("The stored result could not be read: {err}") /> }.into_any()
         }

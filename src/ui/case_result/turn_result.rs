@@ -4,6 +4,7 @@
 //! has no expectation: it shows what the simulated user said and what the agent did.
 
 use super::trajectory::Trajectory;
+use crate::agent::ToolSource;
 use crate::eval::{turn_tokens, word_diff, EvalMetricResultPerInvocation};
 use crate::evalset::{Content, DiffKind, FunctionCall, Invocation};
 use crate::ui::evaluate::metric_result::MetricResult;
@@ -15,6 +16,9 @@ pub fn TurnResult(
     turn: EvalMetricResultPerInvocation,
     /// Accepts this turn's actual; None when there is nothing to accept into.
     on_accept: Option<Callback<usize>>,
+    /// Under tool replay, where each tool result came from (empty when the tools ran live).
+    #[prop(optional)]
+    tool_sources: Vec<ToolSource>,
 ) -> impl IntoView {
     let actual = turn.actual_invocation;
     let expected = turn.expected_invocation;
@@ -24,6 +28,13 @@ pub fn TurnResult(
             .unwrap_or_default()
     };
     let (expected_calls, actual_calls) = (calls(expected.as_ref()), calls(Some(&actual)));
+    let replay_note = (!tool_sources.is_empty()).then(|| {
+        let names = actual
+            .tool_responses()
+            .into_iter()
+            .map(|r| r.name.clone().unwrap_or_default());
+        view! { <ReplayNote results=names.zip(tool_sources).collect() /> }
+    });
     let text = |content: Option<&Content>| content.map(Content::joined_text).unwrap_or_default();
     let expected_text = text(expected.as_ref().and_then(|e| e.final_response.as_ref()));
     let actual_text = text(actual.final_response.as_ref());
@@ -62,6 +73,7 @@ pub fn TurnResult(
             } else {
                 view! { <Trajectory expected=expected_calls actual=actual_calls /> }.into_any()
             }}
+            {replay_note}
             <h3>"Final response"</h3>
             {if simulated {
                 view! { <p class="message">{actual_text}</p> }.into_any()
@@ -84,6 +96,35 @@ pub fn TurnResult(
             <h3>"Metrics"</h3>
             <ul class="metric-results">{metrics}</ul>
         </section>
+    }
+}
+
+/// Where each tool result of a replayed turn came from: the case's recording, the tool (no
+/// recorded match, run live), or an error (no recorded match).
+#[component]
+fn ReplayNote(results: Vec<(String, ToolSource)>) -> impl IntoView {
+    let items = results
+        .into_iter()
+        .map(|(name, source)| {
+            let (class, text) = match source {
+                ToolSource::Replayed => ("badge info", "replayed"),
+                ToolSource::Live => ("badge running", "ran live: no recorded match"),
+                ToolSource::Unrecorded => ("badge error", "no recorded result"),
+            };
+            view! {
+                <li>
+                    <code>{name}</code>
+                    " "
+                    <span class=class>{text}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="replay-note">
+            <span class="muted small">"Tool replay"</span>
+            <ul>{items}</ul>
+        </div>
     }
 }
 

@@ -68,6 +68,7 @@ mod tests {
             session_details: None,
             user_id: None,
             error: None,
+            tool_sources: Vec::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The top of the run form: which agent runs which cases how many times, and Run evaluation.
 //! The case scope is remembered per evalset in the browser.
 
+use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::ui::browser;
 use leptos::prelude::*;
 
@@ -13,6 +14,8 @@ pub(super) struct RunSettings {
     pub num_runs: RwSignal<String>,
     /// What to call the run (optional).
     pub label: RwSignal<String>,
+    /// "live", "replay" or "replay_error" (see [`RunSettings::tools`]).
+    pub tools: RwSignal<String>,
     scope_key: StoredValue<String>,
 }
 
@@ -23,6 +26,7 @@ impl RunSettings {
             scope: RwSignal::new("all".to_string()),
             num_runs: RwSignal::new("1".to_string()),
             label: RwSignal::new(String::new()),
+            tools: RwSignal::new("live".to_string()),
             scope_key: StoredValue::new(format!("evalstudio.run_scope.{app}.{eval_set_id}")),
         };
         Effect::new(move |_| {
@@ -31,6 +35,21 @@ impl RunSettings {
             }
         });
         settings
+    }
+
+    /// How the run's tools answer, as chosen.
+    pub(super) fn tools(&self) -> ToolExecution {
+        match self.tools.get_untracked().as_str() {
+            "replay" => ToolExecution {
+                mode: ToolExecutionMode::Replay,
+                replay_miss: ReplayMiss::Live,
+            },
+            "replay_error" => ToolExecution {
+                mode: ToolExecutionMode::Replay,
+                replay_miss: ReplayMiss::Error,
+            },
+            _ => ToolExecution::LIVE,
+        }
     }
 
     /// Runs per case, or what is wrong with the number typed.
@@ -57,6 +76,7 @@ pub(super) fn RunControls(
         scope,
         num_runs,
         label,
+        tools,
         scope_key,
     } = settings;
     let agents = agents
@@ -99,6 +119,7 @@ pub(super) fn RunControls(
                     bind:value=num_runs
                 />
             </label>
+            <ToolsSelect tools />
             <label>
                 "Label "
                 <input
@@ -109,5 +130,20 @@ pub(super) fn RunControls(
                 />
             </label>
         </div>
+    }
+}
+
+/// Live tools, or replay from each case's recording (adk-web's tool execution mode).
+#[component]
+fn ToolsSelect(tools: RwSignal<String>) -> impl IntoView {
+    view! {
+        <label title="Replay answers each tool call that matches one the case recorded (same name and arguments, same turn) with the recorded result, so tools do not run again.">
+            "Tools "
+            <select prop:value=move || tools.get() on:change=move |ev| tools.set(event_target_value(&ev))>
+                <option value="live">"Live"</option>
+                <option value="replay">"Replay; unrecorded calls run live"</option>
+                <option value="replay_error">"Replay; unrecorded calls get an error"</option>
+            </select>
+        </label>
     }
 }

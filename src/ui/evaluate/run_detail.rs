@@ -10,13 +10,19 @@ use leptos::prelude::*;
 #[component]
 pub(super) fn RunDetail(run: CaseRun) -> impl IntoView {
     let turns = match run.result {
-        Ok(result) => result
-            .eval_metric_result_per_invocation
-            .into_iter()
-            .enumerate()
-            .map(|(index, turn)| view! { <TurnResult number=index + 1 turn on_accept=None /> })
-            .collect_view()
-            .into_any(),
+        Ok(result) => {
+            let mut sources = result.tool_sources.into_iter();
+            result
+                .eval_metric_result_per_invocation
+                .into_iter()
+                .enumerate()
+                .map(|(index, turn)| {
+                    let tool_sources = sources.next().unwrap_or_default();
+                    view! { <TurnResult number=index + 1 turn on_accept=None tool_sources /> }
+                })
+                .collect_view()
+                .into_any()
+        }
         Err(message) => view! { <ErrorNote message /> }.into_any(),
     };
     view! {

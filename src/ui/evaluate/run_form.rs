@@ -89,6 +89,7 @@ fn RunFormBody(
                 scope,
                 simulator: simulator_config,
                 label: Some(settings.label.get_untracked()).filter(|label| !label.trim().is_empty()),
+                tools: settings.tools(),
             };
             error.set(None);
             pending.set(true);
