@@ -33,3 +33,26 @@ test('a chat turn calls an MCP tool and shows its result card', async ({ page })
   await expect(card).toContainText('The sum of 2 and 3 is 5.');
   await expect(page.locator('.bubble-agent').last()).toContainText('The tool said: The sum of 2 and 3 is 5.');
 });
+
+test('a captured MCP case runs with its tools replayed, and the result says which calls were', async ({ page }) => {
+  await open(page, '/chat?app=mcp');
+  const input = page.getByLabel('Message');
+  await input.fill('Please sum 4 and 5');
+  await input.press('Enter');
+  await expect(page.locator('.bubble-agent').last()).toContainText('The tool said: The sum of 4 and 5 is 9.');
+  await page.getByLabel('Evalset', { exact: true }).selectOption({ label: '+ New evalset…' });
+  await page.getByLabel('New evalset id').fill('mcp_replay');
+  await page.getByLabel('Eval id', { exact: true }).fill('sum_four_five');
+  await page.getByRole('button', { name: 'Add current session' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as' })).toContainText('sum_four_five');
+
+  await open(page, '/evalsets/mcp/mcp_replay');
+  await page.getByLabel('Tools').selectOption({ label: 'Replay; unrecorded calls get an error' });
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  const row = page.locator('.results-table').getByRole('row', { name: /^sum_four_five/ });
+  await expect(row).toContainText('✓ PASSED');
+  await row.getByRole('button', { name: 'Show' }).click();
+  const note = page.locator('.results-table .detail-row .replay-note');
+  await expect(note).toContainText('get-sum');
+  await expect(note.locator('.badge')).toHaveText('replayed');
+});
