@@ -1,7 +1,9 @@
 //! Server-side overhead of a chat turn: 1,000 turns through `POST /run_sse` of the real server
-//! (real SQLite file, real HTTP on 127.0.0.1), once with the demo agent and once with an
-//! OpenAI-compatible agent whose model server answers at once. Prints p50 and p99 of the time
-//! to the first streamed byte and to the end of the turn (recorded in the store).
+//! (real SQLite file, real HTTP on 127.0.0.1), with the demo agent, with an OpenAI-compatible
+//! agent whose model server answers at once, and with that agent calling an MCP tool (the
+//! reference server's get-sum over stdio, from end2end/node_modules: `make tools`) in every
+//! turn. Prints p50 and p99 of the time to the first streamed byte and to the end of the turn
+//! (recorded in the store).
 //!
 //! Run with `make bench` or `cargo bench --features ssr --bench chat_turn`.
 
@@ -29,8 +31,21 @@ fn main() {
     runtime.block_on(async {
         let model = spawn_instant_model().await;
         let model_url = &model.base_url;
+        let tool_model = fake_openai::Server::always(fake_openai::Reply::call_then_echo(
+            "get-sum",
+            json!({"a": 2, "b": 3}),
+        ))
+        .await;
+        let everything = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/end2end/node_modules/.bin/mcp-server-everything"
+        );
         let config = format!(
-            "[[profiles]]\nname = \"instant\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{model_url}\"\n"
+            "[[profiles]]\nname = \"instant\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{model_url}\"\n\
+             [[mcp_servers]]\nname = \"everything\"\ncommand = \"{everything}\"\nargs = [\"stdio\"]\n\
+             [[profiles]]\nname = \"mcp\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{}\"\n\
+             mcp_servers = [\"everything\"]\n",
+            tool_model.base_url
         );
         let profiles = Config::parse(&config).unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -54,6 +69,7 @@ fn main() {
         for (app, message) in [
             ("demo", "What's the weather in Paris, and 20 EUR in USD?"),
             ("instant", "Hello"),
+            ("mcp", "What is 2 + 3?"),
         ] {
             measure(&http, &base, app, message).await;
         }

@@ -27,9 +27,19 @@ pub struct Reply {
     pub chunks: Vec<String>,
     /// Waited before anything (headers included) is sent.
     pub delay: Duration,
-    /// Answer "The tool said: …" with the text of the request's last tool result instead of
-    /// `chunks` (a model whose answer depends on what its tool returned).
-    pub echo_tool_result: bool,
+    /// An answer made from the request instead of `chunks`.
+    pub from_request: Option<FromRequest>,
+}
+
+/// Answers that depend on what the model was sent.
+#[derive(Clone)]
+pub enum FromRequest {
+    /// "The tool said: …" with the text of the request's last tool result (a model whose
+    /// answer depends on what its tool returned).
+    EchoToolResult,
+    /// A call of this tool with these arguments when the last message is the user's; else as
+    /// `EchoToolResult` (one tool round per turn, for any number of turns).
+    CallThenEcho(String, Value),
 }
 
 impl Reply {
@@ -47,14 +57,23 @@ impl Reply {
             headers: vec![("content-type", "text/event-stream".into())],
             chunks,
             delay: Duration::ZERO,
-            echo_tool_result: false,
+            from_request: None,
         }
     }
 
     /// A streamed answer quoting the last tool result's text: "The tool said: …".
     pub fn echo_tool_result() -> Self {
         Reply {
-            echo_tool_result: true,
+            from_request: Some(FromRequest::EchoToolResult),
+            ..Self::raw(Vec::new())
+        }
+    }
+
+    /// A call of `name` with `args` after each user message, and after the tool's result an
+    /// answer quoting it.
+    pub fn call_then_echo(name: &str, args: Value) -> Self {
+        Reply {
+            from_request: Some(FromRequest::CallThenEcho(name.to_string(), args)),
             ..Self::raw(Vec::new())
         }
     }
@@ -74,7 +93,7 @@ impl Reply {
             headers: vec![("content-type", "application/json".into())],
             chunks: vec![body.to_string()],
             delay: Duration::ZERO,
-            echo_tool_result: false,
+            from_request: None,
         }
     }
 
@@ -155,6 +174,27 @@ pub fn unreachable_base_url() -> String {
     format!("http://{}/v1", listener.local_addr().unwrap())
 }
 
+fn answer_from(how: &FromRequest, sent: Option<&Value>) -> Reply {
+    let last_role = sent
+        .and_then(|b| b["messages"].as_array())
+        .and_then(|m| m.last())
+        .map(|m| m["role"].clone());
+    match how {
+        FromRequest::CallThenEcho(name, args) if last_role.as_ref().is_some_and(|r| r == "user") => {
+            Reply::sse(vec![
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
+                {"index": 0, "id": "call_1", "type": "function",
+                 "function": {"name": name, "arguments": args.to_string()}}
+            ]}, "finish_reason": "tool_calls"}]}),
+            ])
+        }
+        _ => Reply::sse(vec![
+            json!({"choices": [{"index": 0, "delta": {"content": tool_said(sent)},
+            "finish_reason": "stop"}]}),
+        ]),
+    }
+}
+
 /// "The tool said: " and the text parts (or the error) of the last tool message of `body`.
 fn tool_said(body: Option<&Value>) -> String {
     let messages = body
@@ -201,15 +241,12 @@ async fn handle(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap,
     for (name, value) in &reply.headers {
         response = response.header(*name, value);
     }
-    let chunks = if reply.echo_tool_result {
-        let recorded = script.requests.lock().unwrap().last().map(|r| r.body.clone());
-        Reply::sse(vec![
-            json!({"choices": [{"index": 0, "delta": {"content": tool_said(recorded.as_ref())},
-            "finish_reason": "stop"}]}),
-        ])
-        .chunks
-    } else {
-        reply.chunks
+    let chunks = match &reply.from_request {
+        Some(how) => {
+            let sent = script.requests.lock().unwrap().last().map(|r| r.body.clone());
+            answer_from(how, sent.as_ref()).chunks
+        }
+        None => reply.chunks,
     };
     let chunks = chunks.into_iter().map(|c| Ok::<_, Infallible>(Bytes::from(c)));
     response
