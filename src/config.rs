@@ -15,6 +15,7 @@
 //! tools = ["get_weather", "calculate"]   # default: all built-in tools (none with mcp_servers)
 //! mcp_servers = ["everything"]     # offer these MCP servers' tools too
 //! max_tool_steps = 8
+//! stream = false                    # default true; false for servers that call tools only unstreamed
 //!
 //! [[mcp_servers]]                   # an MCP tool server; see agent/mcp/config.rs for every key
 //! name = "everything"

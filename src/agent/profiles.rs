@@ -47,6 +47,10 @@ pub struct AgentProfile {
     pub mcp_servers: Vec<String>,
     #[serde(default)]
     pub max_tool_steps: Option<usize>,
+    /// For `openai`: whether answers stream (default true); false for servers that send tool
+    /// calls only in whole answers.
+    #[serde(default)]
+    pub stream: Option<bool>,
     /// For `adk`: the app the api_server runs (its agent folder); the profile name when absent.
     #[serde(default)]
     pub adk_app: Option<String>,
@@ -66,6 +70,7 @@ impl AgentProfile {
             tools: None,
             mcp_servers: Vec::new(),
             max_tool_steps: None,
+            stream: None,
             adk_app: None,
         }
     }
@@ -107,6 +112,7 @@ impl AgentProfile {
                 if let Some(steps) = self.max_tool_steps {
                     config.max_tool_steps = steps;
                 }
+                config.stream = self.stream.unwrap_or(true);
                 let servers = self
                     .mcp_servers
                     .iter()

@@ -22,6 +22,9 @@ pub struct OpenAiConfig {
     pub max_retries: u32,
     /// First backoff step; each retry doubles it (capped at 8 s), ±20% jitter.
     pub retry_base_delay: Duration,
+    /// Whether answers stream. Off for servers that send tool calls only in whole answers
+    /// (llama-cpp-python's server, for one); the text then arrives at once.
+    pub stream: bool,
 }
 
 impl OpenAiConfig {
@@ -42,6 +45,7 @@ impl OpenAiConfig {
             request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
             max_retries: Self::DEFAULT_MAX_RETRIES,
             retry_base_delay: Self::DEFAULT_RETRY_BASE_DELAY,
+            stream: true,
         }
     }
 

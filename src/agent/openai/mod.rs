@@ -173,9 +173,11 @@ impl OpenAiAgent {
             // An empty `tools` array is rejected by OpenAI; leave it out instead.
             body.insert("tools".into(), Value::Array(tools.declarations()));
         }
-        body.insert("stream".into(), Value::Bool(true));
-        // Without this OpenAI sends no token counts when streaming; other servers ignore it.
-        body.insert("stream_options".into(), json!({"include_usage": true}));
+        body.insert("stream".into(), Value::Bool(self.config.stream));
+        if self.config.stream {
+            // Without this OpenAI sends no token counts when streaming; other servers ignore it.
+            body.insert("stream_options".into(), json!({"include_usage": true}));
+        }
         if let Some(t) = self.config.temperature {
             body.insert("temperature".into(), json!(t));
         }
@@ -192,9 +194,14 @@ impl OpenAiAgent {
         let endpoint = self.endpoint();
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
         let body = self.request_body(messages, tools);
+        let (streamed, endpoint) = (self.config.stream, &endpoint);
         endpoint
-            .call(key.as_deref(), &body, |response| {
-                stream::read_stream(response, &endpoint, out)
+            .call(key.as_deref(), &body, |response| async move {
+                if streamed {
+                    stream::read_stream(response, endpoint, out).await
+                } else {
+                    stream::read_whole(response, endpoint, out).await
+                }
             })
             .await
     }
@@ -221,16 +228,20 @@ struct PreparedCall {
     args: Result<Map<String, Value>, String>,
 }
 
+/// The reply's calls with ids the conversation can answer: a missing id, or one an earlier call
+/// of the reply already has (some servers number every call `call_0`), gets one of its own.
 fn prepare_calls(calls: Vec<PartialCall>, turn: usize, step: usize) -> Vec<PreparedCall> {
+    let mut seen = std::collections::HashSet::new();
     calls
         .into_iter()
         .enumerate()
         .map(|(n, call)| {
-            let id = if call.id.is_empty() {
+            let id = if call.id.is_empty() || seen.contains(&call.id) {
                 format!("call_{turn}_{step}_{n}")
             } else {
                 call.id
             };
+            seen.insert(id.clone());
             let args = parse_args(&call.arguments);
             let raw_args = if call.arguments.trim().is_empty() {
                 "{}".to_string()

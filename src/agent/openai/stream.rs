@@ -1,6 +1,7 @@
-//! A streamed chat completion read into a model reply: server-sent `data:` chunks with text
+//! A chat completion read into a model reply: streamed as server-sent `data:` chunks with text
 //! deltas (emitted as they arrive), tool-call deltas (assembled by index or id, however the
-//! server numbers them) and token usage.
+//! server numbers them) and token usage; or, for servers that call tools only unstreamed, one
+//! JSON answer read the same way.
 
 use futures::StreamExt;
 use serde_json::Value;
@@ -83,6 +84,53 @@ pub(super) async fn read_stream(
              that it supports \"stream\": true"
         )));
     }
+    Ok(acc.finish())
+}
+
+/// An unstreamed answer: one JSON body, its text emitted at once.
+pub(super) async fn read_whole(
+    response: reqwest::Response,
+    endpoint: &Endpoint<'_>,
+    out: &Emitter,
+) -> Result<ModelReply, Failure> {
+    let url = &endpoint.url;
+    let text = match tokio::time::timeout(endpoint.request_timeout, response.text()).await {
+        Err(_) => {
+            return Err(Failure::fatal(format!(
+                "the answer from {url} stalled: nothing arrived for {} (request_timeout)",
+                fmt_duration(endpoint.request_timeout)
+            )))
+        }
+        Ok(Err(e)) => {
+            return Err(Failure::retry(
+                format!(
+                    "the connection to {url} broke while the answer was read: {}",
+                    causes(&e)
+                ),
+                None,
+            ))
+        }
+        Ok(Ok(text)) => text,
+    };
+    let mut answer: Value = serde_json::from_str(&text).map_err(|e| {
+        Failure::fatal(format!(
+            "the model server at {url} answered with something that is not JSON ({e}): {}",
+            snippet(&text)
+        ))
+    })?;
+    // Whole calls carry no index; number them so that calls without ids stay apart.
+    if let Some(calls) = answer
+        .pointer_mut("/choices/0/message/tool_calls")
+        .and_then(Value::as_array_mut)
+    {
+        for (index, call) in calls.iter_mut().enumerate() {
+            if let Some(call) = call.as_object_mut() {
+                call.entry("index").or_insert(Value::from(index));
+            }
+        }
+    }
+    let mut acc = Accumulator::default();
+    acc.data(&answer.to_string(), out).map_err(Failure::fatal)?;
     Ok(acc.finish())
 }
 

@@ -354,3 +354,57 @@ async fn history_of_parallel_and_errored_turns_keeps_every_call_answered() {
     assert_eq!(messages[1]["content"], "Checking.");
     assert!(messages[7]["content"].as_str().unwrap().contains("no result"));
 }
+
+#[tokio::test]
+async fn unstreamed_answers_carry_whole_calls_and_text() {
+    let server = Server::start(vec![
+        Reply::status(
+            200,
+            json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null, "tool_calls": [
+                    {"type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+                    {"type": "function", "function": {"name": "get_weather", "arguments": {"city": "Rome"}}}
+                ]}}], "usage": {"prompt_tokens": 9, "completion_tokens": 4}}),
+        ),
+        Reply::completion("Mild in both."),
+    ])
+    .await;
+    let agent = server.agent_with(|c| c.stream = false);
+    let events = run(&agent, &[], "Paris and Rome?").await;
+    assert_eq!(
+        kinds(&events),
+        ["usage", "call", "call", "result", "result", "text", "final"]
+    );
+    let calls = calls_with_ids(&events);
+    assert_eq!(calls[0].2, json!({"city": "Paris"}));
+    assert_eq!(calls[1].2, json!({"city": "Rome"}), "arguments sent as an object");
+    assert_ne!(calls[0].0, calls[1].0, "calls without ids stay apart");
+    assert_eq!(final_text(&events), "Mild in both.");
+    let bodies = server.bodies();
+    assert_eq!(bodies[0]["stream"], false);
+    assert!(bodies[0].get("stream_options").is_none());
+}
+
+#[tokio::test]
+async fn a_repeated_call_id_gets_one_of_its_own() {
+    let server = Server::start(vec![
+        tool_reply(&[
+            ("call_0", "get_weather", json!({"city": "Paris"})),
+            ("call_0", "get_weather", json!({"city": "Rome"})),
+        ]),
+        text_reply(&["Both mild."]),
+    ])
+    .await;
+    let events = run(&server.agent(), &[], "Paris and Rome?").await;
+    let ids: Vec<String> = calls_with_ids(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(ids[0], "call_0");
+    assert_ne!(ids[0], ids[1]);
+    let bodies = server.bodies();
+    let answered: Vec<&str> = bodies[1]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["tool_call_id"].as_str())
+        .collect();
+    assert_eq!(answered, [ids[0].as_str(), ids[1].as_str()]);
+}
