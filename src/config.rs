@@ -16,6 +16,7 @@
 //! mcp_servers = ["everything"]     # offer these MCP servers' tools too
 //! max_tool_steps = 8
 //! stream = false                    # default true; false for servers that call tools only unstreamed
+//! tool_choice = "get_weather"       # each turn's first reply: auto, required, none or a tool to call
 //!
 //! [[mcp_servers]]                   # an MCP tool server; see agent/mcp/config.rs for every key
 //! name = "everything"

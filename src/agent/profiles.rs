@@ -51,6 +51,10 @@ pub struct AgentProfile {
     /// calls only in whole answers.
     #[serde(default)]
     pub stream: Option<bool>,
+    /// For `openai`: `tool_choice` of each turn's first model reply (`auto`, `required`, `none`
+    /// or a tool's name, which must then be called).
+    #[serde(default)]
+    pub tool_choice: Option<String>,
     /// For `adk`: the app the api_server runs (its agent folder); the profile name when absent.
     #[serde(default)]
     pub adk_app: Option<String>,
@@ -71,6 +75,7 @@ impl AgentProfile {
             mcp_servers: Vec::new(),
             max_tool_steps: None,
             stream: None,
+            tool_choice: None,
             adk_app: None,
         }
     }
@@ -113,6 +118,7 @@ impl AgentProfile {
                     config.max_tool_steps = steps;
                 }
                 config.stream = self.stream.unwrap_or(true);
+                config.tool_choice = self.tool_choice.clone();
                 let servers = self
                     .mcp_servers
                     .iter()

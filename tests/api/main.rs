@@ -25,6 +25,7 @@ mod import_export;
 mod internal_errors;
 mod judge;
 mod limits;
+mod local_model;
 mod mcp_servers;
 mod not_found;
 mod openai_agent;

@@ -25,6 +25,10 @@ pub struct OpenAiConfig {
     /// Whether answers stream. Off for servers that send tool calls only in whole answers
     /// (llama-cpp-python's server, for one); the text then arrives at once.
     pub stream: bool,
+    /// `tool_choice` for the model's first reply of each turn: `auto`, `required`, `none` or a
+    /// tool's name (that tool must be called). Later replies of the turn choose freely, so a
+    /// forced call cannot loop. `None` sends nothing (the server's default).
+    pub tool_choice: Option<String>,
 }
 
 impl OpenAiConfig {
@@ -46,6 +50,7 @@ impl OpenAiConfig {
             max_retries: Self::DEFAULT_MAX_RETRIES,
             retry_base_delay: Self::DEFAULT_RETRY_BASE_DELAY,
             stream: true,
+            tool_choice: None,
         }
     }
 

@@ -106,7 +106,7 @@ impl OpenAiAgent {
         let mut step = 0;
         loop {
             let started = Instant::now();
-            let reply = self.call_model(&messages, tools, out).await?;
+            let reply = self.call_model(&messages, tools, step == 0, out).await?;
             out.emit(AgentEvent::ModelCall {
                 duration_ms: started.elapsed().as_millis() as u64,
             });
@@ -165,13 +165,17 @@ impl OpenAiAgent {
         }
     }
 
-    fn request_body(&self, messages: &[Value], tools: &ToolRegistry) -> Value {
+    /// The request; `first` is the turn's first model call, the one `tool_choice` applies to.
+    fn request_body(&self, messages: &[Value], tools: &ToolRegistry, first: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.config.model));
         body.insert("messages".into(), Value::Array(messages.to_vec()));
         if !tools.is_empty() {
             // An empty `tools` array is rejected by OpenAI; leave it out instead.
             body.insert("tools".into(), Value::Array(tools.declarations()));
+            if let Some(choice) = self.config.tool_choice.as_deref().filter(|_| first) {
+                body.insert("tool_choice".into(), tool_choice(choice));
+            }
         }
         body.insert("stream".into(), Value::Bool(self.config.stream));
         if self.config.stream {
@@ -189,11 +193,12 @@ impl OpenAiAgent {
         &self,
         messages: &[Value],
         tools: &ToolRegistry,
+        first: bool,
         out: &Emitter,
     ) -> Result<ModelReply, String> {
         let endpoint = self.endpoint();
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
-        let body = self.request_body(messages, tools);
+        let body = self.request_body(messages, tools, first);
         let (streamed, endpoint) = (self.config.stream, &endpoint);
         endpoint
             .call(key.as_deref(), &body, |response| async move {
@@ -256,6 +261,14 @@ fn prepare_calls(calls: Vec<PartialCall>, turn: usize, step: usize) -> Vec<Prepa
             }
         })
         .collect()
+}
+
+/// OpenAI's `tool_choice`: the words as they are, a tool's name as that function.
+fn tool_choice(choice: &str) -> Value {
+    match choice {
+        "auto" | "required" | "none" => json!(choice),
+        name => json!({"type": "function", "function": {"name": name}}),
+    }
 }
 
 /// Runs one call of the model's reply (or answers it from the replay table); a failure becomes

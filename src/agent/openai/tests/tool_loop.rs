@@ -408,3 +408,23 @@ async fn a_repeated_call_id_gets_one_of_its_own() {
         .collect();
     assert_eq!(answered, [ids[0].as_str(), ids[1].as_str()]);
 }
+
+#[tokio::test]
+async fn tool_choice_applies_to_the_first_reply_of_a_turn_only() {
+    let server = Server::start(vec![
+        tool_reply(&[("c1", "get_weather", json!({"city": "Paris"}))]),
+        text_reply(&["Mild."]),
+    ])
+    .await;
+    let agent = server.agent_with(|c| c.tool_choice = Some("get_weather".into()));
+    run(&agent, &[], "Paris?").await;
+    let bodies = server.bodies();
+    assert_eq!(
+        bodies[0]["tool_choice"],
+        json!({"type": "function", "function": {"name": "get_weather"}})
+    );
+    assert!(
+        bodies[1].get("tool_choice").is_none(),
+        "a forced call cannot loop"
+    );
+}
