@@ -17,7 +17,9 @@ test('the Settings page connects an MCP server and lists its tools', async ({ pa
   const sum = card.locator('.mcp-tools li', { hasText: 'get-sum' });
   await expect(sum.locator('code')).toHaveText('get-sum');
   await expect(sum.locator('.tool-description')).not.toBeEmpty();
-  await expect(page.locator('.profile', { hasText: 'MCP servers' })).toContainText('everything');
+  const mcpProfile = page.locator('.profile', { hasText: 'MCP servers' });
+  await expect(mcpProfile).toContainText('everything');
+  await expect(mcpProfile.locator('dd', { hasText: 'streamed' })).toBeVisible();
 });
 
 test('a chat turn calls an MCP tool and shows its result card', async ({ page }) => {

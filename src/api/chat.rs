@@ -242,6 +242,9 @@ pub struct ProfileView {
     pub mcp_servers: Vec<String>,
     /// For an `adk` profile: the api_server's app it runs.
     pub adk_app: Option<String>,
+    /// For `openai`: whether answers stream, and the first reply's tool_choice if set.
+    pub stream: bool,
+    pub tool_choice: Option<String>,
 }
 
 #[server]
@@ -262,6 +265,8 @@ pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
             system_prompt: p.system_prompt.clone(),
             tools: p.tool_names(),
             mcp_servers: p.mcp_servers.clone(),
+            stream: p.stream.unwrap_or(true),
+            tool_choice: p.tool_choice.clone(),
             adk_app: (p.kind == crate::agent::AgentKind::Adk)
                 .then(|| p.adk_app.clone().unwrap_or_else(|| p.name.clone())),
         })

@@ -58,6 +58,17 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
         (None, true) => "none built in".to_string(),
         (None, false) => profile.tools.join(", "),
     };
+    let model_options = (profile.kind == "openai").then(|| {
+        let streaming = if profile.stream { "streamed" } else { "whole (stream = false)" };
+        view! {
+            <dt>"Answers"</dt>
+            <dd>{streaming}</dd>
+            {profile
+                .tool_choice
+                .clone()
+                .map(|choice| view! { <dt>"Tool choice"</dt> <dd class="mono">{choice} " (first reply of a turn)"</dd> })}
+        }
+    });
     let mcp = (!profile.mcp_servers.is_empty()).then(|| {
         view! {
             <dt>"MCP servers"</dt>
@@ -77,6 +88,7 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
                 <dt>"Tools"</dt>
                 <dd>{tools}</dd>
                 {mcp}
+                {model_options}
                 {profile
                     .system_prompt
                     .clone()
