@@ -244,6 +244,12 @@ pub trait Agent: Send + Sync {
         history: &'a [Turn],
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent>;
+
+    /// What the agent found out about its model server while talking to it (features it
+    /// lacks and how they are worked around), for the Settings page. Nothing by default.
+    fn detected(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Hands an agent's events to the consumer of its turn stream.

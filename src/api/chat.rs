@@ -245,11 +245,14 @@ pub struct ProfileView {
     /// For `openai`: whether answers stream, and the first reply's tool_choice if set.
     pub stream: bool,
     pub tool_choice: Option<String>,
+    /// What talking to its model server found out (features it lacks and the fallback).
+    pub detected: Vec<String>,
 }
 
 #[server]
 pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
-    Ok(services()
+    let services = services();
+    Ok(services
         .profiles
         .iter()
         .map(|p| ProfileView {
@@ -267,6 +270,11 @@ pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
             mcp_servers: p.mcp_servers.clone(),
             stream: p.stream.unwrap_or(true),
             tool_choice: p.tool_choice.clone(),
+            detected: services
+                .profiles
+                .agent(&p.name)
+                .map(|agent| agent.detected())
+                .unwrap_or_default(),
             adk_app: (p.kind == crate::agent::AgentKind::Adk)
                 .then(|| p.adk_app.clone().unwrap_or_else(|| p.name.clone())),
         })

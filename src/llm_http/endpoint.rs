@@ -38,6 +38,21 @@ impl Endpoint<'_> {
         Read: Fn(reqwest::Response) -> Reading,
         Reading: Future<Output = Result<T, Failure>>,
     {
+        self.call_typed(key, body, read).await.map_err(|f| f.message)
+    }
+
+    /// As [`Endpoint::call`], saying also whether the server refused the request as invalid
+    /// (a 400 or 422), which a caller may answer by leaving out an optional field.
+    pub(crate) async fn call_typed<T, Read, Reading>(
+        &self,
+        key: Option<&str>,
+        body: &Value,
+        read: Read,
+    ) -> Result<T, CallFailure>
+    where
+        Read: Fn(reqwest::Response) -> Reading,
+        Reading: Future<Output = Result<T, Failure>>,
+    {
         let mut attempt = 0;
         loop {
             let result = match self.send(body, key).await {
@@ -50,10 +65,14 @@ impl Endpoint<'_> {
             };
             let message = scrub(&failure.message, key);
             if !failure.retryable || attempt >= self.max_retries {
-                return Err(if attempt > 0 {
+                let message = if attempt > 0 {
                     format!("{message} (gave up after {} attempts)", attempt + 1)
                 } else {
                     message
+                };
+                return Err(CallFailure {
+                    message,
+                    refused: failure.refused,
                 });
             }
             let delay = failure
@@ -142,11 +161,22 @@ impl Endpoint<'_> {
                 format!("the model server at {url} failed ({status}){detail}"),
                 retry_after,
             ),
-            _ => Failure::fatal(format!(
-                "the model server at {url} rejected the request for model \"{model}\" ({status}){detail}"
-            )),
+            code => Failure {
+                refused: code == 400 || code == 422,
+                ..Failure::fatal(format!(
+                    "the model server at {url} rejected the request for model \"{model}\" ({status}){detail}"
+                ))
+            },
         }
     }
+}
+
+/// Why a call failed in the end.
+#[derive(Debug)]
+pub(crate) struct CallFailure {
+    pub message: String,
+    /// The server refused the request as invalid (400, 422).
+    pub refused: bool,
 }
 
 /// Why an attempt failed, and whether another one may succeed.
@@ -154,6 +184,8 @@ pub(crate) struct Failure {
     message: String,
     retryable: bool,
     retry_after: Option<Duration>,
+    /// A 400 or 422: the request itself was refused.
+    refused: bool,
 }
 
 impl Failure {
@@ -162,6 +194,7 @@ impl Failure {
             message,
             retryable: false,
             retry_after: None,
+            refused: false,
         }
     }
 
@@ -170,6 +203,7 @@ impl Failure {
             message,
             retryable: true,
             retry_after,
+            refused: false,
         }
     }
 }

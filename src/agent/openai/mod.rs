@@ -17,6 +17,7 @@ mod stream;
 mod tests;
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
@@ -33,6 +34,8 @@ use stream::{ModelReply, PartialCall};
 pub struct OpenAiAgent {
     config: OpenAiConfig,
     tools: Toolbox,
+    /// Set once the server refused `stream_options`; from then on it is left out.
+    omit_stream_options: AtomicBool,
     /// One connection pool for every turn of this agent.
     client: reqwest::Client,
     key_lookup: KeyLookup,
@@ -57,6 +60,7 @@ impl OpenAiAgent {
         Self {
             config,
             tools: tools.into(),
+            omit_stream_options: AtomicBool::new(false),
             client,
             key_lookup: env_lookup,
         }
@@ -178,8 +182,9 @@ impl OpenAiAgent {
             }
         }
         body.insert("stream".into(), Value::Bool(self.config.stream));
-        if self.config.stream {
-            // Without this OpenAI sends no token counts when streaming; other servers ignore it.
+        if self.config.stream && !self.omit_stream_options.load(Ordering::Relaxed) {
+            // Without this OpenAI sends no token counts when streaming; most other servers
+            // ignore it, and one that refuses it is asked again without it (`call_model`).
             body.insert("stream_options".into(), json!({"include_usage": true}));
         }
         if let Some(t) = self.config.temperature {
@@ -199,16 +204,32 @@ impl OpenAiAgent {
         let endpoint = self.endpoint();
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
         let body = self.request_body(messages, tools, first);
-        let (streamed, endpoint) = (self.config.stream, &endpoint);
-        endpoint
-            .call(key.as_deref(), &body, |response| async move {
-                if streamed {
-                    stream::read_stream(response, endpoint, out).await
-                } else {
-                    stream::read_whole(response, endpoint, out).await
+        let (streamed, endpoint, key) = (self.config.stream, &endpoint, key.as_deref());
+        let send = |body: Value| async move {
+            endpoint
+                .call_typed(key, &body, |response| async move {
+                    if streamed {
+                        stream::read_stream(response, endpoint, out).await
+                    } else {
+                        stream::read_whole(response, endpoint, out).await
+                    }
+                })
+                .await
+        };
+        match send(body.clone()).await {
+            Err(failure) if failure.refused && body.get("stream_options").is_some() => {
+                let mut without = body;
+                if let Some(fields) = without.as_object_mut() {
+                    fields.remove("stream_options");
                 }
-            })
-            .await
+                let answer = send(without).await.map_err(|_| failure.message)?;
+                // Only a refusal that leaving stream_options out cured is remembered.
+                self.omit_stream_options.store(true, Ordering::Relaxed);
+                tracing::info!(model = %self.config.model, "the model server refuses stream_options; leaving it out");
+                Ok(answer)
+            }
+            answer => answer.map_err(|f| f.message),
+        }
     }
 }
 
@@ -220,6 +241,17 @@ impl Agent for OpenAiAgent {
         message: &'a str,
     ) -> BoxStream<'a, AgentEvent> {
         turn_stream(move |out| async move { self.run(session.replay, history, message, &out).await })
+    }
+
+    fn detected(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        if self.omit_stream_options.load(Ordering::Relaxed) {
+            found.push(
+                "refuses stream_options: sent without it, so token counts come only if the server sends them unasked"
+                    .to_string(),
+            );
+        }
+        found
     }
 }
 

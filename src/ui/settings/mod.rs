@@ -67,6 +67,8 @@ fn ProfileCard(profile: ProfileView) -> impl IntoView {
                 .tool_choice
                 .clone()
                 .map(|choice| view! { <dt>"Tool choice"</dt> <dd class="mono">{choice} " (first reply of a turn)"</dd> })}
+            {(!profile.detected.is_empty())
+                .then(|| view! { <dt>"Detected"</dt> <dd>{profile.detected.join("; ")}</dd> })}
         }
     });
     let mcp = (!profile.mcp_servers.is_empty()).then(|| {

@@ -428,3 +428,40 @@ async fn tool_choice_applies_to_the_first_reply_of_a_turn_only() {
         "a forced call cannot loop"
     );
 }
+
+#[tokio::test]
+async fn a_server_that_refuses_stream_options_is_asked_again_without_and_it_is_remembered() {
+    let server = Server::start(vec![
+        Reply::status(
+            400,
+            json!({"error": {"message": "Unrecognized request argument supplied: stream_options"}}),
+        ),
+        text_reply(&["Hi."]),
+        text_reply(&["Again."]),
+    ])
+    .await;
+    let agent = server.agent();
+    assert_eq!(final_text(&run(&agent, &[], "hello").await), "Hi.");
+    assert_eq!(final_text(&run(&agent, &[], "hello again").await), "Again.");
+    let bodies = server.bodies();
+    assert!(bodies[0].get("stream_options").is_some());
+    assert!(bodies[1].get("stream_options").is_none());
+    assert!(
+        bodies[2].get("stream_options").is_none(),
+        "remembered for the process"
+    );
+    assert!(crate::agent::Agent::detected(&agent)[0].starts_with("refuses stream_options"));
+}
+
+#[tokio::test]
+async fn a_refusal_that_is_not_about_stream_options_is_reported_and_not_remembered() {
+    let refused = Reply::status(
+        400,
+        json!({"error": {"message": "temperature must be at most 2"}}),
+    );
+    let server = Server::start(vec![refused.clone(), refused]).await;
+    let agent = server.agent();
+    let error = the_error(&run(&agent, &[], "hello").await);
+    assert!(error.contains("temperature must be at most 2"), "{error}");
+    assert!(crate::agent::Agent::detected(&agent).is_empty());
+}
