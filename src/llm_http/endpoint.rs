@@ -89,6 +89,27 @@ impl Endpoint<'_> {
         }
     }
 
+    /// The whole body of a non-streamed answer, read under the request timeout. Nothing of it
+    /// was used yet when reading fails, so asking again is safe.
+    pub(crate) async fn read_text(&self, response: reqwest::Response) -> Result<String, Failure> {
+        let (url, timeout) = (&self.url, self.request_timeout);
+        match tokio::time::timeout(timeout, response.text()).await {
+            Err(_) => Err(Failure::fatal(format!(
+                "the answer from {url} stalled: it did not arrive within {} ({})",
+                fmt_duration(timeout),
+                self.timeout_setting
+            ))),
+            Ok(Err(e)) => Err(Failure::retry(
+                format!(
+                    "the connection to {url} broke while the answer arrived: {}",
+                    causes(&e)
+                ),
+                None,
+            )),
+            Ok(Ok(text)) => Ok(text),
+        }
+    }
+
     /// One request; the response if its status is a success.
     async fn send(&self, body: &Value, key: Option<&str>) -> Result<reqwest::Response, Failure> {
         let url = &self.url;

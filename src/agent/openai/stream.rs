@@ -94,24 +94,7 @@ pub(super) async fn read_whole(
     out: &Emitter,
 ) -> Result<ModelReply, Failure> {
     let url = &endpoint.url;
-    let text = match tokio::time::timeout(endpoint.request_timeout, response.text()).await {
-        Err(_) => {
-            return Err(Failure::fatal(format!(
-                "the answer from {url} stalled: nothing arrived for {} (request_timeout)",
-                fmt_duration(endpoint.request_timeout)
-            )))
-        }
-        Ok(Err(e)) => {
-            return Err(Failure::retry(
-                format!(
-                    "the connection to {url} broke while the answer was read: {}",
-                    causes(&e)
-                ),
-                None,
-            ))
-        }
-        Ok(Ok(text)) => text,
-    };
+    let text = endpoint.read_text(response).await?;
     let mut answer: Value = serde_json::from_str(&text).map_err(|e| {
         Failure::fatal(format!(
             "the model server at {url} answered with something that is not JSON ({e}): {}",

@@ -13,9 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::eval::{Judge, JudgeRequest};
-use crate::llm_http::{
-    api_key, causes, env_lookup, error_text, fmt_duration, snippet, Endpoint, Failure, KeyLookup,
-};
+use crate::llm_http::{api_key, env_lookup, error_text, snippet, Endpoint, Failure, KeyLookup};
 
 /// How to reach the judge model: the `[judge]` table of evalstudio.toml (`crate::config` reads
 /// and checks it). Holds the *name* of the key's variable, never the key.
@@ -155,27 +153,7 @@ impl Judge for OpenAiJudge {
 /// of text parts.
 async fn read_completion(response: reqwest::Response, endpoint: &Endpoint<'_>) -> Result<String, Failure> {
     let url = &endpoint.url;
-    let timeout = endpoint.request_timeout;
-    let text = match tokio::time::timeout(timeout, response.text()).await {
-        Err(_) => {
-            return Err(Failure::fatal(format!(
-                "the answer from {url} stalled: it did not arrive within {} ({})",
-                fmt_duration(timeout),
-                endpoint.timeout_setting
-            )))
-        }
-        // Nothing of the answer was used yet, so asking again is safe.
-        Ok(Err(e)) => {
-            return Err(Failure::retry(
-                format!(
-                    "the connection to {url} broke while the answer arrived: {}",
-                    causes(&e)
-                ),
-                None,
-            ))
-        }
-        Ok(Ok(text)) => text,
-    };
+    let text = endpoint.read_text(response).await?;
     let answer: Value = serde_json::from_str(&text).map_err(|e| {
         Failure::fatal(format!(
             "the judge model server at {url} answered with something that is not JSON ({e}): {}",
