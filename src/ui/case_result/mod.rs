@@ -5,7 +5,7 @@
 mod trajectory;
 mod turn_result;
 
-pub(crate) use turn_result::TurnResult;
+pub(crate) use turn_result::TurnResults;
 
 use super::evaluate::labels::{case_status_badge, run_status_badge};
 use super::evaluate::progress_stream::follow_progress;
@@ -231,19 +231,7 @@ fn CaseResultBody(
         }
     };
     let turns = match result {
-        Ok(result) => {
-            let mut sources = result.tool_sources.into_iter();
-            result
-                .eval_metric_result_per_invocation
-                .into_iter()
-                .enumerate()
-                .map(|(index, turn)| {
-                    let tool_sources = sources.next().unwrap_or_default();
-                    view! { <TurnResult number=index + 1 turn on_accept=accept_turn tool_sources /> }
-                })
-                .collect_view()
-                .into_any()
-        }
+        Ok(result) => view! { <TurnResults result on_accept=accept_turn /> }.into_any(),
         Err(err) => {
             view! { <ErrorNote message=format!("The stored result could not be read: {err}") /> }.into_any()
         }

@@ -5,10 +5,29 @@
 
 use super::trajectory::Trajectory;
 use crate::agent::ToolSource;
-use crate::eval::{turn_tokens, word_diff, EvalMetricResultPerInvocation};
+use crate::eval::{turn_tokens, word_diff, EvalCaseResult, EvalMetricResultPerInvocation};
 use crate::evalset::{Content, DiffKind, FunctionCall, Invocation};
 use crate::ui::evaluate::metric_result::MetricResult;
 use leptos::prelude::*;
+
+/// Every turn of one run of a case, each with where its tool results came from.
+#[component]
+pub fn TurnResults(
+    result: EvalCaseResult,
+    /// Accepts a turn's actual; None when there is nothing to accept into.
+    on_accept: Option<Callback<usize>>,
+) -> impl IntoView {
+    let mut sources = result.tool_sources.into_iter();
+    result
+        .eval_metric_result_per_invocation
+        .into_iter()
+        .enumerate()
+        .map(|(index, turn)| {
+            let tool_sources = sources.next().unwrap_or_default();
+            view! { <TurnResult number=index + 1 turn on_accept tool_sources /> }
+        })
+        .collect_view()
+}
 
 #[component]
 pub fn TurnResult(

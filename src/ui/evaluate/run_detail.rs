@@ -2,7 +2,7 @@
 //! (trajectories aligned, responses diffed) and each metric's verdict with its evidence.
 
 use super::case_runs::CaseRun;
-use crate::ui::case_result::TurnResult;
+use crate::ui::case_result::TurnResults;
 use crate::ui::ErrorNote;
 use leptos::prelude::*;
 
@@ -10,19 +10,7 @@ use leptos::prelude::*;
 #[component]
 pub(super) fn RunDetail(run: CaseRun) -> impl IntoView {
     let turns = match run.result {
-        Ok(result) => {
-            let mut sources = result.tool_sources.into_iter();
-            result
-                .eval_metric_result_per_invocation
-                .into_iter()
-                .enumerate()
-                .map(|(index, turn)| {
-                    let tool_sources = sources.next().unwrap_or_default();
-                    view! { <TurnResult number=index + 1 turn on_accept=None tool_sources /> }
-                })
-                .collect_view()
-                .into_any()
-        }
+        Ok(result) => view! { <TurnResults result on_accept=None /> }.into_any(),
         Err(message) => view! { <ErrorNote message /> }.into_any(),
     };
     view! {
