@@ -146,7 +146,7 @@ pub enum ReplayMiss {
 }
 
 /// How an eval run gets its tool results: the mode, and under replay what a call without a
-/// recorded match gets.
+/// recorded match gets. The default runs the tools live.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolExecution {
     pub mode: ToolExecutionMode,
@@ -154,11 +154,6 @@ pub struct ToolExecution {
 }
 
 impl ToolExecution {
-    pub const LIVE: ToolExecution = ToolExecution {
-        mode: ToolExecutionMode::Live,
-        replay_miss: ReplayMiss::Live,
-    };
-
     pub fn is_replay(&self) -> bool {
         self.mode == ToolExecutionMode::Replay
     }

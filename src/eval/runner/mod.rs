@@ -45,7 +45,7 @@ impl Default for RunOptions {
             turn_timeout: Duration::from_secs(300),
             retries: 2,
             retry_backoff: Duration::from_secs(1),
-            tools: ToolExecution::LIVE,
+            tools: ToolExecution::default(),
         }
     }
 }

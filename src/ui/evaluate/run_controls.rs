@@ -48,7 +48,7 @@ impl RunSettings {
                 mode: ToolExecutionMode::Replay,
                 replay_miss: ReplayMiss::Error,
             },
-            _ => ToolExecution::LIVE,
+            _ => ToolExecution::default(),
         }
     }
 
