@@ -49,14 +49,7 @@ async fn an_adk_profile_records_sub_agents_and_event_times() {
         .collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
 
-    app.post("/apps/support/eval_sets/s", "").await;
-    let add = json!({"evalId": "a1001", "sessionId": "s1", "userId": "u"});
-    let case: Value = app
-        .post_json("/apps/support/eval_sets/s/add_session", &add)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let case = app.capture_session("support", "s", "a1001", "s1").await;
     let data = &case["conversation"][0]["intermediate_data"];
     let names: Vec<&str> = data["tool_uses"]
         .as_array()

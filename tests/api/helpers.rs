@@ -121,6 +121,27 @@ impl TestApp {
         summary["eval_set_id"].as_str().unwrap().to_string()
     }
 
+    /// Add current session: a new evalset `eval_set_id` of `app_name` gets session
+    /// `session_id` of user `u` as case `eval_id`; answers the stored case.
+    pub async fn capture_session(
+        &self,
+        app_name: &str,
+        eval_set_id: &str,
+        eval_id: &str,
+        session_id: &str,
+    ) -> Value {
+        let set = format!("/apps/{app_name}/eval_sets/{eval_set_id}");
+        assert_eq!(
+            self.post(&set, "").await.status(),
+            StatusCode::CREATED,
+            "POST {set}"
+        );
+        let add = json!({"evalId": eval_id, "sessionId": session_id, "userId": "u"});
+        let added = self.post_json(&format!("{set}/add_session"), &add).await;
+        assert_eq!(added.status(), StatusCode::OK, "POST {set}/add_session");
+        added.json().await.unwrap()
+    }
+
     /// Creates session `session_id` of `user` in `app_name`, with no state.
     pub async fn create_session(&self, app_name: &str, user: &str, session_id: &str) {
         let path = format!("/apps/{app_name}/users/{user}/sessions/{session_id}");

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use crate::helpers::{run_request, spawn_app_with_config, TestApp};
 use crate::wait::wait_until;
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The llama venv and model `make test` names, or why this machine cannot run them.
 fn llama() -> Result<(PathBuf, PathBuf), String> {
@@ -107,14 +107,9 @@ async fn two_turns_with_llama_cpp_call_tools_and_become_a_case() {
     let second = turn(&app, "And what's the weather in Rome?").await;
     assert!(called_city(&second).contains("rome"), "{second:?}");
 
-    app.post("/apps/local/eval_sets/local_model", "").await;
-    let add = json!({"evalId": "paris_then_rome", "sessionId": "s1", "userId": "u"});
-    let case: Value = app
-        .post_json("/apps/local/eval_sets/local_model/add_session", &add)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let case = app
+        .capture_session("local", "local_model", "paris_then_rome", "s1")
+        .await;
     let turns = case["conversation"].as_array().unwrap();
     assert_eq!(turns.len(), 2);
     for turn in turns {

@@ -111,14 +111,7 @@ async fn a_stdio_server_s_tool_runs_in_a_chat_turn_and_lands_in_the_captured_cas
     let app = spawn_app_with_config(&config(&model, &stdio_entry())).await;
     sum_through_chat(&app, &model).await;
 
-    app.post("/apps/mcp/eval_sets/captured", "").await;
-    let add = json!({"evalId": "sum", "sessionId": "s1", "userId": "u"});
-    let case: Value = app
-        .post_json("/apps/mcp/eval_sets/captured/add_session", &add)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let case = app.capture_session("mcp", "captured", "sum", "s1").await;
     let data = &case["conversation"][0]["intermediate_data"];
     assert_eq!(data["tool_uses"][0]["name"], "get-sum");
     assert_eq!(data["tool_responses"][0]["name"], "get-sum");

@@ -1,7 +1,6 @@
 //! An `openai` agent profile from the config file driving a session against a model server.
 
 use crate::helpers::{run_request, serve, spawn_app_with_config};
-use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
@@ -92,17 +91,7 @@ async fn an_openai_profile_from_the_config_file_drives_a_session() {
         .unwrap();
     assert_eq!(tool_message["tool_call_id"], "call_x1");
 
-    assert_eq!(
-        app.post("/apps/scripted/eval_sets/s", "").await.status(),
-        StatusCode::CREATED
-    );
-    let add = json!({"evalId": "tokyo", "sessionId": "s1", "userId": "u"});
-    let case: Value = app
-        .post_json("/apps/scripted/eval_sets/s/add_session", &add)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let case = app.capture_session("scripted", "s", "tokyo", "s1").await;
     assert_eq!(
         case["conversation"][0]["intermediate_data"]["tool_uses"][0]["id"],
         "call_x1"

@@ -46,12 +46,7 @@ async fn captured_case(then: Vec<Reply>) -> (TestApp, Server) {
         events.last().unwrap()["content"]["parts"][0]["text"],
         "The tool said: ticket 1 for billing"
     );
-    app.post("/apps/desk/eval_sets/tickets", "").await;
-    let add = json!({"evalId": "ticket", "sessionId": "s1", "userId": "u"});
-    let added = app
-        .post_json("/apps/desk/eval_sets/tickets/add_session", &add)
-        .await;
-    assert_eq!(added.status(), StatusCode::OK);
+    app.capture_session("desk", "tickets", "ticket", "s1").await;
     (app, model)
 }
 
