@@ -57,8 +57,8 @@ lint:
 # The embedding tests need the model; naming its directory makes them fail rather than skip without it.
 # The MCP tests run npm's reference server from end2end/node_modules; the local-model test runs
 # llama.cpp's server from $(LLAMA_VENV).
-unit: model node-tools llama
-	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" EVALSTUDIO_LLAMA_VENV="$(LLAMA_VENV)" \
+unit: model node-tools llama $(VENV)/.installed
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" EVALSTUDIO_LLAMA_VENV="$(LLAMA_VENV)" EVALSTUDIO_ADK_VENV="$(VENV)" \
 		EVALSTUDIO_LLAMA_MODEL="$(LLAMA_MODEL)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
 
 ## llama: llama.cpp's OpenAI-compatible server (llama-cpp-python) and a small model, installed once

@@ -15,6 +15,7 @@ mod fake_openai;
 use axum::serve::ListenerExt;
 use evalstudio::config::Config;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::service::Services;
 use evalstudio::store::Store;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -55,9 +56,13 @@ fn main() {
             site_root: dir.path().to_string_lossy().into_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             config_path: None,
+            agents_dir: None,
+            adk: None,
         };
         let store = Store::open(&serve.db_path).await.unwrap();
-        let app = router(store, leptos_options(&serve), DEFAULT_MAX_BODY_BYTES, profiles);
+        let scoring = profiles.build_scoring();
+        let services = Services::new(store, profiles.profiles, scoring);
+        let app = router(services, leptos_options(&serve), DEFAULT_MAX_BODY_BYTES);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         // As `evalstudio serve` listens (see server::serve).

@@ -5,6 +5,8 @@ pub mod agent;
 pub mod api;
 pub mod app;
 #[cfg(feature = "ssr")]
+mod child;
+#[cfg(feature = "ssr")]
 pub mod cli;
 #[cfg(feature = "ssr")]
 pub mod clock;
@@ -13,6 +15,8 @@ pub mod config;
 /// The case editor's draft, from its own crate (`crates/draft`).
 pub use draft;
 pub mod eval;
+#[cfg(feature = "ssr")]
+pub mod folder;
 /// ADK's evalset format, from its own crate (`crates/evalset`).
 pub use evalset;
 #[cfg(feature = "ssr")]

@@ -20,6 +20,25 @@ pub struct EvalSetSummary {
     pub updated_at: String,
 }
 
+/// Where an evalset's file stands (folder mode).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalSetFile {
+    /// The file's path inside the agents folder.
+    pub path: String,
+    /// Why the file cannot be read; Evalstudio then never writes it.
+    pub problem: Option<FileProblem>,
+    /// The file is not as ADK formats it: the first save here rewrites it in ADK's formatting.
+    pub reformat_on_save: bool,
+}
+
+/// Where and why a file does not parse.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileProblem {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
 /// One row of an evalset's case list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseListItem {

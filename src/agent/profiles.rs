@@ -169,6 +169,23 @@ impl AgentProfiles {
         AgentProfiles { profiles, mcp }
     }
 
+    /// Adds an `adk` profile for an app of a running api_server (folder mode), named as the
+    /// app, unless the config already has a profile of that name.
+    pub fn add_adk_app(&mut self, app: &str, base_url: &str) {
+        if self.get(app).is_some() {
+            return;
+        }
+        let profile = AgentProfile {
+            name: app.to_string(),
+            kind: AgentKind::Adk,
+            base_url: Some(base_url.to_string()),
+            adk_app: Some(app.to_string()),
+            ..AgentProfile::demo()
+        };
+        let agent = profile.build(&self.mcp);
+        self.profiles.push((profile, agent));
+    }
+
     /// The configured MCP servers.
     pub fn mcp_servers(&self) -> &McpServers {
         &self.mcp

@@ -1,5 +1,5 @@
-//! The `evalstudio` command line: `serve` (the default), `import`, `export`, `eval`, `score`
-//! and `mcp`.
+//! The `evalstudio` command line: `serve` (the default), `web` (an ADK agents folder), `import`,
+//! `export`, `eval`, `score` and `mcp`.
 //! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
 //! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
 
@@ -28,14 +28,10 @@ use std::process::ExitCode;
     about = "Build and run ADK evalsets for tool-calling agents"
 )]
 pub struct Cli {
-    /// SQLite database file (created on first use).
-    #[arg(
-        long,
-        global = true,
-        env = "EVALSTUDIO_DB",
-        default_value = "data/evalstudio.db"
-    )]
-    db: PathBuf,
+    /// SQLite database file (created on first use); default data/evalstudio.db, or for
+    /// `web` a file in the user's cache kept for that folder.
+    #[arg(long, global = true, env = "EVALSTUDIO_DB")]
+    db: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -44,6 +40,9 @@ pub struct Cli {
 enum Command {
     /// Serve the web app and the REST API (the default).
     Serve(serve::ServeArgs),
+    /// Work on an ADK agents folder in place: its evalset files are read and written as ADK
+    /// does, its agents chat through ADK's own api_server, runs land in its eval history.
+    Web(serve::WebArgs),
     /// Import evalset files (ADK evalset JSON or the legacy lists).
     Import(import_export::ImportArgs),
     /// Write an evalset as ADK's evalset JSON.
@@ -57,18 +56,23 @@ enum Command {
     Mcp(mcp::McpArgs),
 }
 
+/// The database of every command but `web` when `--db` is not given.
+const DEFAULT_DB: &str = "data/evalstudio.db";
+
 /// Runs the command `cli` names; without one, serves with the serve flags' environment
 /// variables and defaults.
 pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let command = cli
         .command
         .unwrap_or_else(|| Command::Serve(serve::ServeArgs::parse_from(["serve"])));
+    let db = || cli.db.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
     match command {
         Command::Serve(args) => serve::serve(cli.db, args).await,
-        Command::Import(args) => import_export::import(&cli.db, args).await,
-        Command::Export(args) => import_export::export(&cli.db, args).await,
+        Command::Web(args) => serve::web(cli.db, args).await,
+        Command::Import(args) => import_export::import(&db(), args).await,
+        Command::Export(args) => import_export::export(&db(), args).await,
         Command::Score(args) => score::score(args).await,
-        Command::Eval(args) => eval::eval(&cli.db, args).await,
+        Command::Eval(args) => eval::eval(&db(), args).await,
         Command::Mcp(args) => mcp::mcp(args).await,
     }
 }

@@ -1,37 +1,90 @@
-//! `evalstudio serve`: the web app and the REST API.
+//! `evalstudio serve`: the web app and the REST API; `evalstudio web AGENTS_DIR`: the same on
+//! an ADK agents folder, whose evalset files it reads and writes.
 
 use super::CliError;
+use crate::folder::{default_db_path, AgentsDir};
 use crate::server::{serve as serve_app, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use clap::Parser;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Where `make build` puts the site, for a binary run from another folder (a user's project).
+const BUILT_SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/site");
 
 #[derive(Parser)]
 pub struct ServeArgs {
     /// Address to listen on. Use 0.0.0.0:PORT only on a trusted network.
     #[arg(long, env = "EVALSTUDIO_ADDR", default_value = "127.0.0.1:3000")]
     addr: SocketAddr,
-    /// Directory with the built site (pkg/ with the wasm, js and css).
-    #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
-    site_root: String,
+    /// Directory with the built site (pkg/ with the wasm, js and css); by default ./target/site,
+    /// else the one this binary was built beside.
+    #[arg(long, env = "LEPTOS_SITE_ROOT")]
+    site_root: Option<String>,
     /// Largest request body accepted (imports included), in bytes.
     #[arg(long, env = "EVALSTUDIO_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
     /// Agent profiles (TOML); by default ./evalstudio.toml when it exists.
     #[arg(long, env = "EVALSTUDIO_CONFIG")]
     config: Option<PathBuf>,
+    /// Work on an ADK agents folder in place, as `evalstudio web` does.
+    #[arg(long)]
+    agents_dir: Option<PathBuf>,
+    /// The `adk` command that runs the folder's api_server (default: the one on PATH).
+    #[arg(long, env = "EVALSTUDIO_ADK")]
+    adk: Option<PathBuf>,
 }
 
-/// Serves until the server stops.
-pub async fn serve(db: PathBuf, args: ServeArgs) -> Result<ExitCode, CliError> {
+#[derive(Parser)]
+pub struct WebArgs {
+    /// The ADK agents folder, as `adk web AGENTS_DIR` takes it: one app per subfolder.
+    agents_dir: PathBuf,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+/// Serves until the server stops. `db` is `--db`; without it, `data/evalstudio.db`, or in folder
+/// mode a file in the user's cache kept for that folder.
+pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, CliError> {
+    let db_path = match (db, &args.agents_dir) {
+        (Some(db), _) => db,
+        (None, Some(dir)) => {
+            let dir = AgentsDir::new(dir)
+                .map_err(|e| CliError::Serve(format!("cannot open the agents folder {}: {e}", dir.display()).into()))?;
+            default_db_path(&dir)
+        }
+        (None, None) => PathBuf::from(super::DEFAULT_DB),
+    };
     let config = ServeConfig {
         addr: args.addr,
-        db_path: db,
-        site_root: args.site_root,
+        db_path,
+        site_root: args.site_root.unwrap_or_else(default_site_root),
         max_body_bytes: args.max_body_bytes,
         config_path: args.config,
+        agents_dir: args.agents_dir,
+        adk: args.adk,
     };
     serve_app(config).await.map_err(CliError::Serve)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `evalstudio web AGENTS_DIR`: `serve --agents-dir AGENTS_DIR`.
+pub async fn web(db: Option<PathBuf>, args: WebArgs) -> Result<ExitCode, CliError> {
+    if args.serve.agents_dir.is_some() {
+        return Err(CliError::Serve("give the agents folder once: `web DIR` or `serve --agents-dir DIR`".into()));
+    }
+    let serve_args = ServeArgs {
+        agents_dir: Some(args.agents_dir),
+        ..args.serve
+    };
+    serve(db, serve_args).await
+}
+
+fn default_site_root() -> String {
+    let local = "target/site";
+    if Path::new(local).join("pkg").is_dir() || !Path::new(BUILT_SITE).join("pkg").is_dir() {
+        local.to_string()
+    } else {
+        BUILT_SITE.to_string()
+    }
 }

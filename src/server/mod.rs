@@ -6,7 +6,10 @@ mod assets;
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::config::Config;
+use crate::folder::{AdkServer, AgentsDir};
+use crate::service::folder::Folder;
 use crate::service::{startup, Services};
+use std::sync::Arc;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -28,6 +31,10 @@ pub struct ServeConfig {
     pub max_body_bytes: usize,
     /// The agent profiles file; `None` reads `evalstudio.toml` if it exists.
     pub config_path: Option<PathBuf>,
+    /// Folder mode: the ADK agents folder whose evalset files are the truth, and the `adk`
+    /// to run its api_server with (the one on PATH when `None`).
+    pub agents_dir: Option<PathBuf>,
+    pub adk: Option<PathBuf>,
 }
 
 pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
@@ -40,11 +47,10 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 }
 
 /// The whole application as one router.
-pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, config: Config) -> Router {
-    let scoring = config.build_scoring();
+pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize) -> Router {
     let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
-        services: Services::new(store, config.profiles, scoring),
+        services,
         leptos_options: options,
     };
     let routes = generate_route_list(App);
@@ -65,6 +71,8 @@ pub fn router(store: Store, options: LeptosOptions, max_body_bytes: usize, confi
 pub struct Server {
     listener: tokio::net::TcpListener,
     app: Router,
+    /// Folder mode's ADK api_server, stopped with the server.
+    adk: Option<AdkServer>,
 }
 
 impl Server {
@@ -72,9 +80,16 @@ impl Server {
     /// whose lease ran out marked interrupted), builds the app and binds its address: all
     /// that `evalstudio serve` does before it serves, and what the tests start.
     pub async fn bind(config: ServeConfig) -> Result<Server, Box<dyn std::error::Error>> {
-        let app_config = Config::load(config.config_path.as_deref())?;
+        let mut app_config = Config::load(config.config_path.as_deref())?;
         let store = Store::open(&config.db_path).await?;
         tidy(&store).await?;
+        let (folder, adk) = match &config.agents_dir {
+            Some(dir) => {
+                let (folder, adk) = open_folder(dir, config.adk.as_deref(), &store, &mut app_config).await?;
+                (Some(folder), adk)
+            }
+            None => (None, None),
+        };
         let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
             format!(
                 "could not listen on {}: {e} (pick another with --addr)",
@@ -90,9 +105,14 @@ impl Server {
                 config.site_root
             );
         }
-        let app = router(store, leptos_options(&config), config.max_body_bytes, app_config);
+        let scoring = app_config.build_scoring();
+        let mut services = Services::new(store, app_config.profiles, scoring);
+        if let Some(folder) = folder {
+            services = services.with_folder(folder);
+        }
+        let app = router(services, leptos_options(&config), config.max_body_bytes);
         tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{}", listener.local_addr()?);
-        Ok(Server { listener, app })
+        Ok(Server { listener, app, adk })
     }
 
     /// The address it listens on (the port chosen, when the config asked for port 0).
@@ -109,10 +129,38 @@ impl Server {
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, self.app)
-            .with_graceful_shutdown(shutdown)
-            .await
+        let served = axum::serve(listener, self.app).with_graceful_shutdown(shutdown).await;
+        drop(self.adk);
+        served
     }
+}
+
+/// Opens the agents folder: starts ADK's api_server on it (its apps are what ADK lists, each an
+/// `adk` profile of its own name), reads the evalset files and keeps them in step. Without
+/// `adk`, the apps are the folders that look like ADK's and chat is off.
+async fn open_folder(
+    dir: &std::path::Path,
+    adk: Option<&std::path::Path>,
+    store: &Store,
+    config: &mut Config,
+) -> Result<(Arc<Folder>, Option<AdkServer>), Box<dyn std::error::Error>> {
+    let dir = AgentsDir::new(dir).map_err(|e| format!("cannot open the agents folder {}: {e}", dir.display()))?;
+    tracing::info!("starting ADK's api_server for {}", dir.root().display());
+    let (apps, server, chat_off) = match AdkServer::start(&dir, adk).await {
+        Ok(server) => {
+            for app in server.apps() {
+                config.profiles.add_adk_app(app, server.base_url());
+            }
+            (server.apps().to_vec(), Some(server), None)
+        }
+        Err(err) => {
+            tracing::warn!("{err}");
+            (dir.apps_without_adk(), None, Some(err.to_string()))
+        }
+    };
+    tracing::info!("apps in {}: {}", dir.root().display(), apps.join(", "));
+    let folder = Folder::open(store, dir, apps, chat_off).await?;
+    Ok((folder, server))
 }
 
 /// Tidies the store as start-up does, saying what it did.

@@ -9,6 +9,7 @@ pub mod cases;
 pub mod errors;
 pub mod eval_runs;
 pub mod eval_sets;
+pub mod folder;
 pub mod last_run;
 pub mod mcp_servers;
 pub mod metric_offer;
@@ -39,6 +40,8 @@ pub struct Services {
     pub turns: Running,
     /// Eval runs under way in this process, by result id.
     pub eval_runs: Running,
+    /// The agents folder, in folder mode (`evalstudio web`).
+    pub folder: Option<Arc<folder::Folder>>,
 }
 
 impl Services {
@@ -49,7 +52,13 @@ impl Services {
             scoring,
             turns: Running::default(),
             eval_runs: Running::default(),
+            folder: None,
         }
+    }
+
+    /// The services of folder mode, keeping `folder`'s files and the store in step.
+    pub fn with_folder(self, folder: Arc<folder::Folder>) -> Services {
+        Services { folder: Some(folder), ..self }
     }
 }
 

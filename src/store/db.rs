@@ -1,6 +1,7 @@
 //! SQLite persistence with sqlx. Every write that touches more than one row runs in one
 //! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
 
+use super::eval_set_files::EvalSetFiles;
 use super::runs::FAILED_CASE_RUN;
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
 use crate::records::{
@@ -11,7 +12,7 @@ use serde_json::{Map, Value};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +29,9 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("could not prepare the database: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    /// An evalset's file (folder mode) could not be written.
+    #[error("cannot write the evalset's file: {0}")]
+    File(String),
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -37,6 +41,8 @@ pub struct Store {
     pub(super) pool: SqlitePool,
     /// Whose leases this handle holds (see `leases`).
     pub(super) boot_id: Arc<str>,
+    /// Where evalsets are also files (folder mode; see `eval_set_files`).
+    pub(super) files: Arc<OnceLock<Arc<dyn EvalSetFiles>>>,
 }
 
 const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
@@ -63,6 +69,7 @@ impl Store {
         Ok(Store {
             pool,
             boot_id: uuid::Uuid::new_v4().to_string().into(),
+            files: Arc::default(),
         })
     }
 
@@ -114,21 +121,21 @@ impl Store {
                 "eval set `{eval_set_id}` already exists for app `{app}`"
             )));
         }
-        tx.commit().await?;
-        Ok(())
+        self.commit_eval_set(tx, app, eval_set_id).await
     }
 
     /// Deletes an evalset and all its cases.
     pub async fn delete_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let deleted = sqlx::query("DELETE FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
             .bind(app)
             .bind(eval_set_id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
         if deleted.rows_affected() == 0 {
             return Err(eval_set_not_found(app, eval_set_id));
         }
-        Ok(())
+        self.commit_eval_set(tx, app, eval_set_id).await
     }
 
     /// Stores an evalset (`eval_set`'s own `eval_cases` are ignored; `cases` are stored, in
@@ -177,7 +184,7 @@ impl Store {
         for (position, case) in cases.iter().enumerate() {
             insert_case(&mut tx, set_row, position as i64, case).await?;
         }
-        tx.commit().await?;
+        self.commit_eval_set(tx, app, &eval_set.eval_set_id).await?;
         Ok(ImportSummary {
             eval_set_id: eval_set.eval_set_id.clone(),
             cases: cases.len(),
@@ -186,37 +193,12 @@ impl Store {
         })
     }
 
-    /// The evalset as ADK's file writer writes it, cases in file order. Cases are read and
-    /// written one at a time.
+    /// The evalset as ADK's file writer writes it, cases in file order.
     pub async fn export_adk_json(&self, app: &str, eval_set_id: &str) -> StoreResult<String> {
-        let header = sqlx::query(
-            "SELECT id, name, description, creation_timestamp, extra_json FROM eval_sets \
-             WHERE app_name = ? AND eval_set_id = ?",
-        )
-        .bind(app)
-        .bind(eval_set_id)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or_else(|| eval_set_not_found(app, eval_set_id))?;
-        let extra: Map<String, Value> = serde_json::from_str(header.get("extra_json")).map_err(corrupt)?;
-        let eval_set = EvalSet {
-            eval_set_id: eval_set_id.to_string(),
-            name: header.get("name"),
-            description: header.get("description"),
-            eval_cases: Vec::new(),
-            creation_timestamp: header.get("creation_timestamp"),
-            extra,
-        };
-        let mut writer = AdkFileWriter::new(&eval_set);
-        let mut rows = sqlx::query_scalar::<_, String>(
-            "SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position",
-        )
-        .bind(header.get::<i64, _>("id"))
-        .fetch(&self.pool);
-        while let Some(json) = rows.try_next().await? {
-            writer.push_case(&decode_case(&json)?);
-        }
-        Ok(writer.finish())
+        let mut conn = self.pool.acquire().await?;
+        export_in(&mut conn, app, eval_set_id)
+            .await?
+            .ok_or_else(|| eval_set_not_found(app, eval_set_id))
     }
 
     /// The distinct tool names the evalset's cases call, sorted.
@@ -416,7 +398,7 @@ impl Store {
             other => other?,
         };
         touch_eval_set(&mut tx, set_row).await?;
-        tx.commit().await?;
+        self.commit_eval_set(tx, app, eval_set_id).await?;
         self.get_case(app, eval_set_id, &case.eval_id).await
     }
 
@@ -440,7 +422,7 @@ impl Store {
             other => other?,
         }
         touch_eval_set(&mut tx, set_row).await?;
-        tx.commit().await?;
+        self.commit_eval_set(tx, app, eval_set_id).await?;
         self.get_case(app, eval_set_id, &case.eval_id).await
     }
 
@@ -451,6 +433,41 @@ impl Store {
 }
 
 pub(super) type Conn = sqlx::SqliteConnection;
+
+/// The evalset as ADK writes it, or `None` when there is none; cases are read and written one
+/// at a time.
+pub(super) async fn export_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<Option<String>> {
+    let Some(header) = sqlx::query(
+        "SELECT id, name, description, creation_timestamp, extra_json FROM eval_sets \
+         WHERE app_name = ? AND eval_set_id = ?",
+    )
+    .bind(app)
+    .bind(eval_set_id)
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let extra: Map<String, Value> = serde_json::from_str(header.get("extra_json")).map_err(corrupt)?;
+    let eval_set = EvalSet {
+        eval_set_id: eval_set_id.to_string(),
+        name: header.get("name"),
+        description: header.get("description"),
+        eval_cases: Vec::new(),
+        creation_timestamp: header.get("creation_timestamp"),
+        extra,
+    };
+    let mut writer = AdkFileWriter::new(&eval_set);
+    let mut rows = sqlx::query_scalar::<_, String>(
+        "SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position",
+    )
+    .bind(header.get::<i64, _>("id"))
+    .fetch(&mut *conn);
+    while let Some(json) = rows.try_next().await? {
+        writer.push_case(&decode_case(&json)?);
+    }
+    Ok(Some(writer.finish()))
+}
 
 pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
     sqlx::query("INSERT INTO apps (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
@@ -469,7 +486,7 @@ pub(super) async fn eval_set_row_in(conn: &mut Conn, app: &str, eval_set_id: &st
         .ok_or_else(|| eval_set_not_found(app, eval_set_id))
 }
 
-async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
+pub(super) async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
          first_user_message, tool_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -508,7 +525,7 @@ fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
 
 /// A case as one table row: its canonical JSON and the figures the lists show.
 pub struct CaseRow {
-    eval_id: String,
+    pub(super) eval_id: String,
     pub(super) case_json: String,
     pub(super) turn_count: i64,
     pub(super) tool_call_count: i64,

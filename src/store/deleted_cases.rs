@@ -1,7 +1,7 @@
 //! Deleting cases so that it can be undone: a delete moves each case, with its history, to
 //! `deleted_eval_cases` in one transaction; an undo moves it back; old deletes are purged.
 
-use super::db::{case_not_found, eval_set_row_in, touch_eval_set, CaseRow, Store, StoreError, StoreResult};
+use super::db::{case_not_found, eval_set_row_in, touch_eval_set, CaseRow, Conn, Store, StoreError, StoreResult};
 use crate::evalset::EvalCase;
 use crate::records::DeletedCase;
 use sqlx::Row;
@@ -12,29 +12,12 @@ impl Store {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         for eval_id in eval_ids {
-            let moved = sqlx::query(
-                "INSERT INTO deleted_eval_cases \
-                 (eval_set_row, position, eval_id, case_json, version, created_at, versions_json) \
-                 SELECT c.eval_set_row, c.position, c.eval_id, c.case_json, c.version, c.created_at, \
-                   (SELECT json_group_array(json_object('version', v.version, 'case_json', v.case_json, \
-                      'saved_at', v.saved_at)) FROM eval_case_versions v WHERE v.case_row = c.id) \
-                 FROM eval_cases c WHERE c.eval_set_row = ? AND c.eval_id = ?",
-            )
-            .bind(set_row)
-            .bind(eval_id)
-            .execute(&mut *tx)
-            .await?;
-            if moved.rows_affected() == 0 {
+            if !move_to_trash(&mut tx, set_row, eval_id).await? {
                 return Err(case_not_found(eval_set_id, eval_id));
             }
-            sqlx::query("DELETE FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
-                .bind(set_row)
-                .bind(eval_id)
-                .execute(&mut *tx)
-                .await?;
         }
         touch_eval_set(&mut tx, set_row).await?;
-        tx.commit().await?;
+        self.commit_eval_set(tx, app, eval_set_id).await?;
         Ok(())
     }
 
@@ -97,7 +80,7 @@ impl Store {
                 .await?;
         }
         touch_eval_set(&mut tx, set_row).await?;
-        tx.commit().await?;
+        self.commit_eval_set(tx, app, eval_set_id).await?;
         Ok(())
     }
 
@@ -129,4 +112,26 @@ impl Store {
         .await?;
         Ok(purged.rows_affected())
     }
+}
+
+/// Moves a case, with its history, to the trash; false when the evalset has no such case.
+pub(super) async fn move_to_trash(conn: &mut Conn, set_row: i64, eval_id: &str) -> StoreResult<bool> {
+    let moved = sqlx::query(
+        "INSERT INTO deleted_eval_cases \
+         (eval_set_row, position, eval_id, case_json, version, created_at, versions_json) \
+         SELECT c.eval_set_row, c.position, c.eval_id, c.case_json, c.version, c.created_at, \
+           (SELECT json_group_array(json_object('version', v.version, 'case_json', v.case_json, \
+              'saved_at', v.saved_at)) FROM eval_case_versions v WHERE v.case_row = c.id) \
+         FROM eval_cases c WHERE c.eval_set_row = ? AND c.eval_id = ?",
+    )
+    .bind(set_row)
+    .bind(eval_id)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+        .bind(set_row)
+        .bind(eval_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(moved.rows_affected() > 0)
 }

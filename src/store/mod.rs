@@ -7,6 +7,8 @@ mod db;
 #[cfg(feature = "ssr")]
 mod deleted_cases;
 #[cfg(feature = "ssr")]
+mod eval_set_files;
+#[cfg(feature = "ssr")]
 mod leases;
 #[cfg(feature = "ssr")]
 mod run_summaries;
@@ -21,6 +23,8 @@ mod tests;
 pub use case_versions::CaseVersion;
 #[cfg(feature = "ssr")]
 pub use db::{CaseRow, Store, StoreError, StoreResult};
+#[cfg(feature = "ssr")]
+pub use eval_set_files::EvalSetFiles;
 #[cfg(feature = "ssr")]
 pub use leases::{LEASE_SECONDS, RENEW_EVERY};
 #[cfg(feature = "ssr")]

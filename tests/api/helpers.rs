@@ -23,22 +23,28 @@ pub struct TestApp {
 
 /// The app with the default body limit and agent profiles (the built-in demo agent).
 pub async fn spawn_app() -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, "").await
+    spawn(DEFAULT_MAX_BODY_BYTES, "", None).await
 }
 
 /// The app refusing request bodies over `max_body_bytes`.
 pub async fn spawn_app_with_body_limit(max_body_bytes: usize) -> TestApp {
-    spawn(max_body_bytes, "").await
+    spawn(max_body_bytes, "", None).await
 }
 
 /// The app with the agent profiles (and judge) of `config`, an evalstudio.toml.
 pub async fn spawn_app_with_config(config: &str) -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, config).await
+    spawn(DEFAULT_MAX_BODY_BYTES, config, None).await
+}
+
+/// Starts the app in folder mode on `agents_dir`, as `evalstudio web` does, with the `adk` at
+/// `adk` (none: chat off).
+pub async fn spawn_folder_app(agents_dir: &std::path::Path, adk: &std::path::Path) -> TestApp {
+    spawn(DEFAULT_MAX_BODY_BYTES, "", Some((agents_dir.to_path_buf(), adk.to_path_buf()))).await
 }
 
 /// Starts the app as `evalstudio serve` does ([`Server::bind`]), its evalstudio.toml holding
 /// `app_config`, on a random port.
-async fn spawn(max_body_bytes: usize, app_config: &str) -> TestApp {
+async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf, PathBuf)>) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("evalstudio.toml");
     std::fs::write(&config_path, app_config).unwrap();
@@ -48,6 +54,8 @@ async fn spawn(max_body_bytes: usize, app_config: &str) -> TestApp {
         site_root: dir.path().join("site").to_string_lossy().into_owned(),
         max_body_bytes,
         config_path: Some(config_path),
+        agents_dir: folder.as_ref().map(|(dir, _)| dir.clone()),
+        adk: folder.map(|(_, adk)| adk),
     };
     let server = Server::bind(config).await.unwrap();
     let address = format!("http://{}", server.local_addr().unwrap());

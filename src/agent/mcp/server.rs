@@ -237,7 +237,7 @@ impl McpServer {
         if let Some(cwd) = &self.entry.cwd {
             process.current_dir(cwd);
         }
-        die_with_parent(&mut process);
+        crate::child::die_with_parent(&mut process);
         let (transport, pipe) = TokioChildProcess::builder(process)
             .stderr(Stdio::piped())
             .spawn()
@@ -306,20 +306,6 @@ fn without_type_names(text: &str) -> Option<String> {
         _ => text,
     };
     (!text.contains("::") && !text.trim().is_empty()).then(|| text.to_string())
-}
-
-/// Makes the child get SIGTERM when Evalstudio's thread that started it ends (a tokio worker,
-/// which lives as long as the process), however Evalstudio ends: Ctrl+C, a crash, kill -9.
-fn die_with_parent(process: &mut tokio::process::Command) {
-    // SAFETY: prctl is async-signal-safe and touches only the child being set up.
-    unsafe {
-        process.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
 }
 
 fn env_var(name: &str) -> Option<String> {

@@ -1,0 +1,303 @@
+//! Folder mode (`evalstudio web AGENTS_DIR`): the agents folder's evalset files are the truth.
+//! At start each `<app>/<id>.evalset.json` is read into the store; from then on every evalset
+//! write goes to its file too (the store hands it over before it commits; see
+//! `store::EvalSetFiles`), and a file changed on disk by anything else is read again, a changed
+//! case becoming a new version in its history. A file that does not parse is shown with its line
+//! and column and never written; the store keeps its last good content. Finished runs are
+//! written to `<app>/.adk/eval_history/` as ADK writes them.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{broadcast, mpsc};
+
+use crate::evalset::{parse_evalset_file, to_adk_json, EvalSet, LegacyDefaults};
+use crate::folder::{write_atomically, AgentsDir, FolderPath, FolderWatcher};
+use crate::records::{EvalSetFile, FileProblem};
+use crate::service::run_export::adk_result_file;
+use crate::store::{CaseRow, EvalSetFiles, Store, StoreError, StoreResult};
+
+/// The agents folder Evalstudio works on, its apps and their evalset files.
+pub struct Folder {
+    dir: AgentsDir,
+    apps: Vec<String>,
+    files: Arc<FolderFiles>,
+    /// Why chat is off, when ADK's api_server could not be started.
+    chat_off: Option<String>,
+    changes: broadcast::Sender<(String, String)>,
+}
+
+impl Folder {
+    /// Reads every app's evalset files into the store, makes the store write them back, and
+    /// watches the folder for changes made by anything else.
+    pub async fn open(
+        store: &Store,
+        dir: AgentsDir,
+        apps: Vec<String>,
+        chat_off: Option<String>,
+    ) -> Result<Arc<Folder>, StoreError> {
+        let files = Arc::new(FolderFiles {
+            dir: dir.clone(),
+            apps: apps.iter().cloned().collect(),
+            states: Mutex::default(),
+        });
+        let folder = Arc::new(Folder {
+            dir: dir.clone(),
+            apps: apps.clone(),
+            files: files.clone(),
+            chat_off,
+            changes: broadcast::channel(64).0,
+        });
+        // Watching first: a change made while the files are read is not missed.
+        let batches = FolderWatcher::start(dir.clone(), apps.clone());
+        for app in &apps {
+            for (eval_set_id, _) in dir.eval_set_files(app) {
+                folder.read_file(store, app, &eval_set_id).await?;
+            }
+            folder.forget_missing_files(store, app).await?;
+        }
+        store.write_eval_sets_to(files);
+        tokio::spawn(follow(store.clone(), folder.clone(), batches));
+        Ok(folder)
+    }
+
+    /// The folder's path, as the page header shows it.
+    pub fn path(&self) -> String {
+        self.dir.root().display().to_string()
+    }
+
+    pub fn apps(&self) -> &[String] {
+        &self.apps
+    }
+
+    pub fn dir(&self) -> &AgentsDir {
+        &self.dir
+    }
+
+    pub fn chat_off(&self) -> Option<&str> {
+        self.chat_off.as_deref()
+    }
+
+    /// Evalsets changed on disk, as (app, eval set id), from now on.
+    pub fn changes(&self) -> broadcast::Receiver<(String, String)> {
+        self.changes.subscribe()
+    }
+
+    /// Writes a finished run of one of the folder's apps into its eval history, as ADK's
+    /// LocalEvalSetResultsManager does, so `adk web` lists it. A failure is logged: the run
+    /// itself is stored.
+    pub async fn write_run_history(&self, store: &Store, app: &str, result_id: &str) {
+        if !self.files.apps.contains(app) {
+            return;
+        }
+        let written = match adk_result_file(store, app, result_id).await {
+            Ok(file) => {
+                let path = self.dir.eval_history_dir(app).join(&file.file_name);
+                write_atomically(&path, &file.text).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            Err(err) => Err(err.to_string()),
+        };
+        if let Err(err) = written {
+            tracing::error!(result_id, "could not write the run to the eval history: {err}");
+        }
+    }
+
+    /// Where the evalset's file stands, if the app is one of the folder's.
+    pub fn eval_set_file(&self, app: &str, eval_set_id: &str) -> Option<EvalSetFile> {
+        if !self.files.apps.contains(app) {
+            return None;
+        }
+        let path = self.dir.eval_set_path(app, eval_set_id);
+        let states = self.files.states.lock().expect("file states");
+        let state = states.get(&(app.to_string(), eval_set_id.to_string()));
+        Some(EvalSetFile {
+            path: self.dir.relative(&path).display().to_string(),
+            problem: state.and_then(|s| s.problem.clone()),
+            reformat_on_save: state.is_some_and(|s| s.reformat),
+        })
+    }
+
+    /// Reads the evalset's file again if it changed since last read or written: into the store
+    /// when it parses, as a problem when it does not; a missing file's evalset is forgotten.
+    async fn read_file(&self, store: &Store, app: &str, eval_set_id: &str) -> Result<(), StoreError> {
+        let key = (app.to_string(), eval_set_id.to_string());
+        let path = self.dir.eval_set_path(app, eval_set_id);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                let known = self.files.states.lock().expect("file states").remove(&key).is_some();
+                if known && store.remove_eval_set_of_file(app, eval_set_id).await? {
+                    tracing::info!("{} was deleted on disk", path.display());
+                    let _ = self.changes.send(key);
+                }
+                return Ok(());
+            }
+            Err(err) => {
+                tracing::warn!("cannot read {}: {err}", path.display());
+                return Ok(());
+            }
+        };
+        let hash = text_hash(&text);
+        if self.files.known(&key, hash) {
+            return Ok(());
+        }
+        let state = match parse(eval_set_id, &text) {
+            Ok((eval_set, rows)) => {
+                let reformat = to_adk_json(&eval_set) != text;
+                store.sync_eval_set_from_file(app, &header(eval_set), &rows).await?;
+                FileState { hash, problem: None, reformat }
+            }
+            Err(problem) => {
+                tracing::warn!(
+                    "{}:{}:{}: {} (left as it is)",
+                    path.display(),
+                    problem.line,
+                    problem.column,
+                    problem.message
+                );
+                if store.eval_set_summary(app, eval_set_id).await.is_err() {
+                    // Listed, empty, so the page can say what is wrong with its file.
+                    store.sync_eval_set_from_file(app, &empty_eval_set(eval_set_id), &[]).await?;
+                }
+                FileState { hash, problem: Some(problem), reformat: false }
+            }
+        };
+        self.files.states.lock().expect("file states").insert(key.clone(), state);
+        let _ = self.changes.send(key);
+        Ok(())
+    }
+
+    /// Forgets the app's stored evalsets whose files are gone (deleted while Evalstudio was not
+    /// running, or by a `git checkout`).
+    async fn forget_missing_files(&self, store: &Store, app: &str) -> Result<(), StoreError> {
+        let on_disk: HashSet<String> = self.dir.eval_set_files(app).into_iter().map(|(id, _)| id).collect();
+        for summary in store.list_eval_sets(app).await? {
+            if !on_disk.contains(&summary.eval_set_id) {
+                store.remove_eval_set_of_file(app, &summary.eval_set_id).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads each batch of changed files as it comes.
+async fn follow(store: Store, folder: Arc<Folder>, mut batches: mpsc::Receiver<Vec<FolderPath>>) {
+    while let Some(batch) = batches.recv().await {
+        for path in batch {
+            let FolderPath::EvalSet { app, eval_set_id } = path else {
+                continue;
+            };
+            if !folder.files.apps.contains(&app) {
+                continue;
+            }
+            if let Err(err) = folder.read_file(&store, &app, &eval_set_id).await {
+                tracing::error!("could not read {app}/{eval_set_id} into the store: {err}");
+            }
+        }
+    }
+}
+
+/// The file's evalset (its id the file's stem, as ADK's LocalEvalSetsManager has it) and its
+/// cases as the store keeps them, or where the file is wrong.
+fn parse(eval_set_id: &str, text: &str) -> Result<(EvalSet, Vec<CaseRow>), FileProblem> {
+    let file_name = format!("{eval_set_id}.evalset.json");
+    let mut counter = 0;
+    // Legacy lists get ids from their place in the file, so reading it twice gives the same cases.
+    let mut next_id = || {
+        counter += 1;
+        format!("{eval_set_id}-{counter}")
+    };
+    let legacy = LegacyDefaults {
+        name: eval_set_id,
+        file_name: &file_name,
+        now: 0.0,
+        new_invocation_id: &mut next_id,
+    };
+    let (mut eval_set, _format) = parse_evalset_file(text, legacy).map_err(|e| FileProblem {
+        line: e.line,
+        column: e.column,
+        message: if e.path == "$" { e.message } else { format!("{}: {}", e.path, e.message) },
+    })?;
+    eval_set.eval_set_id = eval_set_id.to_string();
+    let rows = eval_set.eval_cases.iter().map(CaseRow::new).collect();
+    Ok((eval_set, rows))
+}
+
+fn empty_eval_set(eval_set_id: &str) -> EvalSet {
+    EvalSet {
+        eval_set_id: eval_set_id.to_string(),
+        name: Some(eval_set_id.to_string()),
+        description: None,
+        eval_cases: Vec::new(),
+        creation_timestamp: 0.0,
+        extra: Default::default(),
+    }
+}
+
+fn header(mut eval_set: EvalSet) -> EvalSet {
+    eval_set.eval_cases = Vec::new();
+    eval_set
+}
+
+fn text_hash(text: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What Evalstudio last read from or wrote to each file.
+struct FolderFiles {
+    dir: AgentsDir,
+    apps: HashSet<String>,
+    states: Mutex<HashMap<(String, String), FileState>>,
+}
+
+struct FileState {
+    /// The text last read or written: the same text again (our own write) is not read again.
+    hash: u64,
+    problem: Option<FileProblem>,
+    reformat: bool,
+}
+
+impl FolderFiles {
+    fn known(&self, key: &(String, String), hash: u64) -> bool {
+        let states = self.states.lock().expect("file states");
+        states.get(key).is_some_and(|s| s.hash == hash)
+    }
+}
+
+impl EvalSetFiles for FolderFiles {
+    fn write(&self, app: &str, eval_set_id: &str, text: Option<&str>) -> StoreResult<()> {
+        if !self.apps.contains(app) {
+            return Ok(());
+        }
+        let path = self.dir.eval_set_path(app, eval_set_id);
+        let key = (app.to_string(), eval_set_id.to_string());
+        let mut states = self.states.lock().expect("file states");
+        if let Some(problem) = states.get(&key).and_then(|s| s.problem.as_ref()) {
+            return Err(StoreError::Conflict(format!(
+                "{} does not parse (line {}, column {}: {}); Evalstudio leaves it as it is. \
+                 Fix it on disk and the change shows here",
+                self.dir.relative(&path).display(),
+                problem.line,
+                problem.column,
+                problem.message
+            )));
+        }
+        match text {
+            Some(text) => {
+                states.insert(key, FileState { hash: text_hash(text), problem: None, reformat: false });
+                write_atomically(&path, text)?;
+            }
+            None => {
+                states.remove(&key);
+                match std::fs::remove_file(&path) {
+                    Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(err.into()),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Folder mode (`evalstudio web AGENTS_DIR`) on a copy of tests/fixtures/agents, with google-adk's
+//! own api_server and `adk eval` from the conformance venv: the evalset files are the truth.
+
+use crate::fixtures::fixture_path;
+use crate::helpers::{assert_error, run_request, spawn_folder_app, TestApp};
+use crate::wait::wait_until;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const SMOKE: &str = "/apps/weather/eval_sets/smoke";
+
+/// The venv with google-adk (`make unit` makes it; EVALSTUDIO_ADK_VENV points at another).
+fn adk_venv() -> PathBuf {
+    let venv = std::env::var_os("EVALSTUDIO_ADK_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/evalstudio/venv"));
+    assert!(
+        venv.join("bin/adk").is_file(),
+        "no google-adk in {}: run `make unit`, or set EVALSTUDIO_ADK_VENV",
+        venv.display()
+    );
+    venv
+}
+
+/// A copy of the fixture agents folder, in git, and the app serving it.
+async fn open_folder() -> (tempfile::TempDir, TestApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let weather = dir.path().join("weather");
+    std::fs::create_dir(&weather).unwrap();
+    for entry in std::fs::read_dir(fixture_path("agents/weather")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, weather.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(dir.path().join(".gitignore"), ".adk/\n__pycache__/\n").unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "agents"]);
+    let app = spawn_folder_app(dir.path(), &adk_venv().join("bin/adk")).await;
+    (dir, app)
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn smoke_file(dir: &Path) -> PathBuf {
+    dir.join("weather/smoke.evalset.json")
+}
+
+/// Runs google-adk's own Python with `args`, in the folder; answers its stdout.
+fn python(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new(adk_venv().join("bin/python"))
+        .args(args)
+        .current_dir(dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "python {args:?}:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn add_current_session_writes_the_file_and_adk_eval_passes_on_it() {
+    let (dir, app) = open_folder().await;
+    let listed = app.get_json("/apps/weather/eval_sets").await;
+    assert_eq!(listed, json!(["smoke"]));
+
+    app.create_session("weather", "u", "s1").await;
+    let run = run_request("weather", "u", "s1", "What is the weather in Lyon?");
+    let events: Vec<Value> = app.post_json("/run", &run).await.json().await.unwrap();
+    let reply = events.last().unwrap()["content"]["parts"][0]["text"].clone();
+    assert_eq!(reply, "It is sunny and 21 °C in Lyon.");
+
+    let add = json!({"evalId": "lyon", "sessionId": "s1", "userId": "u"});
+    let added = app.post_json(&format!("{SMOKE}/add_session"), &add).await;
+    assert_eq!(added.status(), StatusCode::OK);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(smoke_file(dir.path())).unwrap()).unwrap();
+    let ids: Vec<&str> = file["eval_cases"].as_array().unwrap().iter().map(|c| c["eval_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["paris", "lyon"]);
+
+    let cli = fixture_path("../../conformance/adk_cli.py");
+    let out = python(dir.path(), &[cli.to_str().unwrap(), "eval", "weather", "weather/smoke.evalset.json"]);
+    assert!(out.contains("Tests passed: 2"), "{out}");
+}
+
+#[tokio::test]
+async fn an_edit_changes_only_that_case_in_the_file() {
+    let (dir, app) = open_folder().await;
+    let path = format!("{SMOKE}/evals/paris");
+    let mut case = app.get_json(&path).await;
+    case["conversation"][0]["final_response"]["parts"][0]["text"] = json!("Sunny, 21 °C.");
+    assert_eq!(app.put_json(&path, &case).await.status(), StatusCode::OK);
+
+    assert_eq!(git(dir.path(), &["diff", "--numstat"]), "1\t1\tweather/smoke.evalset.json\n");
+    let diff = git(dir.path(), &["diff", "-U0"]);
+    assert!(diff.contains("+                \"text\": \"Sunny, 21 °C.\""), "{diff}");
+}
+
+#[tokio::test]
+async fn a_file_changed_on_disk_is_a_new_version_of_its_case() {
+    let (dir, app) = open_folder().await;
+    let text = std::fs::read_to_string(smoke_file(dir.path())).unwrap();
+    std::fs::write(smoke_file(dir.path()), text.replace("What is the weather in Paris?", "Paris weather?")).unwrap();
+
+    let path = format!("{SMOKE}/evals/paris");
+    let case = wait_until("the edit on disk is read", || async {
+        let case = app.get_json(&path).await;
+        (case["version"] == 2).then_some(case)
+    })
+    .await;
+    assert_eq!(case["conversation"][0]["user_content"]["parts"][0]["text"], "Paris weather?");
+    let history = app.get_json(&format!("{path}/versions")).await;
+    assert_eq!(history.as_array().unwrap().len(), 2, "{history}");
+    // Read, not written back: the file is as the editor left it.
+    assert!(git(dir.path(), &["diff", "--numstat"]).starts_with("1\t1\t"));
+}
+
+#[tokio::test]
+async fn a_file_that_does_not_parse_is_listed_refused_and_left_alone() {
+    let (dir, app) = open_folder().await;
+    let broken_path = dir.path().join("weather/broken.evalset.json");
+    let broken = "{\n  \"eval_set_id\": \"broken\",\n  \"eval_cases\": [\n    {\"eval_id\": 5}\n  ]\n}";
+    std::fs::write(&broken_path, broken).unwrap();
+    wait_until("the broken file is listed", || async {
+        let listed = app.get_json("/apps/weather/eval_sets").await;
+        (listed == json!(["broken", "smoke"])).then_some(())
+    })
+    .await;
+
+    let body = assert_error(
+        app.delete("/apps/weather/eval_sets/broken").await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("weather/broken.evalset.json does not parse (line 4, column"), "{error}");
+    assert_eq!(std::fs::read_to_string(&broken_path).unwrap(), broken);
+    // The other evalsets still work.
+    assert_eq!(app.get_json(&format!("{SMOKE}/evals")).await, json!(["paris"]));
+}
+
+#[tokio::test]
+async fn a_finished_run_lands_in_the_eval_history_as_adk_reads_it() {
+    let (dir, app) = open_folder().await;
+    let body = json!({"evalMetrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 1.0}]});
+    let results = app.run_eval("weather", "smoke", &body).await;
+    assert_eq!(results[0]["final_eval_status"], 1, "{}", results[0]);
+
+    let history = dir.path().join("weather/.adk/eval_history");
+    let names: Vec<String> = std::fs::read_dir(&history)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    let name = names[0].strip_suffix(".evalset_result.json").unwrap();
+    assert!(name.starts_with("weather_smoke_"), "{name}");
+    let read = format!(
+        "from google.adk.evaluation.local_eval_set_results_manager import LocalEvalSetResultsManager\n\
+         r = LocalEvalSetResultsManager('.').get_eval_set_result('weather', '{name}')\n\
+         print(r.eval_set_id, len(r.eval_case_results), r.eval_case_results[0].final_eval_status.name)"
+    );
+    assert_eq!(python(dir.path(), &["-c", &read]).trim(), "smoke 1 PASSED");
+}
