@@ -61,6 +61,9 @@ async fn stored_run(
             label: None,
             whole_set: true,
             tools: Default::default(),
+            commit: None,
+            result_id: None,
+            origin: Default::default(),
         })
         .await
         .unwrap();

@@ -60,6 +60,7 @@ async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: us
         label: None,
         whole_set: true,
         tools: Default::default(),
+        commit: None,
     };
     let options = RunOptions {
         concurrency,

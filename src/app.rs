@@ -1,8 +1,8 @@
 //! The HTML shell and the router.
 
 use crate::ui::{
-    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage, NotFound,
-    RunPage, RunsPage, SettingsPage,
+    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage, FolderBadge,
+    NotFound, RunPage, RunsPage, SettingsPage,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
@@ -45,6 +45,7 @@ pub fn App() -> impl IntoView {
         <Router>
             <header class="topbar">
                 <a class="brand" href="/">"Evalstudio"</a>
+                <FolderBadge />
                 <nav aria-label="Main">
                     <A href="/chat">"Chat"</A>
                     <A href="/">"Evalsets"</A>

@@ -20,6 +20,14 @@ pub struct EvalSetSummary {
     pub updated_at: String,
 }
 
+/// The agents folder Evalstudio works on (folder mode).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FolderInfo {
+    pub path: String,
+    /// Why chat is off (ADK's api_server could not start), when it is.
+    pub chat_off: Option<String>,
+}
+
 /// Where an evalset's file stands (folder mode).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalSetFile {
@@ -315,6 +323,53 @@ pub struct EvalRunSummary {
     /// Whether its tools ran or answered from the cases' recordings.
     #[serde(default)]
     pub tools: ToolExecution,
+    /// Folder mode: the folder's git commit when it started.
+    #[serde(default)]
+    pub commit: Option<RunCommit>,
+    /// Who made it: Evalstudio, or ADK (read from a folder's eval history).
+    #[serde(default)]
+    pub origin: RunOrigin,
+}
+
+/// Who made a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RunOrigin {
+    #[default]
+    Evalstudio,
+    /// `adk eval` or `adk web`, read from an agents folder's eval history.
+    Adk,
+}
+
+impl RunOrigin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunOrigin::Evalstudio => "evalstudio",
+            RunOrigin::Adk => "adk",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<RunOrigin> {
+        [RunOrigin::Evalstudio, RunOrigin::Adk].into_iter().find(|o| o.as_str() == text)
+    }
+}
+
+/// The git commit a run was made on, and whether the tree had changes beside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunCommit {
+    pub commit: String,
+    pub dirty: bool,
+}
+
+impl RunCommit {
+    /// The commit as people write it: its first 8 characters, `+changes` when dirty.
+    pub fn short(&self) -> String {
+        let short: String = self.commit.chars().take(8).collect();
+        if self.dirty {
+            format!("{short}+changes")
+        } else {
+            short
+        }
+    }
 }
 
 fn whole_set() -> bool {

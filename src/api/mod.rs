@@ -8,6 +8,7 @@ pub mod cases;
 pub mod chat;
 pub mod evalsets;
 pub mod evaluate;
+pub mod folder;
 pub mod mcp_servers;
 #[cfg(feature = "ssr")]
 pub mod rest;

@@ -85,3 +85,14 @@ fn cases_exit_code(all_passed: bool) -> ExitCode {
         ExitCode::from(1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_command_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -14,6 +14,16 @@ const BUILT_SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/site");
 
 #[derive(Parser)]
 pub struct ServeArgs {
+    #[command(flatten)]
+    options: ServeOptions,
+    /// Work on an ADK agents folder in place, as `evalstudio web` does.
+    #[arg(long)]
+    agents_dir: Option<PathBuf>,
+}
+
+/// What `serve` and `web` share.
+#[derive(clap::Args)]
+struct ServeOptions {
     /// Address to listen on. Use 0.0.0.0:PORT only on a trusted network.
     #[arg(long, env = "EVALSTUDIO_ADDR", default_value = "127.0.0.1:3000")]
     addr: SocketAddr,
@@ -27,9 +37,6 @@ pub struct ServeArgs {
     /// Agent profiles (TOML); by default ./evalstudio.toml when it exists.
     #[arg(long, env = "EVALSTUDIO_CONFIG")]
     config: Option<PathBuf>,
-    /// Work on an ADK agents folder in place, as `evalstudio web` does.
-    #[arg(long)]
-    agents_dir: Option<PathBuf>,
     /// The `adk` command that runs the folder's api_server (default: the one on PATH).
     #[arg(long, env = "EVALSTUDIO_ADK")]
     adk: Option<PathBuf>,
@@ -40,13 +47,14 @@ pub struct WebArgs {
     /// The ADK agents folder, as `adk web AGENTS_DIR` takes it: one app per subfolder.
     agents_dir: PathBuf,
     #[command(flatten)]
-    serve: ServeArgs,
+    options: ServeOptions,
 }
 
 /// Serves until the server stops. `db` is `--db`; without it, `data/evalstudio.db`, or in folder
 /// mode a file in the user's cache kept for that folder.
 pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, CliError> {
-    let db_path = match (db, &args.agents_dir) {
+    let ServeArgs { options, agents_dir } = args;
+    let db_path = match (db, &agents_dir) {
         (Some(db), _) => db,
         (None, Some(dir)) => {
             let dir = AgentsDir::new(dir)
@@ -56,13 +64,13 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, Cli
         (None, None) => PathBuf::from(super::DEFAULT_DB),
     };
     let config = ServeConfig {
-        addr: args.addr,
+        addr: options.addr,
         db_path,
-        site_root: args.site_root.unwrap_or_else(default_site_root),
-        max_body_bytes: args.max_body_bytes,
-        config_path: args.config,
-        agents_dir: args.agents_dir,
-        adk: args.adk,
+        site_root: options.site_root.unwrap_or_else(default_site_root),
+        max_body_bytes: options.max_body_bytes,
+        config_path: options.config,
+        agents_dir,
+        adk: options.adk,
     };
     serve_app(config).await.map_err(CliError::Serve)?;
     Ok(ExitCode::SUCCESS)
@@ -70,12 +78,9 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, Cli
 
 /// `evalstudio web AGENTS_DIR`: `serve --agents-dir AGENTS_DIR`.
 pub async fn web(db: Option<PathBuf>, args: WebArgs) -> Result<ExitCode, CliError> {
-    if args.serve.agents_dir.is_some() {
-        return Err(CliError::Serve("give the agents folder once: `web DIR` or `serve --agents-dir DIR`".into()));
-    }
     let serve_args = ServeArgs {
+        options: args.options,
         agents_dir: Some(args.agents_dir),
-        ..args.serve
     };
     serve(db, serve_args).await
 }

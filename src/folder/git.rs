@@ -13,7 +13,8 @@ pub struct GitState {
 /// not in a git work tree or git is not installed.
 pub async fn git_state(dir: &Path) -> Option<GitState> {
     let commit = git(dir, &["rev-parse", "HEAD"]).await?;
-    let status = git(dir, &["status", "--porcelain", "--untracked-files=normal", "--", "."]).await?;
+    // ADK's own `.adk` (sessions, eval history) changes with every chat and run.
+    let status = git(dir, &["status", "--porcelain", "--", ".", ":(exclude).adk"]).await?;
     Some(GitState {
         commit: commit.trim().to_string(),
         dirty: !status.trim().is_empty(),

@@ -185,7 +185,7 @@ async fn keep_lease(store: &Store, record: &EvalRunRecord) -> RunFailure {
     }
 }
 
-fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
+pub(crate) fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
     EvalRunCase {
         metric_scores: CaseRunScores::of(&finished.result, config).metric_scores,
         run_index: finished.run_index as i64,
@@ -377,7 +377,10 @@ pub async fn start_eval_run(
     services: &Services,
     request: RunRequest,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    let plan = plan_run(&services.store, &services.profiles, request).await?;
+    let mut plan = plan_run(&services.store, &services.profiles, request).await?;
+    if let Some(folder) = &services.folder {
+        plan.commit = folder.commit_of(&plan.app_name).await;
+    }
     let record = record_run(&services.store, &plan).await?;
     let claim = claim_here(services, &record.summary.result_id)?;
     let handle = spawn_eval_run(services, record.clone(), plan.agent, claim);

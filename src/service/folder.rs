@@ -13,8 +13,10 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalSet, LegacyDefaults};
-use crate::folder::{write_atomically, AgentsDir, FolderPath, FolderWatcher};
-use crate::records::{EvalSetFile, FileProblem};
+use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
+use crate::service::adk_runs::import_adk_run;
+use std::path::Path;
+use crate::records::{EvalSetFile, FileProblem, RunCommit};
 use crate::service::run_export::adk_result_file;
 use crate::store::{CaseRow, EvalSetFiles, Store, StoreError, StoreResult};
 
@@ -56,6 +58,9 @@ impl Folder {
                 folder.read_file(store, app, &eval_set_id).await?;
             }
             folder.forget_missing_files(store, app).await?;
+            for path in dir.result_files(app) {
+                folder.read_run(store, app, &path).await;
+            }
         }
         store.write_eval_sets_to(files);
         tokio::spawn(follow(store.clone(), folder.clone(), batches));
@@ -101,6 +106,15 @@ impl Folder {
         if let Err(err) = written {
             tracing::error!(result_id, "could not write the run to the eval history: {err}");
         }
+    }
+
+    /// The folder's git commit, for a run of one of its apps.
+    pub async fn commit_of(&self, app: &str) -> Option<RunCommit> {
+        if !self.files.apps.contains(app) {
+            return None;
+        }
+        let state = git_state(&self.dir.app_dir(app)).await?;
+        Some(RunCommit { commit: state.commit, dirty: state.dirty })
     }
 
     /// Where the evalset's file stands, if the app is one of the folder's.
@@ -168,6 +182,22 @@ impl Folder {
         Ok(())
     }
 
+    /// Stores a run ADK wrote into the app's eval history, unless it is stored already. A file
+    /// that is not a run is logged and skipped.
+    async fn read_run(&self, store: &Store, app: &str, path: &Path) {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return;
+        };
+        match import_adk_run(store, app, &text).await {
+            Ok(Some(run)) => {
+                tracing::info!("read ADK's run {} from {}", run.result_id, self.dir.relative(path).display());
+                let _ = self.changes.send((app.to_string(), run.eval_set_id));
+            }
+            Ok(None) => {}
+            Err(err) => tracing::warn!("{}: {err}", path.display()),
+        }
+    }
+
     /// Forgets the app's stored evalsets whose files are gone (deleted while Evalstudio was not
     /// running, or by a `git checkout`).
     async fn forget_missing_files(&self, store: &Store, app: &str) -> Result<(), StoreError> {
@@ -185,14 +215,17 @@ impl Folder {
 async fn follow(store: Store, folder: Arc<Folder>, mut batches: mpsc::Receiver<Vec<FolderPath>>) {
     while let Some(batch) = batches.recv().await {
         for path in batch {
-            let FolderPath::EvalSet { app, eval_set_id } = path else {
-                continue;
-            };
-            if !folder.files.apps.contains(&app) {
-                continue;
-            }
-            if let Err(err) = folder.read_file(&store, &app, &eval_set_id).await {
-                tracing::error!("could not read {app}/{eval_set_id} into the store: {err}");
+            match path {
+                FolderPath::EvalSet { app, eval_set_id } if folder.files.apps.contains(&app) => {
+                    if let Err(err) = folder.read_file(&store, &app, &eval_set_id).await {
+                        tracing::error!("could not read {app}/{eval_set_id} into the store: {err}");
+                    }
+                }
+                FolderPath::RunResult { app, name } if folder.files.apps.contains(&app) => {
+                    let path = folder.dir.eval_history_dir(&app).join(format!("{name}{RESULT_SUFFIX}"));
+                    folder.read_run(&store, &app, &path).await;
+                }
+                _ => {}
             }
         }
     }
@@ -228,10 +261,7 @@ fn empty_eval_set(eval_set_id: &str) -> EvalSet {
     EvalSet {
         eval_set_id: eval_set_id.to_string(),
         name: Some(eval_set_id.to_string()),
-        description: None,
-        eval_cases: Vec::new(),
-        creation_timestamp: 0.0,
-        extra: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -4,6 +4,7 @@
 //! status, a `ServerFnError` or an exit code. Nothing here knows HTTP, axum or Leptos.
 
 pub mod add_session;
+pub mod adk_runs;
 pub mod case_results;
 pub mod cases;
 pub mod errors;

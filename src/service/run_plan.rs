@@ -11,7 +11,7 @@ use crate::clock::now_seconds;
 use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
 use crate::evalset::{to_adk_json, EvalSet};
-use crate::records::{MetricChoice, RunScope, RunStatus};
+use crate::records::{MetricChoice, RunCommit, RunOrigin, RunScope, RunStatus};
 use crate::store::{EvalRunRecord, NewEvalRun, Store};
 use serde_json::Value;
 use std::sync::Arc;
@@ -69,6 +69,8 @@ pub struct RunPlan {
     /// Whether every case of the evalset runs (not a re-run of some).
     pub whole_set: bool,
     pub tools: ToolExecution,
+    /// Folder mode: the folder's git commit, which the run records.
+    pub commit: Option<RunCommit>,
 }
 
 /// Checks `request` and resolves it: the config, the agent, the eval set and its chosen cases.
@@ -110,6 +112,7 @@ pub async fn plan_run(
         label,
         whole_set,
         tools: request.tools,
+        commit: None,
     })
 }
 
@@ -159,6 +162,9 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
             label: plan.label.as_deref(),
             whole_set: plan.whole_set,
             tools: plan.tools,
+            commit: plan.commit.as_ref(),
+            result_id: None,
+            origin: RunOrigin::Evalstudio,
         })
         .await?)
 }

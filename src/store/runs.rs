@@ -5,7 +5,7 @@ use super::leases::{LEASE_SECONDS, LIVE_STATUS};
 use super::run_summaries::{write_summaries, CaseSummaryRow, SUMMARY_FORMAT};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
-use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
+use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
 use serde_json::Value;
 use sqlx::Row;
 use std::sync::LazyLock;
@@ -27,6 +27,11 @@ pub struct NewEvalRun<'a> {
     /// Whether it runs every case of the evalset (not a re-run of some).
     pub whole_set: bool,
     pub tools: ToolExecution,
+    /// Folder mode: the folder's git commit.
+    pub commit: Option<&'a RunCommit>,
+    /// ADK's own id, for a run read from an eval history file; else one is made.
+    pub result_id: Option<&'a str>,
+    pub origin: RunOrigin,
 }
 
 /// A run without its stored eval set (which can be large): what lists, progress and statistics
@@ -60,7 +65,7 @@ static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
         "r.result_id, r.app_name, r.eval_set_id, r.agent, {status} AS status, r.num_runs, \
          r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
          r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set, \
-         r.tool_execution, r.replay_miss",
+         r.tool_execution, r.replay_miss, r.git_commit, r.git_dirty, r.origin",
         status = LIVE_STATUS.as_str()
     )
 });
@@ -78,13 +83,18 @@ impl Store {
     /// Records a new run as `running`, its lease held by this process. The result id follows ADK
     /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
     pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
-        let base = format!(
-            "{}_{}_{}",
-            run.app_name,
-            run.eval_set_id,
-            serde_json::to_string(&run.created_at).unwrap_or_default()
-        );
-        for attempt in 0..100 {
+        let base = match run.result_id {
+            Some(id) => id.to_string(),
+            None => format!(
+                "{}_{}_{}",
+                run.app_name,
+                run.eval_set_id,
+                serde_json::to_string(&run.created_at).unwrap_or_default()
+            ),
+        };
+        // ADK's id is taken as it is, or not at all.
+        let attempts = if run.result_id.is_some() { 1 } else { 100 };
+        for attempt in 0..attempts {
             let result_id = if attempt == 0 {
                 base.clone()
             } else {
@@ -94,8 +104,8 @@ impl Store {
             let inserted = sqlx::query(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
                  config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised, \
-                 label, whole_set, tool_execution, replay_miss) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?, ?, ?) \
+                 label, whole_set, tool_execution, replay_miss, git_commit, git_dirty, origin) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
                  ON CONFLICT (result_id) DO NOTHING",
             )
             .bind(&result_id)
@@ -114,6 +124,9 @@ impl Store {
             .bind(run.whole_set)
             .bind(run.tools.mode.as_str())
             .bind(run.tools.replay_miss.as_str())
+            .bind(run.commit.map(|c| c.commit.as_str()))
+            .bind(run.commit.map(|c| c.dirty))
+            .bind(run.origin.as_str())
             .execute(&mut *transaction)
             .await?;
             if inserted.rows_affected() == 1 {
@@ -469,5 +482,18 @@ fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
         label: row.try_get("label")?,
         whole_set: row.try_get("whole_set")?,
         tools: stored_tools(row)?,
+        commit: match row.try_get::<Option<String>, _>("git_commit")? {
+            Some(commit) => Some(RunCommit {
+                commit,
+                dirty: row.try_get::<Option<bool>, _>("git_dirty")?.unwrap_or(false),
+            }),
+            None => None,
+        },
+        origin: {
+            let origin: String = row.try_get("origin")?;
+            RunOrigin::parse(&origin).ok_or_else(|| {
+                StoreError::Database(sqlx::Error::Protocol(format!("unknown run origin `{origin}`")))
+            })?
+        },
     })
 }

@@ -225,6 +225,9 @@ async fn weather_run(store: &Store) -> EvalRunRecord {
             label: None,
             whole_set: true,
             tools: Default::default(),
+            commit: None,
+            result_id: None,
+            origin: Default::default(),
         })
         .await
         .unwrap()

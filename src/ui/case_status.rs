@@ -3,6 +3,7 @@
 //! score in grey, with the reason on hover).
 
 use super::evaluate::labels::{case_status_badge, flaky_badge, run_status_badge, score_text};
+use super::runs::source_notes;
 use super::short_time_seconds;
 use crate::eval::{EvalStatus, MetricSummary};
 use crate::records::{EvalRunSummary, LastResult};
@@ -81,7 +82,7 @@ pub fn LastRunLine(run: EvalRunSummary) -> impl IntoView {
             "Statuses from the latest run, " {short_time_seconds(run.created_at)} " (agent "
             <code>{run.agent.clone()}</code> "): " {run.passed} " passed, " {run.failed} " failed"
             {(run.errors > 0).then(|| format!(", {} errors", run.errors))} " of " {run.total} " "
-            {run_status_badge(run.status)}
+            {run_status_badge(run.status)} " " {source_notes(&run)}
         </p>
     }
 }

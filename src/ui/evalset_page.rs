@@ -7,6 +7,7 @@ use super::case_list_address::CaseListAddress;
 use super::case_status::{LastRunLine, StatusCell};
 use super::delete_cases_dialog::DeleteCasesDialog;
 use super::evaluate::{EvaluatePanel, RunsChanged, SelectedCases};
+use super::folder_notes::EvalSetFileNote;
 use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{
@@ -52,6 +53,8 @@ pub fn EvalSetPage() -> impl IntoView {
     // statuses then.
     let runs_changed = RwSignal::new(0u32);
     provide_context(RunsChanged(runs_changed));
+    // Folder mode: the evalset's file changed on disk.
+    let file_changed = RwSignal::new(0u32);
     // Kept across the list's reloads (a run's progress, an undo).
     let selected = RwSignal::new(BTreeSet::<String>::new());
     provide_context(SelectedCases(selected));
@@ -62,6 +65,7 @@ pub fn EvalSetPage() -> impl IntoView {
                 actions.delete.version().get(),
                 actions.duplicate.version().get(),
                 runs_changed.get(),
+                file_changed.get(),
             );
             (app(), eval_set_id(), address(), versions)
         },
@@ -161,6 +165,7 @@ pub fn EvalSetPage() -> impl IntoView {
             <span aria-hidden="true">"/"</span>
             <span class="mono">{eval_set_id}</span>
         </nav>
+        {move || view! { <EvalSetFileNote app=app() eval_set_id=eval_set_id() changed=file_changed /> }}
         {undo_banner}
         {copied}
         {action_error}

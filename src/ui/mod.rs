@@ -17,6 +17,7 @@ mod eval_case_page;
 mod evalset_page;
 mod evalsets_page;
 mod evaluate;
+mod folder_notes;
 mod json_view;
 mod markdown;
 mod modal;
@@ -32,6 +33,7 @@ pub use chat::ChatPage;
 pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
+pub use folder_notes::FolderBadge;
 pub use runs::{ComparePage, RunPage, RunsPage};
 pub use settings::SettingsPage;
 

@@ -24,3 +24,8 @@ pub fn run_progress(app: &str, result_id: &str) -> String {
         encode_query_value(result_id)
     )
 }
+
+/// Folder mode: an evalset's file changed on disk, as server-sent events.
+pub fn eval_set_changes(app: &str, eval_set_id: &str) -> String {
+    format!("/apps/{app}/eval_sets/{eval_set_id}/changes")
+}

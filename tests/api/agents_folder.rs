@@ -178,3 +178,30 @@ async fn a_finished_run_lands_in_the_eval_history_as_adk_reads_it() {
     );
     assert_eq!(python(dir.path(), &["-c", &read]).trim(), "smoke 1 PASSED");
 }
+
+#[tokio::test]
+async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
+    let (dir, app) = open_folder().await;
+    let cli = fixture_path("../../conformance/adk_cli.py");
+    python(dir.path(), &[cli.to_str().unwrap(), "eval", "weather", "weather/smoke.evalset.json"]);
+    let history = dir.path().join("weather/.adk/eval_history");
+    let written = std::fs::read_dir(&history).unwrap().next().unwrap().unwrap().path();
+    let id = written.file_name().unwrap().to_str().unwrap().strip_suffix(".evalset_result.json").unwrap().to_string();
+    let ids = wait_until("ADK's run is listed", || async {
+        let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
+        ids.contains(&id).then_some(ids)
+    })
+    .await;
+    assert_eq!(ids.len(), 1);
+    let run = app.get_json(&format!("/apps/weather/eval_results/{id}")).await;
+    assert_eq!(run["eval_case_results"][0]["final_eval_status"], 1, "{run}");
+
+    // Older ADK wrote the result's JSON as one JSON string.
+    let older = json!(std::fs::read_to_string(&written).unwrap().replace(&id, "weather_smoke_1.5")).to_string();
+    std::fs::write(history.join("weather_smoke_1.5.evalset_result.json"), older).unwrap();
+    wait_until("the older file's run is listed", || async {
+        let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
+        ids.contains(&"weather_smoke_1.5".to_string()).then_some(())
+    })
+    .await;
+}

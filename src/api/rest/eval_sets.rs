@@ -9,7 +9,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::{Json, Router};
+use std::convert::Infallible;
+use tokio::sync::broadcast::error::RecvError;
 use serde::Deserialize;
 
 /// Routes under `/apps`.
@@ -21,6 +24,7 @@ pub fn routes() -> Router<AppState> {
             post(create_eval_set).delete(delete_eval_set),
         )
         .route("/{app}/eval_sets/{eval_set_id}/export", get(export_eval_set))
+        .route("/{app}/eval_sets/{eval_set_id}/changes", get(eval_set_changes))
         .route("/{app}/import", post(import))
 }
 
@@ -97,4 +101,32 @@ async fn import(
 /// An ADK file as written by the exporter (already JSON text).
 fn adk_json_response(status: StatusCode, file: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], file).into_response()
+}
+
+/// Folder mode: a `changed` event each time the evalset's file changes on disk (git, an editor,
+/// `adk web`), so its page reads it again. Outside folder mode, a 404.
+async fn eval_set_changes(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+) -> Result<Sse<impl futures::Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let folder = state
+        .services
+        .folder
+        .as_ref()
+        .ok_or_else(|| ApiError::not_found("no agents folder is open (start with `evalstudio web AGENTS_DIR`)"))?;
+    let changes = folder.changes();
+    let key = (app, eval_set_id);
+    let events = futures::stream::unfold((changes, key), |(mut changes, key)| async move {
+        loop {
+            match changes.recv().await {
+                Ok(changed) if changed == key => break,
+                Ok(_) => continue,
+                // Missed some: one of them may have been ours.
+                Err(RecvError::Lagged(_)) => break,
+                Err(RecvError::Closed) => return None,
+            }
+        }
+        Some((Ok(SseEvent::default().event("changed").data("")), (changes, key)))
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }

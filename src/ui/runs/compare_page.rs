@@ -3,7 +3,7 @@
 //! side by side, each linked to its two result pages.
 
 use super::metrics_table::MetricsTable;
-use super::{compare_href, pass_rate, run_href, run_short_title};
+use super::{source_notes, compare_href, pass_rate, run_href, run_short_title};
 use crate::api::runs::compare_runs;
 use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
 use crate::records::RunComparison;
@@ -95,9 +95,9 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
                 <h1>"Compare runs of " <span class="mono">{after.eval_set_id.clone()}</span></h1>
                 <p class="muted">
                     "Before: " <a href=run_href(&app, &before.result_id)>{run_short_title(&before)}</a>
-                    " (" {pass_rate(&before)} ") · After: "
-                    <a href=run_href(&app, &after.result_id)>{run_short_title(&after)}</a> " ("
-                    {pass_rate(&after)} ")"
+                    {source_notes(&before)} " (" {pass_rate(&before)} ") · After: "
+                    <a href=run_href(&app, &after.result_id)>{run_short_title(&after)}</a> {source_notes(&after)}
+                    " (" {pass_rate(&after)} ")"
                 </p>
             </div>
         </div>

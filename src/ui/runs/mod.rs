@@ -16,7 +16,8 @@ pub use runs_page::RunsPage;
 pub use trend::RunTrend;
 
 use super::{count, encode_query_value, short_time_seconds};
-use crate::records::EvalRunSummary;
+use crate::records::{EvalRunSummary, RunOrigin};
+use leptos::prelude::*;
 
 /// A run as people read it: its label, else its evalset, agent and start to the second. Its
 /// result id (ADK's shape) stays what links and exports use.
@@ -42,6 +43,19 @@ pub fn run_short_title(run: &EvalRunSummary) -> String {
 /// "re-run of 1 case" for a run of only some of its evalset's cases.
 pub fn rerun_note(run: &EvalRunSummary) -> Option<String> {
     (!run.whole_set).then(|| format!("re-run of {}", count(run.case_count(), "case")))
+}
+
+/// Where a run comes from, in folder mode: "by ADK" for one `adk eval` or `adk web` wrote, and
+/// the git commit it was made on (8 characters, `+changes` when the tree had changes; the whole
+/// id on hover).
+pub fn source_notes(run: &EvalRunSummary) -> impl IntoView {
+    let by_adk = (run.origin == RunOrigin::Adk).then(|| {
+        view! { <span class="run-note" title="Written by adk eval or adk web; read-only">"by ADK"</span> }
+    });
+    let commit = run.commit.as_ref().map(|commit| {
+        view! { <span class="run-note mono" title=format!("git commit {}", commit.commit)>{commit.short()}</span> }
+    });
+    (by_adk, commit)
 }
 
 pub fn run_href(app: &str, result_id: &str) -> String {

@@ -4,7 +4,7 @@
 use super::heat_map::HeatMap;
 use super::metrics_table::MetricsTable;
 use super::run_label::RunLabel;
-use super::{compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title};
+use super::{source_notes, compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title};
 use crate::api::runs::run_details;
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
@@ -108,6 +108,7 @@ fn RunView(data: RunPageData) -> impl IntoView {
                 <p class="muted small-text">
                     <span class="mono">{result_id.clone()}</span>
                     {rerun_note(&summary).map(|note| view! { <span class="run-note">{note}</span> })}
+                    {source_notes(&summary)}
                 </p>
                 <RunLabel app=app.clone() result_id=result_id.clone() label=summary.label.clone() />
                 <p class="muted">

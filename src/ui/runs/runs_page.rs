@@ -1,7 +1,7 @@
 //! Every run of an app (or of one evalset): when, which evalset and agent, status, pass rate,
 //! each metric's mean, duration.
 
-use super::{duration, pass_rate, rerun_note, run_href, run_short_title};
+use super::{source_notes, duration, pass_rate, rerun_note, run_href, run_short_title};
 use crate::api::runs::list_runs;
 use crate::api::DEFAULT_APP;
 use crate::records::RunRow;
@@ -60,6 +60,7 @@ fn RunsTable(rows: Vec<RunRow>) -> impl IntoView {
                             {run_short_title(&summary)}
                         </a>
                         {rerun_note(&summary).map(|note| view! { <span class="run-note">{note}</span> })}
+                        {source_notes(&summary)}
                     </td>
                     <td>
                         <a class="mono" href=eval_set_href(&summary.app_name, &summary.eval_set_id)>

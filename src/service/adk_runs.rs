@@ -1,0 +1,141 @@
+//! Runs that `adk eval` or `adk web` wrote into an agents folder's eval history
+//! (`<app>/.adk/eval_history/*.evalset_result.json`), stored as finished runs of origin ADK so
+//! they show on the Runs page, in the case list's statuses and in comparisons like any run.
+//! They keep ADK's result id; a run already stored (Evalstudio's own, written there after it
+//! finished, or one read before) is not read again.
+
+use super::eval_runs::stored_case;
+use super::run_summaries::save_case_runs;
+use crate::eval::{EvalCaseResult, EvalConfig, FinishedCase};
+use crate::evalset::{to_adk_json, EvalCase, EvalSet};
+use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
+use crate::store::{NewEvalRun, Store, StoreError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AdkRunError {
+    #[error("not an ADK EvalSetResult: {0}")]
+    Unreadable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// ADK's EvalSetResult, as its LocalEvalSetResultsManager writes it.
+#[derive(Deserialize)]
+struct AdkEvalSetResult {
+    eval_set_result_id: String,
+    eval_set_id: String,
+    #[serde(default)]
+    eval_case_results: Vec<EvalCaseResult>,
+    #[serde(default)]
+    creation_timestamp: f64,
+}
+
+/// Stores the run in `text` as a finished ADK run of `app`; its summary, or `None` when a run
+/// of that id is already stored.
+pub async fn import_adk_run(store: &Store, app: &str, text: &str) -> Result<Option<EvalRunSummary>, AdkRunError> {
+    let result = parse(text)?;
+    if store.eval_run(app, &result.eval_set_result_id).await.is_ok() {
+        return Ok(None);
+    }
+    let (expected, positions) = expected_set(&result);
+    let config = config_of(&result);
+    let num_runs = positions.iter().map(|(_, runs)| *runs).max().unwrap_or(1);
+    let record = store
+        .create_eval_run(&NewEvalRun {
+            app_name: app,
+            eval_set_id: &result.eval_set_id,
+            // The folder's own agent, as `adk eval` ran it (its profile has the app's name).
+            agent: app,
+            expected_json: &to_adk_json(&expected),
+            config_json: &config.to_json().to_string(),
+            num_runs,
+            total: result.eval_case_results.len(),
+            created_at: result.creation_timestamp,
+            label: None,
+            whole_set: true,
+            tools: Default::default(),
+            commit: None,
+            result_id: Some(&result.eval_set_result_id),
+            origin: RunOrigin::Adk,
+        })
+        .await?;
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    let rows: Vec<_> = result
+        .eval_case_results
+        .into_iter()
+        .map(|case| {
+            let case_index = positions.iter().position(|(id, _)| *id == case.eval_id).unwrap_or(0);
+            let run_index = seen.iter().filter(|(id, _)| *id == case.eval_id).count();
+            seen.push((case.eval_id.clone(), run_index));
+            stored_case(
+                &FinishedCase { run_index, case_index, result: case, attempts: 1 },
+                &config,
+            )
+        })
+        .collect();
+    save_case_runs(store, record.row, &rows, &config).await?;
+    store.end_eval_run(record.row, RunStatus::Finished, result.creation_timestamp).await?;
+    Ok(Some(record.summary))
+}
+
+/// The file's run, in either form ADK reads: the object, or (older files) the object's JSON
+/// written as one JSON string.
+fn parse(text: &str) -> Result<AdkEvalSetResult, AdkRunError> {
+    let unreadable = |e: serde_json::Error| AdkRunError::Unreadable(format!("line {}, column {}: {e}", e.line(), e.column()));
+    let value: Value = serde_json::from_str(text).map_err(unreadable)?;
+    let value = match value {
+        Value::String(inner) => serde_json::from_str(&inner).map_err(unreadable)?,
+        other => other,
+    };
+    serde_json::from_value(value).map_err(|e| AdkRunError::Unreadable(e.to_string()))
+}
+
+/// The eval set as run, rebuilt from each case's expected invocations (its actual ones where
+/// ADK had none to compare with), and each eval id with how many times it ran.
+fn expected_set(result: &AdkEvalSetResult) -> (EvalSet, Vec<(String, usize)>) {
+    let mut positions: Vec<(String, usize)> = Vec::new();
+    let mut cases: Vec<EvalCase> = Vec::new();
+    for case in &result.eval_case_results {
+        if let Some((_, runs)) = positions.iter_mut().find(|(id, _)| *id == case.eval_id) {
+            *runs += 1;
+            continue;
+        }
+        positions.push((case.eval_id.clone(), 1));
+        let conversation = case
+            .eval_metric_result_per_invocation
+            .iter()
+            .map(|per| per.expected_invocation.clone().unwrap_or_else(|| per.actual_invocation.clone()))
+            .collect();
+        cases.push(EvalCase {
+            eval_id: case.eval_id.clone(),
+            conversation: Some(conversation),
+            ..Default::default()
+        });
+    }
+    let eval_set = EvalSet {
+        eval_set_id: result.eval_set_id.clone(),
+        name: Some(result.eval_set_id.clone()),
+        eval_cases: cases,
+        ..Default::default()
+    };
+    (eval_set, positions)
+}
+
+/// The metrics the run was scored on, with their thresholds; those this server does not know
+/// (a custom metric of the user's Python) are left out.
+fn config_of(result: &AdkEvalSetResult) -> EvalConfig {
+    let metrics: Vec<Value> = result
+        .eval_case_results
+        .first()
+        .map(|case| {
+            case.overall_eval_metric_results
+                .iter()
+                .map(|m| json!({"metric_name": m.metric_name, "threshold": m.threshold.unwrap_or(0.0), "criterion": m.criterion}))
+                .filter(|m| EvalConfig::from_eval_metrics(std::slice::from_ref(m)).is_ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    EvalConfig::from_eval_metrics(&metrics).unwrap_or_else(|_| EvalConfig::from_eval_metrics(&[]).expect("no metrics"))
+}
