@@ -97,9 +97,10 @@ $(VENV)/.installed: conformance/requirements.txt
 	touch $@
 
 ## e2e: Playwright in Debian's Chromium against a debug build
-e2e: tools
+e2e: tools $(VENV)/.installed
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" scripts/build-site
-	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" npx playwright test
+	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
+		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
 ## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, results views, embeddings, first page load on Fast 4G
 bench: model

@@ -8,9 +8,20 @@ const port = process.env.E2E_PORT || '3123';
 // A local stand-in for a remote model (fake-model.js), reached through an `openai` profile.
 const modelPort = process.env.E2E_MODEL_PORT || '3124';
 const bin = process.env.E2E_BIN;
+// Folder mode (`evalstudio web`) on a copy of tests/fixtures/agents, with google-adk's `adk`.
+const folderPort = process.env.E2E_FOLDER_PORT || '3125';
+const adk = process.env.E2E_ADK;
+const agentsDir = path.join(os.tmpdir(), `evalstudio-e2e-agents-${folderPort}`);
+// The config is read again in each test worker, which must not copy over the served folder.
+if (!process.env.TEST_WORKER_INDEX) {
+  fs.rmSync(agentsDir, { recursive: true, force: true });
+  fs.cpSync(path.resolve(__dirname, '../tests/fixtures/agents'), agentsDir, { recursive: true });
+}
+process.env.E2E_AGENTS_DIR = agentsDir;
+process.env.E2E_FOLDER_URL = `http://127.0.0.1:${folderPort}`;
 const siteRoot = process.env.E2E_SITE_ROOT || path.resolve(__dirname, '../target/site');
-if (!bin) {
-  throw new Error('E2E_BIN must name the evalstudio binary (run the browser tests with `make e2e`)');
+if (!bin || !adk) {
+  throw new Error('E2E_BIN must name the evalstudio binary and E2E_ADK google-adk\'s adk (run the browser tests with `make e2e`)');
 }
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evalstudio-e2e-'));
 const config = path.join(dataDir, 'evalstudio.toml');
@@ -77,6 +88,14 @@ module.exports = defineConfig({
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,
       timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      command: `"${bin}" web "${agentsDir}" --addr 127.0.0.1:${folderPort} --db "${path.join(dataDir, 'folder.db')}" --site-root "${siteRoot}" --adk "${adk}"`,
+      url: `http://127.0.0.1:${folderPort}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
       stdout: 'pipe',
       stderr: 'pipe',
     },

@@ -1,8 +1,8 @@
 //! The HTML shell and the router.
 
 use crate::ui::{
-    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage, FolderBadge,
-    NotFound, RunPage, RunsPage, SettingsPage,
+    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage,
+    FolderBadge, NotFound, RunPage, RunsPage, SettingsPage,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};

@@ -349,7 +349,9 @@ impl RunOrigin {
     }
 
     pub fn parse(text: &str) -> Option<RunOrigin> {
-        [RunOrigin::Evalstudio, RunOrigin::Adk].into_iter().find(|o| o.as_str() == text)
+        [RunOrigin::Evalstudio, RunOrigin::Adk]
+            .into_iter()
+            .find(|o| o.as_str() == text)
     }
 }
 

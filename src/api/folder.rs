@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::records::{EvalSetFile, FolderInfo};
 #[cfg(feature = "ssr")]
 use crate::api::services;
+use crate::records::{EvalSetFile, FolderInfo};
 
 #[server]
 pub async fn open_folder() -> Result<Option<FolderInfo>, ServerFnError> {
@@ -16,6 +16,11 @@ pub async fn open_folder() -> Result<Option<FolderInfo>, ServerFnError> {
 }
 
 #[server]
-pub async fn eval_set_file_status(app: String, eval_set_id: String) -> Result<Option<EvalSetFile>, ServerFnError> {
-    Ok(services().folder.and_then(|folder| folder.eval_set_file(&app, &eval_set_id)))
+pub async fn eval_set_file_status(
+    app: String,
+    eval_set_id: String,
+) -> Result<Option<EvalSetFile>, ServerFnError> {
+    Ok(services()
+        .folder
+        .and_then(|folder| folder.eval_set_file(&app, &eval_set_id)))
 }

@@ -57,8 +57,9 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, Cli
     let db_path = match (db, &agents_dir) {
         (Some(db), _) => db,
         (None, Some(dir)) => {
-            let dir = AgentsDir::new(dir)
-                .map_err(|e| CliError::Serve(format!("cannot open the agents folder {}: {e}", dir.display()).into()))?;
+            let dir = AgentsDir::new(dir).map_err(|e| {
+                CliError::Serve(format!("cannot open the agents folder {}: {e}", dir.display()).into())
+            })?;
             default_db_path(&dir)
         }
         (None, None) => PathBuf::from(super::DEFAULT_DB),

@@ -62,7 +62,11 @@ impl AdkServer {
         let stderr = keep_stderr(&mut child);
         let base_url = format!("http://127.0.0.1:{port}");
         let apps = wait_for_apps(&mut child, &base_url, &stderr).await?;
-        Ok(AdkServer { child, base_url, apps })
+        Ok(AdkServer {
+            child,
+            base_url,
+            apps,
+        })
     }
 
     /// Where it answers, as an `adk` profile's `base_url`.

@@ -5,9 +5,14 @@ use std::io::Write;
 use std::path::Path;
 
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().ok_or_else(|| std::io::Error::other("a file needs a folder"))?;
+    let dir = path
+        .parent()
+        .ok_or_else(|| std::io::Error::other("a file needs a folder"))?;
     std::fs::create_dir_all(dir)?;
-    let mut temp = tempfile::Builder::new().prefix(".evalstudio-").suffix(".tmp").tempfile_in(dir)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".evalstudio-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
     temp.write_all(text.as_bytes())?;
     temp.as_file().sync_all()?;
     // A new file gets the usual permissions, not the temp file's owner-only ones.

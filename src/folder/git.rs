@@ -29,7 +29,10 @@ async fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .output()
         .await
         .ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]

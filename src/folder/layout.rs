@@ -26,7 +26,10 @@ impl AgentsDir {
     pub fn new(root: &Path) -> std::io::Result<AgentsDir> {
         let root = root.canonicalize()?;
         if !root.is_dir() {
-            return Err(std::io::Error::other(format!("{} is not a folder", root.display())));
+            return Err(std::io::Error::other(format!(
+                "{} is not a folder",
+                root.display()
+            )));
         }
         Ok(AgentsDir { root })
     }
@@ -44,7 +47,9 @@ impl AgentsDir {
     }
 
     pub fn eval_history_dir(&self, app: &str) -> PathBuf {
-        EVAL_HISTORY.iter().fold(self.app_dir(app), |dir, part| dir.join(part))
+        EVAL_HISTORY
+            .iter()
+            .fold(self.app_dir(app), |dir, part| dir.join(part))
     }
 
     /// The path relative to the folder, as pages show it.
@@ -62,11 +67,17 @@ impl AgentsDir {
         match parts.as_slice() {
             [app, file] => Some(FolderPath::EvalSet {
                 app: app.to_string(),
-                eval_set_id: file.strip_suffix(EVAL_SET_SUFFIX).filter(|id| !id.is_empty())?.to_string(),
+                eval_set_id: file
+                    .strip_suffix(EVAL_SET_SUFFIX)
+                    .filter(|id| !id.is_empty())?
+                    .to_string(),
             }),
             [app, adk, history, file] if [*adk, *history] == EVAL_HISTORY => Some(FolderPath::RunResult {
                 app: app.to_string(),
-                name: file.strip_suffix(RESULT_SUFFIX).filter(|n| !n.is_empty())?.to_string(),
+                name: file
+                    .strip_suffix(RESULT_SUFFIX)
+                    .filter(|n| !n.is_empty())?
+                    .to_string(),
             }),
             _ => None,
         }
@@ -77,7 +88,10 @@ impl AgentsDir {
         let mut files: Vec<(String, PathBuf)> = read_dir_names(&self.app_dir(app))
             .into_iter()
             .filter_map(|name| {
-                let id = name.strip_suffix(EVAL_SET_SUFFIX).filter(|id| !id.is_empty())?.to_string();
+                let id = name
+                    .strip_suffix(EVAL_SET_SUFFIX)
+                    .filter(|id| !id.is_empty())?
+                    .to_string();
                 Some((id, self.app_dir(app).join(&name)))
             })
             .collect();
@@ -105,7 +119,9 @@ impl AgentsDir {
             .filter(|name| !name.starts_with('.') && !name.starts_with('_'))
             .filter(|name| {
                 let dir = self.app_dir(name);
-                ["agent.py", "__init__.py", "root_agent.yaml"].iter().any(|f| dir.join(f).is_file())
+                ["agent.py", "__init__.py", "root_agent.yaml"]
+                    .iter()
+                    .any(|f| dir.join(f).is_file())
                     || !self.eval_set_files(name).is_empty()
             })
             .collect();
@@ -130,7 +146,11 @@ pub fn default_db_path(dir: &AgentsDir) -> PathBuf {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     dir.root().hash(&mut hasher);
-    let name = dir.root().file_name().and_then(|n| n.to_str()).unwrap_or("folder");
+    let name = dir
+        .root()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("folder");
     cache_home()
         .join("evalstudio")
         .join("folders")
@@ -162,19 +182,32 @@ mod tests {
         let set = dir.eval_set_path("weather", "smoke");
         assert_eq!(
             dir.classify(&set),
-            Some(FolderPath::EvalSet { app: "weather".into(), eval_set_id: "smoke".into() })
+            Some(FolderPath::EvalSet {
+                app: "weather".into(),
+                eval_set_id: "smoke".into()
+            })
         );
-        let run = dir.eval_history_dir("weather").join("weather_smoke_1.5.evalset_result.json");
+        let run = dir
+            .eval_history_dir("weather")
+            .join("weather_smoke_1.5.evalset_result.json");
         assert_eq!(
             dir.classify(&run),
-            Some(FolderPath::RunResult { app: "weather".into(), name: "weather_smoke_1.5".into() })
+            Some(FolderPath::RunResult {
+                app: "weather".into(),
+                name: "weather_smoke_1.5".into()
+            })
         );
     }
 
     #[test]
     fn other_files_are_not_evalstudios() {
         let (_tmp, dir) = dir();
-        for other in ["weather/agent.py", "weather/.evalset.json", "weather/sub/x.evalset.json", "x.evalset.json"] {
+        for other in [
+            "weather/agent.py",
+            "weather/.evalset.json",
+            "weather/sub/x.evalset.json",
+            "x.evalset.json",
+        ] {
             assert_eq!(dir.classify(&dir.root().join(other)), None, "{other}");
         }
     }
@@ -182,7 +215,12 @@ mod tests {
     #[test]
     fn an_app_is_a_folder_with_an_agent_or_an_evalset() {
         let (_tmp, dir) = dir();
-        for (app, file) in [("a", "agent.py"), ("b", "x.evalset.json"), ("c", "notes.txt"), (".venv", "agent.py")] {
+        for (app, file) in [
+            ("a", "agent.py"),
+            ("b", "x.evalset.json"),
+            ("c", "notes.txt"),
+            (".venv", "agent.py"),
+        ] {
             std::fs::create_dir_all(dir.app_dir(app)).unwrap();
             std::fs::write(dir.app_dir(app).join(file), "").unwrap();
         }

@@ -61,7 +61,11 @@ async fn run(
 ) {
     let mut watched = HashSet::new();
     for app in &apps {
-        for folder in [dir.app_dir(app), dir.app_dir(app).join(".adk"), dir.eval_history_dir(app)] {
+        for folder in [
+            dir.app_dir(app),
+            dir.app_dir(app).join(".adk"),
+            dir.eval_history_dir(app),
+        ] {
             watch(&mut *watcher, &mut watched, &folder);
         }
     }
@@ -159,13 +163,19 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(100)).await;
 
         std::fs::write(dir.eval_set_path("weather", "smoke"), "{}").unwrap();
-        let set = FolderPath::EvalSet { app: "weather".into(), eval_set_id: "smoke".into() };
+        let set = FolderPath::EvalSet {
+            app: "weather".into(),
+            eval_set_id: "smoke".into(),
+        };
         assert_eq!(next(&mut batches).await, [set]);
 
         let history = dir.eval_history_dir("weather");
         std::fs::create_dir_all(&history).unwrap();
         std::fs::write(history.join("r1.evalset_result.json"), "{}").unwrap();
-        let run = FolderPath::RunResult { app: "weather".into(), name: "r1".into() };
+        let run = FolderPath::RunResult {
+            app: "weather".into(),
+            name: "r1".into(),
+        };
         let mut seen = Vec::new();
         while !seen.contains(&run) {
             seen.extend(next(&mut batches).await);

@@ -9,7 +9,6 @@ use crate::config::Config;
 use crate::folder::{AdkServer, AgentsDir};
 use crate::service::folder::Folder;
 use crate::service::{startup, Services};
-use std::sync::Arc;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -18,6 +17,7 @@ use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Default request body limit: imports of large evalsets fit, accidents do not.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
@@ -129,7 +129,9 @@ impl Server {
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        let served = axum::serve(listener, self.app).with_graceful_shutdown(shutdown).await;
+        let served = axum::serve(listener, self.app)
+            .with_graceful_shutdown(shutdown)
+            .await;
         drop(self.adk);
         served
     }
@@ -144,7 +146,8 @@ async fn open_folder(
     store: &Store,
     config: &mut Config,
 ) -> Result<(Arc<Folder>, Option<AdkServer>), Box<dyn std::error::Error>> {
-    let dir = AgentsDir::new(dir).map_err(|e| format!("cannot open the agents folder {}: {e}", dir.display()))?;
+    let dir =
+        AgentsDir::new(dir).map_err(|e| format!("cannot open the agents folder {}: {e}", dir.display()))?;
     tracing::info!("starting ADK's api_server for {}", dir.root().display());
     let (apps, server, chat_off) = match AdkServer::start(&dir, adk).await {
         Ok(server) => {

@@ -34,7 +34,11 @@ struct AdkEvalSetResult {
 
 /// Stores the run in `text` as a finished ADK run of `app`; its summary, or `None` when a run
 /// of that id is already stored.
-pub async fn import_adk_run(store: &Store, app: &str, text: &str) -> Result<Option<EvalRunSummary>, AdkRunError> {
+pub async fn import_adk_run(
+    store: &Store,
+    app: &str,
+    text: &str,
+) -> Result<Option<EvalRunSummary>, AdkRunError> {
     let result = parse(text)?;
     if store.eval_run(app, &result.eval_set_result_id).await.is_ok() {
         return Ok(None);
@@ -66,24 +70,36 @@ pub async fn import_adk_run(store: &Store, app: &str, text: &str) -> Result<Opti
         .eval_case_results
         .into_iter()
         .map(|case| {
-            let case_index = positions.iter().position(|(id, _)| *id == case.eval_id).unwrap_or(0);
+            let case_index = positions
+                .iter()
+                .position(|(id, _)| *id == case.eval_id)
+                .unwrap_or(0);
             let run_index = seen.iter().filter(|(id, _)| *id == case.eval_id).count();
             seen.push((case.eval_id.clone(), run_index));
             stored_case(
-                &FinishedCase { run_index, case_index, result: case, attempts: 1 },
+                &FinishedCase {
+                    run_index,
+                    case_index,
+                    result: case,
+                    attempts: 1,
+                },
                 &config,
             )
         })
         .collect();
     save_case_runs(store, record.row, &rows, &config).await?;
-    store.end_eval_run(record.row, RunStatus::Finished, result.creation_timestamp).await?;
+    store
+        .end_eval_run(record.row, RunStatus::Finished, result.creation_timestamp)
+        .await?;
     Ok(Some(record.summary))
 }
 
 /// The file's run, in either form ADK reads: the object, or (older files) the object's JSON
 /// written as one JSON string.
 fn parse(text: &str) -> Result<AdkEvalSetResult, AdkRunError> {
-    let unreadable = |e: serde_json::Error| AdkRunError::Unreadable(format!("line {}, column {}: {e}", e.line(), e.column()));
+    let unreadable = |e: serde_json::Error| {
+        AdkRunError::Unreadable(format!("line {}, column {}: {e}", e.line(), e.column()))
+    };
     let value: Value = serde_json::from_str(text).map_err(unreadable)?;
     let value = match value {
         Value::String(inner) => serde_json::from_str(&inner).map_err(unreadable)?,
@@ -106,7 +122,11 @@ fn expected_set(result: &AdkEvalSetResult) -> (EvalSet, Vec<(String, usize)>) {
         let conversation = case
             .eval_metric_result_per_invocation
             .iter()
-            .map(|per| per.expected_invocation.clone().unwrap_or_else(|| per.actual_invocation.clone()))
+            .map(|per| {
+                per.expected_invocation
+                    .clone()
+                    .unwrap_or_else(|| per.actual_invocation.clone())
+            })
             .collect();
         cases.push(EvalCase {
             eval_id: case.eval_id.clone(),
@@ -137,5 +157,6 @@ fn config_of(result: &AdkEvalSetResult) -> EvalConfig {
                 .collect()
         })
         .unwrap_or_default();
-    EvalConfig::from_eval_metrics(&metrics).unwrap_or_else(|_| EvalConfig::from_eval_metrics(&[]).expect("no metrics"))
+    EvalConfig::from_eval_metrics(&metrics)
+        .unwrap_or_else(|_| EvalConfig::from_eval_metrics(&[]).expect("no metrics"))
 }

@@ -450,7 +450,9 @@ fn spawn_eval_run(
             Err(panic) => Err(RunFailure::Panicked(panic_message(panic.as_ref()))),
         };
         if let (Ok(RunStatus::Finished), Some(folder)) = (&outcome, &services.folder) {
-            folder.write_run_history(&services.store, &record.summary.app_name, result_id).await;
+            folder
+                .write_run_history(&services.store, &record.summary.app_name, result_id)
+                .await;
         }
         if let Err(failure) = outcome {
             tracing::error!(result_id, "eval run failed: {failure}");

@@ -14,11 +14,11 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalSet, LegacyDefaults};
 use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
-use crate::service::adk_runs::import_adk_run;
-use std::path::Path;
 use crate::records::{EvalSetFile, FileProblem, RunCommit};
+use crate::service::adk_runs::import_adk_run;
 use crate::service::run_export::adk_result_file;
 use crate::store::{CaseRow, EvalSetFiles, Store, StoreError, StoreResult};
+use std::path::Path;
 
 /// The agents folder Evalstudio works on, its apps and their evalset files.
 pub struct Folder {
@@ -114,7 +114,10 @@ impl Folder {
             return None;
         }
         let state = git_state(&self.dir.app_dir(app)).await?;
-        Some(RunCommit { commit: state.commit, dirty: state.dirty })
+        Some(RunCommit {
+            commit: state.commit,
+            dirty: state.dirty,
+        })
     }
 
     /// Where the evalset's file stands, if the app is one of the folder's.
@@ -140,7 +143,13 @@ impl Folder {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                let known = self.files.states.lock().expect("file states").remove(&key).is_some();
+                let known = self
+                    .files
+                    .states
+                    .lock()
+                    .expect("file states")
+                    .remove(&key)
+                    .is_some();
                 if known && store.remove_eval_set_of_file(app, eval_set_id).await? {
                     tracing::info!("{} was deleted on disk", path.display());
                     let _ = self.changes.send(key);
@@ -159,8 +168,14 @@ impl Folder {
         let state = match parse(eval_set_id, &text) {
             Ok((eval_set, rows)) => {
                 let reformat = to_adk_json(&eval_set) != text;
-                store.sync_eval_set_from_file(app, &header(eval_set), &rows).await?;
-                FileState { hash, problem: None, reformat }
+                store
+                    .sync_eval_set_from_file(app, &header(eval_set), &rows)
+                    .await?;
+                FileState {
+                    hash,
+                    problem: None,
+                    reformat,
+                }
             }
             Err(problem) => {
                 tracing::warn!(
@@ -172,12 +187,22 @@ impl Folder {
                 );
                 if store.eval_set_summary(app, eval_set_id).await.is_err() {
                     // Listed, empty, so the page can say what is wrong with its file.
-                    store.sync_eval_set_from_file(app, &empty_eval_set(eval_set_id), &[]).await?;
+                    store
+                        .sync_eval_set_from_file(app, &empty_eval_set(eval_set_id), &[])
+                        .await?;
                 }
-                FileState { hash, problem: Some(problem), reformat: false }
+                FileState {
+                    hash,
+                    problem: Some(problem),
+                    reformat: false,
+                }
             }
         };
-        self.files.states.lock().expect("file states").insert(key.clone(), state);
+        self.files
+            .states
+            .lock()
+            .expect("file states")
+            .insert(key.clone(), state);
         let _ = self.changes.send(key);
         Ok(())
     }
@@ -190,7 +215,11 @@ impl Folder {
         };
         match import_adk_run(store, app, &text).await {
             Ok(Some(run)) => {
-                tracing::info!("read ADK's run {} from {}", run.result_id, self.dir.relative(path).display());
+                tracing::info!(
+                    "read ADK's run {} from {}",
+                    run.result_id,
+                    self.dir.relative(path).display()
+                );
                 let _ = self.changes.send((app.to_string(), run.eval_set_id));
             }
             Ok(None) => {}
@@ -201,7 +230,12 @@ impl Folder {
     /// Forgets the app's stored evalsets whose files are gone (deleted while Evalstudio was not
     /// running, or by a `git checkout`).
     async fn forget_missing_files(&self, store: &Store, app: &str) -> Result<(), StoreError> {
-        let on_disk: HashSet<String> = self.dir.eval_set_files(app).into_iter().map(|(id, _)| id).collect();
+        let on_disk: HashSet<String> = self
+            .dir
+            .eval_set_files(app)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
         for summary in store.list_eval_sets(app).await? {
             if !on_disk.contains(&summary.eval_set_id) {
                 store.remove_eval_set_of_file(app, &summary.eval_set_id).await?;
@@ -222,7 +256,10 @@ async fn follow(store: Store, folder: Arc<Folder>, mut batches: mpsc::Receiver<V
                     }
                 }
                 FolderPath::RunResult { app, name } if folder.files.apps.contains(&app) => {
-                    let path = folder.dir.eval_history_dir(&app).join(format!("{name}{RESULT_SUFFIX}"));
+                    let path = folder
+                        .dir
+                        .eval_history_dir(&app)
+                        .join(format!("{name}{RESULT_SUFFIX}"));
                     folder.read_run(&store, &app, &path).await;
                 }
                 _ => {}
@@ -250,7 +287,11 @@ fn parse(eval_set_id: &str, text: &str) -> Result<(EvalSet, Vec<CaseRow>), FileP
     let (mut eval_set, _format) = parse_evalset_file(text, legacy).map_err(|e| FileProblem {
         line: e.line,
         column: e.column,
-        message: if e.path == "$" { e.message } else { format!("{}: {}", e.path, e.message) },
+        message: if e.path == "$" {
+            e.message
+        } else {
+            format!("{}: {}", e.path, e.message)
+        },
     })?;
     eval_set.eval_set_id = eval_set_id.to_string();
     let rows = eval_set.eval_cases.iter().map(CaseRow::new).collect();
@@ -317,7 +358,14 @@ impl EvalSetFiles for FolderFiles {
         }
         match text {
             Some(text) => {
-                states.insert(key, FileState { hash: text_hash(text), problem: None, reformat: false });
+                states.insert(
+                    key,
+                    FileState {
+                        hash: text_hash(text),
+                        problem: None,
+                        reformat: false,
+                    },
+                );
                 write_atomically(&path, text)?;
             }
             None => {

@@ -59,7 +59,10 @@ impl Services {
 
     /// The services of folder mode, keeping `folder`'s files and the store in step.
     pub fn with_folder(self, folder: Arc<folder::Folder>) -> Services {
-        Services { folder: Some(folder), ..self }
+        Services {
+            folder: Some(folder),
+            ..self
+        }
     }
 }
 

@@ -486,7 +486,12 @@ pub(super) async fn eval_set_row_in(conn: &mut Conn, app: &str, eval_set_id: &st
         .ok_or_else(|| eval_set_not_found(app, eval_set_id))
 }
 
-pub(super) async fn insert_case(conn: &mut Conn, set_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
+pub(super) async fn insert_case(
+    conn: &mut Conn,
+    set_row: i64,
+    position: i64,
+    case: &CaseRow,
+) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
          first_user_message, tool_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

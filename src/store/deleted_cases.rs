@@ -1,7 +1,9 @@
 //! Deleting cases so that it can be undone: a delete moves each case, with its history, to
 //! `deleted_eval_cases` in one transaction; an undo moves it back; old deletes are purged.
 
-use super::db::{case_not_found, eval_set_row_in, touch_eval_set, CaseRow, Conn, Store, StoreError, StoreResult};
+use super::db::{
+    case_not_found, eval_set_row_in, touch_eval_set, CaseRow, Conn, Store, StoreError, StoreResult,
+};
 use crate::evalset::EvalCase;
 use crate::records::DeletedCase;
 use sqlx::Row;

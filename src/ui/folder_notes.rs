@@ -52,20 +52,28 @@ pub fn EvalSetFileNote(app: String, eval_set_id: String, changed: RwSignal<u32>)
 
 #[component]
 fn FileLine(file: EvalSetFile) -> impl IntoView {
-    let EvalSetFile { path, problem, reformat_on_save } = file;
+    let EvalSetFile {
+        path,
+        problem,
+        reformat_on_save,
+    } = file;
     match (problem, reformat_on_save) {
         (Some(problem), _) => view! {
             <div class="notice error" role="alert">
-                <code>{format!("{path}:{}:{}", problem.line, problem.column)}</code>
-                " does not parse: " {problem.message}
-                ". Evalstudio shows what it last read and will not write this file; fix it on disk and it is read again."
+                <p>
+                    <code>{format!("{path}:{}:{}", problem.line, problem.column)}</code>
+                    " does not parse: " {problem.message}
+                    ". Evalstudio shows what it last read and will not write this file; fix it on disk and it is read again."
+                </p>
             </div>
         }
         .into_any(),
         (None, true) => view! {
             <div class="notice" role="status">
-                <code>{path}</code>
-                " is not formatted as ADK writes it: the first change saved here rewrites the whole file in ADK's formatting."
+                <p>
+                    <code>{path}</code>
+                    " is not formatted as ADK writes it: the first change saved here rewrites the whole file in ADK's formatting."
+                </p>
             </div>
         }
         .into_any(),

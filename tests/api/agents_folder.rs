@@ -50,7 +50,11 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -91,12 +95,26 @@ async fn add_current_session_writes_the_file_and_adk_eval_passes_on_it() {
     let add = json!({"evalId": "lyon", "sessionId": "s1", "userId": "u"});
     let added = app.post_json(&format!("{SMOKE}/add_session"), &add).await;
     assert_eq!(added.status(), StatusCode::OK);
-    let file: Value = serde_json::from_str(&std::fs::read_to_string(smoke_file(dir.path())).unwrap()).unwrap();
-    let ids: Vec<&str> = file["eval_cases"].as_array().unwrap().iter().map(|c| c["eval_id"].as_str().unwrap()).collect();
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(smoke_file(dir.path())).unwrap()).unwrap();
+    let ids: Vec<&str> = file["eval_cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["eval_id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["paris", "lyon"]);
 
     let cli = fixture_path("../../conformance/adk_cli.py");
-    let out = python(dir.path(), &[cli.to_str().unwrap(), "eval", "weather", "weather/smoke.evalset.json"]);
+    let out = python(
+        dir.path(),
+        &[
+            cli.to_str().unwrap(),
+            "eval",
+            "weather",
+            "weather/smoke.evalset.json",
+        ],
+    );
     assert!(out.contains("Tests passed: 2"), "{out}");
 }
 
@@ -108,16 +126,26 @@ async fn an_edit_changes_only_that_case_in_the_file() {
     case["conversation"][0]["final_response"]["parts"][0]["text"] = json!("Sunny, 21 °C.");
     assert_eq!(app.put_json(&path, &case).await.status(), StatusCode::OK);
 
-    assert_eq!(git(dir.path(), &["diff", "--numstat"]), "1\t1\tweather/smoke.evalset.json\n");
+    assert_eq!(
+        git(dir.path(), &["diff", "--numstat"]),
+        "1\t1\tweather/smoke.evalset.json\n"
+    );
     let diff = git(dir.path(), &["diff", "-U0"]);
-    assert!(diff.contains("+                \"text\": \"Sunny, 21 °C.\""), "{diff}");
+    assert!(
+        diff.contains("+                \"text\": \"Sunny, 21 °C.\""),
+        "{diff}"
+    );
 }
 
 #[tokio::test]
 async fn a_file_changed_on_disk_is_a_new_version_of_its_case() {
     let (dir, app) = open_folder().await;
     let text = std::fs::read_to_string(smoke_file(dir.path())).unwrap();
-    std::fs::write(smoke_file(dir.path()), text.replace("What is the weather in Paris?", "Paris weather?")).unwrap();
+    std::fs::write(
+        smoke_file(dir.path()),
+        text.replace("What is the weather in Paris?", "Paris weather?"),
+    )
+    .unwrap();
 
     let path = format!("{SMOKE}/evals/paris");
     let case = wait_until("the edit on disk is read", || async {
@@ -125,7 +153,10 @@ async fn a_file_changed_on_disk_is_a_new_version_of_its_case() {
         (case["version"] == 2).then_some(case)
     })
     .await;
-    assert_eq!(case["conversation"][0]["user_content"]["parts"][0]["text"], "Paris weather?");
+    assert_eq!(
+        case["conversation"][0]["user_content"]["parts"][0]["text"],
+        "Paris weather?"
+    );
     let history = app.get_json(&format!("{path}/versions")).await;
     assert_eq!(history.as_array().unwrap().len(), 2, "{history}");
     // Read, not written back: the file is as the editor left it.
@@ -150,7 +181,10 @@ async fn a_file_that_does_not_parse_is_listed_refused_and_left_alone() {
     )
     .await;
     let error = body["error"].as_str().unwrap();
-    assert!(error.contains("weather/broken.evalset.json does not parse (line 4, column"), "{error}");
+    assert!(
+        error.contains("weather/broken.evalset.json does not parse (line 4, column"),
+        "{error}"
+    );
     assert_eq!(std::fs::read_to_string(&broken_path).unwrap(), broken);
     // The other evalsets still work.
     assert_eq!(app.get_json(&format!("{SMOKE}/evals")).await, json!(["paris"]));
@@ -183,12 +217,33 @@ async fn a_finished_run_lands_in_the_eval_history_as_adk_reads_it() {
 async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
     let (dir, app) = open_folder().await;
     let cli = fixture_path("../../conformance/adk_cli.py");
-    python(dir.path(), &[cli.to_str().unwrap(), "eval", "weather", "weather/smoke.evalset.json"]);
+    python(
+        dir.path(),
+        &[
+            cli.to_str().unwrap(),
+            "eval",
+            "weather",
+            "weather/smoke.evalset.json",
+        ],
+    );
     let history = dir.path().join("weather/.adk/eval_history");
-    let written = std::fs::read_dir(&history).unwrap().next().unwrap().unwrap().path();
-    let id = written.file_name().unwrap().to_str().unwrap().strip_suffix(".evalset_result.json").unwrap().to_string();
+    let written = std::fs::read_dir(&history)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let id = written
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .strip_suffix(".evalset_result.json")
+        .unwrap()
+        .to_string();
     let ids = wait_until("ADK's run is listed", || async {
-        let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
+        let ids: Vec<String> =
+            serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
         ids.contains(&id).then_some(ids)
     })
     .await;
@@ -197,10 +252,14 @@ async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
     assert_eq!(run["eval_case_results"][0]["final_eval_status"], 1, "{run}");
 
     // Older ADK wrote the result's JSON as one JSON string.
-    let older = json!(std::fs::read_to_string(&written).unwrap().replace(&id, "weather_smoke_1.5")).to_string();
+    let older = json!(std::fs::read_to_string(&written)
+        .unwrap()
+        .replace(&id, "weather_smoke_1.5"))
+    .to_string();
     std::fs::write(history.join("weather_smoke_1.5.evalset_result.json"), older).unwrap();
     wait_until("the older file's run is listed", || async {
-        let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
+        let ids: Vec<String> =
+            serde_json::from_value(app.get_json("/apps/weather/eval_results").await).unwrap();
         ids.contains(&"weather_smoke_1.5".to_string()).then_some(())
     })
     .await;

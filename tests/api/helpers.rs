@@ -39,7 +39,12 @@ pub async fn spawn_app_with_config(config: &str) -> TestApp {
 /// Starts the app in folder mode on `agents_dir`, as `evalstudio web` does, with the `adk` at
 /// `adk` (none: chat off).
 pub async fn spawn_folder_app(agents_dir: &std::path::Path, adk: &std::path::Path) -> TestApp {
-    spawn(DEFAULT_MAX_BODY_BYTES, "", Some((agents_dir.to_path_buf(), adk.to_path_buf()))).await
+    spawn(
+        DEFAULT_MAX_BODY_BYTES,
+        "",
+        Some((agents_dir.to_path_buf(), adk.to_path_buf())),
+    )
+    .await
 }
 
 /// Starts the app as `evalstudio serve` does ([`Server::bind`]), its evalstudio.toml holding

@@ -7,13 +7,13 @@ use crate::records::ImportSummary;
 use crate::service::eval_sets;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::{Json, Router};
+use serde::Deserialize;
 use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
-use serde::Deserialize;
 
 /// Routes under `/apps`.
 pub fn routes() -> Router<AppState> {
@@ -109,11 +109,9 @@ async fn eval_set_changes(
     State(state): State<AppState>,
     Path((app, eval_set_id)): Path<(String, String)>,
 ) -> Result<Sse<impl futures::Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
-    let folder = state
-        .services
-        .folder
-        .as_ref()
-        .ok_or_else(|| ApiError::not_found("no agents folder is open (start with `evalstudio web AGENTS_DIR`)"))?;
+    let folder = state.services.folder.as_ref().ok_or_else(|| {
+        ApiError::not_found("no agents folder is open (start with `evalstudio web AGENTS_DIR`)")
+    })?;
     let changes = folder.changes();
     let key = (app, eval_set_id);
     let events = futures::stream::unfold((changes, key), |(mut changes, key)| async move {
@@ -126,7 +124,11 @@ async fn eval_set_changes(
                 Err(RecvError::Closed) => return None,
             }
         }
-        Some((Ok(SseEvent::default().event("changed").data("")), (changes, key)))
+        // An event without data is never dispatched by the browser.
+        Some((
+            Ok(SseEvent::default().event("changed").data(&key.1)),
+            (changes, key),
+        ))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }

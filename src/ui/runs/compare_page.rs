@@ -3,7 +3,7 @@
 //! side by side, each linked to its two result pages.
 
 use super::metrics_table::MetricsTable;
-use super::{source_notes, compare_href, pass_rate, run_href, run_short_title};
+use super::{compare_href, pass_rate, run_href, run_short_title, source_notes};
 use crate::api::runs::compare_runs;
 use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
 use crate::records::RunComparison;

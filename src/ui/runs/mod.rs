@@ -87,7 +87,8 @@ fn pass_rate(run: &EvalRunSummary) -> String {
 /// How long the run took, or "running".
 fn duration(run: &EvalRunSummary) -> String {
     match run.finished_at {
-        Some(end) => format!("{:.1} s", (end - run.created_at).max(0.0)),
-        None => "–".into(),
+        // ADK's result files record when a run started, not how long it took.
+        Some(end) if run.origin != RunOrigin::Adk => format!("{:.1} s", (end - run.created_at).max(0.0)),
+        _ => "–".into(),
     }
 }

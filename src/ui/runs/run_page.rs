@@ -4,7 +4,9 @@
 use super::heat_map::HeatMap;
 use super::metrics_table::MetricsTable;
 use super::run_label::RunLabel;
-use super::{source_notes, compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title};
+use super::{
+    compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title, source_notes,
+};
 use crate::api::runs::run_details;
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;

@@ -1,7 +1,7 @@
 //! Every run of an app (or of one evalset): when, which evalset and agent, status, pass rate,
 //! each metric's mean, duration.
 
-use super::{source_notes, duration, pass_rate, rerun_note, run_href, run_short_title};
+use super::{duration, pass_rate, rerun_note, run_href, run_short_title, source_notes};
 use crate::api::runs::list_runs;
 use crate::api::DEFAULT_APP;
 use crate::records::RunRow;
