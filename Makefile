@@ -34,11 +34,16 @@ LLAMA_MODEL ?= $(HOME)/.cache/evalstudio/models/qwen2.5-coder-0.5b-instruct-q4_k
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser
+.PHONY: run web build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
 	$(CARGO_TARGET_DIR)/release/evalstudio serve --addr $(ADDR) --db $(DB) --site-root target/site
+
+## web: folder mode on an ADK agents folder, `make web AGENTS_DIR=path/to/agents` (the `adk` on PATH)
+web: build
+	@test -n "$(AGENTS_DIR)" || { echo "name the folder: make web AGENTS_DIR=path/to/agents"; exit 2; }
+	$(CARGO_TARGET_DIR)/release/evalstudio web "$(AGENTS_DIR)" --addr $(ADDR) --site-root target/site
 
 ## build: release build of the server and the wasm front end
 build: rust-tools node-tools
@@ -102,11 +107,12 @@ e2e: tools $(VENV)/.installed
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, scoring vs google-adk, case list, results views, embeddings, first page load on Fast 4G
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk, case list, results views, embeddings, first page load on Fast 4G
 bench: model
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
+	cargo bench --features ssr --bench folder
 	cargo bench --features ssr --bench scoring
 	cargo bench --features ssr --bench case_list
 	cargo bench --features ssr --bench run_views

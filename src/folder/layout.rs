@@ -1,11 +1,14 @@
 //! Where ADK keeps an app's evalsets and runs, as its LocalEvalSetsManager and
 //! LocalEvalSetResultsManager read and write them:
 //! `AGENTS_DIR/<app>/<eval_set_id>.evalset.json` (the id is the file's stem) and
-//! `AGENTS_DIR/<app>/.adk/eval_history/<result name>.evalset_result.json`.
+//! `AGENTS_DIR/<app>/.adk/eval_history/<result name>.evalset_result.json`; beside them the
+//! `<id>.test.json` files ADK's AgentEvaluator (and VeADK) run, one evalset each, named the same
+//! way (an `<id>.evalset.json` of the same id wins).
 
 use std::path::{Path, PathBuf};
 
 pub const EVAL_SET_SUFFIX: &str = ".evalset.json";
+pub const TEST_SUFFIX: &str = ".test.json";
 pub const RESULT_SUFFIX: &str = ".evalset_result.json";
 const EVAL_HISTORY: [&str; 2] = [".adk", "eval_history"];
 
@@ -67,10 +70,7 @@ impl AgentsDir {
         match parts.as_slice() {
             [app, file] => Some(FolderPath::EvalSet {
                 app: app.to_string(),
-                eval_set_id: file
-                    .strip_suffix(EVAL_SET_SUFFIX)
-                    .filter(|id| !id.is_empty())?
-                    .to_string(),
+                eval_set_id: eval_set_id_of(file)?.to_string(),
             }),
             [app, adk, history, file] if [*adk, *history] == EVAL_HISTORY => Some(FolderPath::RunResult {
                 app: app.to_string(),
@@ -83,20 +83,32 @@ impl AgentsDir {
         }
     }
 
-    /// The app's evalset files, by id, as ADK lists them (sorted).
+    /// The app's evalset files, by id, sorted (an id's `.evalset.json` before its `.test.json`).
     pub fn eval_set_files(&self, app: &str) -> Vec<(String, PathBuf)> {
-        let mut files: Vec<(String, PathBuf)> = read_dir_names(&self.app_dir(app))
-            .into_iter()
-            .filter_map(|name| {
-                let id = name
-                    .strip_suffix(EVAL_SET_SUFFIX)
-                    .filter(|id| !id.is_empty())?
-                    .to_string();
-                Some((id, self.app_dir(app).join(&name)))
-            })
+        let mut ids: Vec<String> = read_dir_names(&self.app_dir(app))
+            .iter()
+            .filter_map(|name| Some(eval_set_id_of(name)?.to_string()))
             .collect();
-        files.sort();
-        files
+        ids.sort();
+        ids.dedup();
+        ids.into_iter()
+            .map(|id| {
+                let path = self.eval_set_file(app, &id);
+                (id, path)
+            })
+            .collect()
+    }
+
+    /// The evalset's file: its `.evalset.json`, else its `.test.json` if there is one, else
+    /// where a new `.evalset.json` goes.
+    pub fn eval_set_file(&self, app: &str, eval_set_id: &str) -> PathBuf {
+        let evalset = self.eval_set_path(app, eval_set_id);
+        let test = self.app_dir(app).join(format!("{eval_set_id}{TEST_SUFFIX}"));
+        if !evalset.is_file() && test.is_file() {
+            test
+        } else {
+            evalset
+        }
     }
 
     /// The app's run files in its eval history.
@@ -128,6 +140,13 @@ impl AgentsDir {
         apps.sort();
         apps
     }
+}
+
+/// `smoke` of `smoke.evalset.json` or `smoke.test.json`.
+fn eval_set_id_of(file: &str) -> Option<&str> {
+    file.strip_suffix(EVAL_SET_SUFFIX)
+        .or_else(|| file.strip_suffix(TEST_SUFFIX))
+        .filter(|id| !id.is_empty())
 }
 
 fn read_dir_names(dir: &Path) -> Vec<String> {
@@ -206,10 +225,40 @@ mod tests {
             "weather/agent.py",
             "weather/.evalset.json",
             "weather/sub/x.evalset.json",
+            "weather/x.json",
             "x.evalset.json",
         ] {
             assert_eq!(dir.classify(&dir.root().join(other)), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_test_file_is_an_evalset_unless_an_evalset_file_has_its_id() {
+        let (_tmp, dir) = dir();
+        std::fs::create_dir_all(dir.app_dir("w")).unwrap();
+        for file in ["a.test.json", "b.evalset.json", "b.test.json"] {
+            std::fs::write(dir.app_dir("w").join(file), "").unwrap();
+        }
+        let files: Vec<(String, String)> = dir
+            .eval_set_files("w")
+            .into_iter()
+            .map(|(id, path)| (id, path.file_name().unwrap().to_string_lossy().into_owned()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("a".into(), "a.test.json".into()),
+                ("b".into(), "b.evalset.json".into())
+            ]
+        );
+        let test = dir.app_dir("w").join("a.test.json");
+        assert_eq!(
+            dir.classify(&test),
+            Some(FolderPath::EvalSet {
+                app: "w".into(),
+                eval_set_id: "a".into()
+            })
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use notify::event::{EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
@@ -36,10 +37,17 @@ impl FolderWatcher {
 
 fn watcher(raw: mpsc::UnboundedSender<PathBuf>) -> Box<dyn Watcher + Send> {
     let handler = move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
-            for path in event.paths {
-                let _ = raw.send(path);
-            }
+        // Only what changes a file's content or name: opening and reading one (ours included,
+        // which would feed back) or touching its metadata is no change.
+        let Ok(event) = event else { return };
+        if matches!(
+            event.kind,
+            EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_))
+        ) {
+            return;
+        }
+        for path in event.paths {
+            let _ = raw.send(path);
         }
     };
     match notify::RecommendedWatcher::new(handler.clone(), notify::Config::default()) {
@@ -168,6 +176,10 @@ mod tests {
             eval_set_id: "smoke".into(),
         };
         assert_eq!(next(&mut batches).await, [set]);
+        // Reading a file is no change (else reading what changed would be a change again).
+        std::fs::read_to_string(dir.eval_set_path("weather", "smoke")).unwrap();
+        let quiet = tokio::time::timeout(Duration::from_millis(500), batches.recv()).await;
+        assert!(quiet.is_err(), "a read was reported: {quiet:?}");
 
         let history = dir.eval_history_dir("weather");
         std::fs::create_dir_all(&history).unwrap();

@@ -26,6 +26,11 @@ fn adk_venv() -> PathBuf {
 
 /// A copy of the fixture agents folder, in git, and the app serving it.
 async fn open_folder() -> (tempfile::TempDir, TestApp) {
+    open_folder_with(&[]).await
+}
+
+/// The same with more files in the app's folder: (name, text).
+async fn open_folder_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TestApp) {
     let dir = tempfile::tempdir().unwrap();
     let weather = dir.path().join("weather");
     std::fs::create_dir(&weather).unwrap();
@@ -34,6 +39,9 @@ async fn open_folder() -> (tempfile::TempDir, TestApp) {
         if path.is_file() {
             std::fs::copy(&path, weather.join(path.file_name().unwrap())).unwrap();
         }
+    }
+    for (name, text) in files {
+        std::fs::write(weather.join(name), text).unwrap();
     }
     std::fs::write(dir.path().join(".gitignore"), ".adk/\n__pycache__/\n").unwrap();
     git(dir.path(), &["init", "-q"]);
@@ -263,4 +271,60 @@ async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
         ids.contains(&"weather_smoke_1.5".to_string()).then_some(())
     })
     .await;
+}
+
+/// ADK's old `.test.json` list, as Evalstudio writes it back.
+const TEST_LIST: &str = r#"[
+  {
+    "query": "Weather in Oslo?",
+    "expected_tool_use": [
+      {
+        "tool_name": "get_weather",
+        "tool_input": {
+          "city": "Oslo"
+        }
+      }
+    ],
+    "reference": "It is sunny and 21 °C in Oslo."
+  }
+]
+"#;
+
+#[tokio::test]
+async fn a_test_json_list_is_an_evalset_edited_in_its_own_form() {
+    let (dir, app) = open_folder_with(&[("oslo.test.json", TEST_LIST)]).await;
+    assert_eq!(
+        app.get_json("/apps/weather/eval_sets").await,
+        json!(["oslo", "smoke"])
+    );
+    let ids = app.get_json("/apps/weather/eval_sets/oslo/evals").await;
+    assert_eq!(ids, json!(["oslo.test.json"]));
+
+    let path = "/apps/weather/eval_sets/oslo/evals/oslo.test.json";
+    let mut case = app.get_json(path).await;
+    case["conversation"][0]["final_response"]["parts"][0]["text"] = json!("Sunny in Oslo.");
+    assert_eq!(app.put_json(path, &case).await.status(), StatusCode::OK);
+    let written = std::fs::read_to_string(dir.path().join("weather/oslo.test.json")).unwrap();
+    assert_eq!(
+        written,
+        TEST_LIST.replace("It is sunny and 21 °C in Oslo.", "Sunny in Oslo.")
+    );
+
+    // A second case does not fit the one-case list: refused, the file as it was.
+    let add = app
+        .post_json(
+            "/apps/weather/eval_sets/oslo/evals/oslo.test.json/duplicate",
+            &json!({}),
+        )
+        .await;
+    assert_eq!(
+        add.status(),
+        StatusCode::CONFLICT,
+        "{}",
+        add.text().await.unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("weather/oslo.test.json")).unwrap(),
+        written
+    );
 }

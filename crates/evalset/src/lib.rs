@@ -6,6 +6,7 @@ mod diff;
 mod export;
 mod ids;
 mod import;
+mod legacy_export;
 mod model;
 #[cfg(test)]
 mod tests;
@@ -21,6 +22,7 @@ pub use import::{
     parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, validate_case, FormatError,
     LegacyDefaults, SourceFormat,
 };
+pub use legacy_export::to_file_form;
 pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,
     Invocation, InvocationEvent, IsDefault, Part, Rubric, RubricContent, SessionInput,

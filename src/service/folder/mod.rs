@@ -4,21 +4,24 @@
 //! `store::EvalSetFiles`), and a file changed on disk by anything else is read again, a changed
 //! case becoming a new version in its history. A file that does not parse is shown with its line
 //! and column and never written; the store keeps its last good content. Finished runs are
-//! written to `<app>/.adk/eval_history/` as ADK writes them.
+//! written to `<app>/.adk/eval_history/` as ADK writes them. The `.test.json` files beside them
+//! are evalsets too, kept in their own form (`files`).
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+mod files;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
 
 use tokio::sync::{broadcast, mpsc};
 
-use crate::evalset::{parse_evalset_file, to_adk_json, EvalSet, LegacyDefaults};
+use crate::evalset::{EvalSet, SourceFormat};
 use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
-use crate::records::{EvalSetFile, FileProblem, RunCommit};
+use crate::records::{EvalSetFile, RunCommit};
 use crate::service::adk_runs::import_adk_run;
 use crate::service::run_export::adk_result_file;
-use crate::store::{CaseRow, EvalSetFiles, Store, StoreError, StoreResult};
-use std::path::Path;
+use crate::store::{Store, StoreError};
+use files::{text_hash, FileState, FolderFiles};
 
 /// The agents folder Evalstudio works on, its apps and their evalset files.
 pub struct Folder {
@@ -39,11 +42,7 @@ impl Folder {
         apps: Vec<String>,
         chat_off: Option<String>,
     ) -> Result<Arc<Folder>, StoreError> {
-        let files = Arc::new(FolderFiles {
-            dir: dir.clone(),
-            apps: apps.iter().cloned().collect(),
-            states: Mutex::default(),
-        });
+        let files = Arc::new(FolderFiles::new(dir.clone(), apps.iter().cloned().collect()));
         let folder = Arc::new(Folder {
             dir: dir.clone(),
             apps: apps.clone(),
@@ -125,12 +124,14 @@ impl Folder {
         if !self.files.apps.contains(app) {
             return None;
         }
-        let path = self.dir.eval_set_path(app, eval_set_id);
-        let states = self.files.states.lock().expect("file states");
-        let state = states.get(&(app.to_string(), eval_set_id.to_string()));
+        let state = self.files.state(&(app.to_string(), eval_set_id.to_string()));
+        let path = match &state {
+            Some(state) => state.path.clone(),
+            None => self.dir.eval_set_file(app, eval_set_id),
+        };
         Some(EvalSetFile {
             path: self.dir.relative(&path).display().to_string(),
-            problem: state.and_then(|s| s.problem.clone()),
+            problem: state.as_ref().and_then(|s| s.problem.clone()),
             reformat_on_save: state.is_some_and(|s| s.reformat),
         })
     }
@@ -139,18 +140,11 @@ impl Folder {
     /// when it parses, as a problem when it does not; a missing file's evalset is forgotten.
     async fn read_file(&self, store: &Store, app: &str, eval_set_id: &str) -> Result<(), StoreError> {
         let key = (app.to_string(), eval_set_id.to_string());
-        let path = self.dir.eval_set_path(app, eval_set_id);
+        let path = self.dir.eval_set_file(app, eval_set_id);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                let known = self
-                    .files
-                    .states
-                    .lock()
-                    .expect("file states")
-                    .remove(&key)
-                    .is_some();
-                if known && store.remove_eval_set_of_file(app, eval_set_id).await? {
+                if self.files.forget(&key) && store.remove_eval_set_of_file(app, eval_set_id).await? {
                     tracing::info!("{} was deleted on disk", path.display());
                     let _ = self.changes.send(key);
                 }
@@ -161,20 +155,21 @@ impl Folder {
                 return Ok(());
             }
         };
-        let hash = text_hash(&text);
-        if self.files.known(&key, hash) {
+        if self.files.known(&key, &text) {
             return Ok(());
         }
-        let state = match parse(eval_set_id, &text) {
-            Ok((eval_set, rows)) => {
-                let reformat = to_adk_json(&eval_set) != text;
+        let hash = text_hash(&text);
+        let state = match files::read(eval_set_id, &path, &text) {
+            Ok(read) => {
                 store
-                    .sync_eval_set_from_file(app, &header(eval_set), &rows)
+                    .sync_eval_set_from_file(app, &read.eval_set, &read.rows)
                     .await?;
                 FileState {
+                    path,
+                    form: read.form,
                     hash,
                     problem: None,
-                    reformat,
+                    reformat: read.reformat,
                 }
             }
             Err(problem) => {
@@ -192,17 +187,15 @@ impl Folder {
                         .await?;
                 }
                 FileState {
+                    path,
+                    form: SourceFormat::EvalSet,
                     hash,
                     problem: Some(problem),
                     reformat: false,
                 }
             }
         };
-        self.files
-            .states
-            .lock()
-            .expect("file states")
-            .insert(key.clone(), state);
+        self.files.set_state(key.clone(), state);
         let _ = self.changes.send(key);
         Ok(())
     }
@@ -268,114 +261,10 @@ async fn follow(store: Store, folder: Arc<Folder>, mut batches: mpsc::Receiver<V
     }
 }
 
-/// The file's evalset (its id the file's stem, as ADK's LocalEvalSetsManager has it) and its
-/// cases as the store keeps them, or where the file is wrong.
-fn parse(eval_set_id: &str, text: &str) -> Result<(EvalSet, Vec<CaseRow>), FileProblem> {
-    let file_name = format!("{eval_set_id}.evalset.json");
-    let mut counter = 0;
-    // Legacy lists get ids from their place in the file, so reading it twice gives the same cases.
-    let mut next_id = || {
-        counter += 1;
-        format!("{eval_set_id}-{counter}")
-    };
-    let legacy = LegacyDefaults {
-        name: eval_set_id,
-        file_name: &file_name,
-        now: 0.0,
-        new_invocation_id: &mut next_id,
-    };
-    let (mut eval_set, _format) = parse_evalset_file(text, legacy).map_err(|e| FileProblem {
-        line: e.line,
-        column: e.column,
-        message: if e.path == "$" {
-            e.message
-        } else {
-            format!("{}: {}", e.path, e.message)
-        },
-    })?;
-    eval_set.eval_set_id = eval_set_id.to_string();
-    let rows = eval_set.eval_cases.iter().map(CaseRow::new).collect();
-    Ok((eval_set, rows))
-}
-
 fn empty_eval_set(eval_set_id: &str) -> EvalSet {
     EvalSet {
         eval_set_id: eval_set_id.to_string(),
         name: Some(eval_set_id.to_string()),
         ..Default::default()
-    }
-}
-
-fn header(mut eval_set: EvalSet) -> EvalSet {
-    eval_set.eval_cases = Vec::new();
-    eval_set
-}
-
-fn text_hash(text: &str) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// What Evalstudio last read from or wrote to each file.
-struct FolderFiles {
-    dir: AgentsDir,
-    apps: HashSet<String>,
-    states: Mutex<HashMap<(String, String), FileState>>,
-}
-
-struct FileState {
-    /// The text last read or written: the same text again (our own write) is not read again.
-    hash: u64,
-    problem: Option<FileProblem>,
-    reformat: bool,
-}
-
-impl FolderFiles {
-    fn known(&self, key: &(String, String), hash: u64) -> bool {
-        let states = self.states.lock().expect("file states");
-        states.get(key).is_some_and(|s| s.hash == hash)
-    }
-}
-
-impl EvalSetFiles for FolderFiles {
-    fn write(&self, app: &str, eval_set_id: &str, text: Option<&str>) -> StoreResult<()> {
-        if !self.apps.contains(app) {
-            return Ok(());
-        }
-        let path = self.dir.eval_set_path(app, eval_set_id);
-        let key = (app.to_string(), eval_set_id.to_string());
-        let mut states = self.states.lock().expect("file states");
-        if let Some(problem) = states.get(&key).and_then(|s| s.problem.as_ref()) {
-            return Err(StoreError::Conflict(format!(
-                "{} does not parse (line {}, column {}: {}); Evalstudio leaves it as it is. \
-                 Fix it on disk and the change shows here",
-                self.dir.relative(&path).display(),
-                problem.line,
-                problem.column,
-                problem.message
-            )));
-        }
-        match text {
-            Some(text) => {
-                states.insert(
-                    key,
-                    FileState {
-                        hash: text_hash(text),
-                        problem: None,
-                        reformat: false,
-                    },
-                );
-                write_atomically(&path, text)?;
-            }
-            None => {
-                states.remove(&key);
-                match std::fs::remove_file(&path) {
-                    Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(err.into()),
-                    _ => {}
-                }
-            }
-        }
-        Ok(())
     }
 }
