@@ -156,6 +156,7 @@ async fn a_file_changed_on_disk_is_a_new_version_of_its_case() {
     .unwrap();
 
     let path = format!("{SMOKE}/evals/paris");
+    let opened = app.get_json(&path).await;
     let case = wait_until("the edit on disk is read", || async {
         let case = app.get_json(&path).await;
         (case["version"] == 2).then_some(case)
@@ -169,6 +170,9 @@ async fn a_file_changed_on_disk_is_a_new_version_of_its_case() {
     assert_eq!(history.as_array().unwrap().len(), 2, "{history}");
     // Read, not written back: the file is as the editor left it.
     assert!(git(dir.path(), &["diff", "--numstat"]).starts_with("1\t1\t"));
+    // An edit opened before the change on disk is stale: theirs against yours.
+    let body = assert_error(app.put_json(&path, &opened).await, StatusCode::CONFLICT).await;
+    assert_eq!(body["detail"]["currentVersion"], 2);
 }
 
 #[tokio::test]
@@ -327,4 +331,40 @@ async fn a_test_json_list_is_an_evalset_edited_in_its_own_form() {
         std::fs::read_to_string(dir.path().join("weather/oslo.test.json")).unwrap(),
         written
     );
+}
+
+#[tokio::test]
+async fn a_deleted_case_leaves_the_file_and_undo_brings_it_back() {
+    let (dir, app) = open_folder().await;
+    let original = std::fs::read_to_string(smoke_file(dir.path())).unwrap();
+    assert_eq!(
+        app.delete(&format!("{SMOKE}/evals/paris")).await.status(),
+        StatusCode::NO_CONTENT
+    );
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(smoke_file(dir.path())).unwrap()).unwrap();
+    assert_eq!(file["eval_cases"], json!([]));
+
+    let undo = app
+        .post_json(&format!("{SMOKE}/undo_delete"), &json!({"evalIds": ["paris"]}))
+        .await;
+    assert_eq!(undo.status(), StatusCode::OK, "{}", undo.text().await.unwrap());
+    assert_eq!(std::fs::read_to_string(smoke_file(dir.path())).unwrap(), original);
+}
+
+#[tokio::test]
+async fn without_adk_the_folder_still_opens_with_chat_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let weather = dir.path().join("weather");
+    std::fs::create_dir(&weather).unwrap();
+    for name in ["agent.py", "smoke.evalset.json"] {
+        std::fs::copy(
+            fixture_path(&format!("agents/weather/{name}")),
+            weather.join(name),
+        )
+        .unwrap();
+    }
+    let app = spawn_folder_app(dir.path(), Path::new("/nonexistent/adk")).await;
+    assert_eq!(app.get_json("/apps/weather/eval_sets").await, json!(["smoke"]));
+    assert_eq!(app.get_json(&format!("{SMOKE}/evals")).await, json!(["paris"]));
 }
