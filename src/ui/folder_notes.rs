@@ -42,7 +42,8 @@ pub fn EvalSetFileNote(app: String, eval_set_id: String, changed: RwSignal<u32>)
         },
         |(app, id, _)| eval_set_file_status(app, id),
     );
-    follow_file(app, eval_set_id, changed);
+    let in_folder = Signal::derive(move || file.get().and_then(Result::ok).flatten().is_some());
+    follow_file(app, eval_set_id, in_folder, changed);
     view! {
         <Transition>
             {move || Suspend::new(async move { file.await.ok().flatten().map(|file| view! { <FileLine file /> }) })}
@@ -81,10 +82,14 @@ fn FileLine(file: EvalSetFile) -> impl IntoView {
     }
 }
 
-/// Listens for the file's changes on disk while the page is open.
-fn follow_file(app: String, eval_set_id: String, changed: RwSignal<u32>) {
+/// Listens for the file's changes on disk while the page is open, once it is known to be in
+/// folder mode (outside it there is no stream to listen to).
+fn follow_file(app: String, eval_set_id: String, in_folder: Signal<bool>, changed: RwSignal<u32>) {
     let open: StoredValue<Option<ServerEvents>> = StoredValue::new(None);
     Effect::new(move |_| {
+        if !in_folder.get() || open.with_value(Option::is_some) {
+            return;
+        }
         let on_change: EventHandler = Box::new(move |_| changed.update(|n| *n += 1));
         open.set_value(ServerEvents::open(
             &rest_links::eval_set_changes(&app, &eval_set_id),
