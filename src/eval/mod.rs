@@ -67,8 +67,9 @@ pub use metrics::{
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{
-    adk_case_result, CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails,
-    EvalMetricResultPerInvocation, EvalSetResult, EvalStatus, MetricSummary, ScoredEvalSet,
+    adk_case_result, camel_case_result, CaseSummary, EvalCaseResult, EvalMetricResult,
+    EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSetResult, EvalStatus, MetricSummary,
+    ScoredEvalSet,
 };
 pub use rouge::{response_match_score, response_text, rouge1_fmeasure, tokenize};
 pub use run_stats::{

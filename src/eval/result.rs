@@ -3,9 +3,9 @@
 
 use super::evidence::Evidence;
 use crate::agent::ToolSource;
-use crate::evalset::Invocation;
+use crate::evalset::{Camel, Invocation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::fmt;
 
 /// ADK's `EvalStatus`, an int enum: it serialises as 1, 2, 3 or 4.
@@ -273,4 +273,51 @@ pub struct ScoredEvalSet {
 /// A float as Python's `str()` writes it (`1.0`, not `1`).
 fn python_float(value: f64) -> String {
     serde_json::to_string(&value).unwrap_or_default()
+}
+
+/// A case result as ADK's web server answers with it (`by_alias`, `exclude_none`): camelCase
+/// keys, invocations as [`Camel`] writes them, the deprecated `evalMetricResults` left out.
+pub fn camel_case_result(result: &EvalCaseResult) -> Value {
+    let metric = |m: &EvalMetricResult| {
+        let mut details = Map::new();
+        for (key, value) in [
+            ("rubricScores", &m.details.rubric_scores),
+            ("tokenUsageDetails", &m.details.token_usage_details),
+            ("durationDetails", &m.details.duration_details),
+        ] {
+            if let Some(value) = value {
+                details.insert(key.into(), value.clone());
+            }
+        }
+        without_nulls(json!({
+            "metricName": m.metric_name, "threshold": m.threshold, "criterion": m.criterion,
+            "customFunctionPath": m.custom_function_path, "score": m.score,
+            "evalStatus": m.eval_status, "details": details,
+        }))
+    };
+    let per_invocation: Vec<Value> = result
+        .eval_metric_result_per_invocation
+        .iter()
+        .map(|per| {
+            without_nulls(json!({
+                "actualInvocation": Camel(&per.actual_invocation),
+                "expectedInvocation": per.expected_invocation.as_ref().map(Camel),
+                "evalMetricResults": per.eval_metric_results.iter().map(metric).collect::<Vec<_>>(),
+            }))
+        })
+        .collect();
+    without_nulls(json!({
+        "evalSetFile": result.eval_set_file, "evalSetId": result.eval_set_id, "evalId": result.eval_id,
+        "finalEvalStatus": result.final_eval_status,
+        "overallEvalMetricResults": result.overall_eval_metric_results.iter().map(metric).collect::<Vec<_>>(),
+        "evalMetricResultPerInvocation": per_invocation,
+        "sessionId": result.session_id, "sessionDetails": result.session_details, "userId": result.user_id,
+    }))
+}
+
+fn without_nulls(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.retain(|_, v| !v.is_null());
+    }
+    value
 }

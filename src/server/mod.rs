@@ -56,6 +56,7 @@ pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize)
     let routes = generate_route_list(App);
     let app = Router::new()
         .nest("/apps", rest::app_routes())
+        .nest("/dev/apps", rest::dev_routes())
         .merge(rest::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();

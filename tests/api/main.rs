@@ -14,6 +14,7 @@ mod helpers;
 
 mod add_session;
 mod adk_agent;
+mod adk_dev_routes;
 mod agents_folder;
 mod cancel_and_resume;
 mod case_history;

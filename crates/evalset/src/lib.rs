@@ -1,6 +1,7 @@
 //! ADK's evalset format: the data model, reading every accepted file form, and writing files
 //! byte-for-byte as ADK does. Pure: no I/O, no clock; compiled for the server and the browser.
 
+mod camel;
 mod changes;
 mod diff;
 mod export;
@@ -11,6 +12,7 @@ mod model;
 #[cfg(test)]
 mod tests;
 
+pub use camel::{Camel, CamelCase};
 pub use changes::case_changes;
 pub use diff::{case_diff, line_diff, DiffKind, DiffLine};
 pub use export::{to_adk_json, AdkFileWriter};

@@ -89,6 +89,22 @@ macro_rules! adk_model {
             }
         }
 
+        impl crate::camel::CamelCase for $name {
+            fn serialize_camel<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use crate::camel::{Camel, CamelCase};
+                let mut map = serializer.serialize_map(None)?;
+                $(
+                    if !CamelCase::is_none(&self.$field) {
+                        map.serialize_entry($camel, &Camel(&self.$field))?;
+                    }
+                )*
+                for (key, value) in &self.extra {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 struct ModelVisitor;

@@ -48,7 +48,7 @@ pub fn routes() -> Router<AppState> {
 /// ADK's RunEvalRequest (1.x `eval_ids` and 2.x `eval_case_ids`), plus Evalstudio's `agent`,
 /// `num_runs`, and `wait` (false: answer 202 with the result id at once).
 #[derive(Deserialize)]
-struct RunEvalBody {
+pub(super) struct RunEvalBody {
     #[serde(default, alias = "evalIds", alias = "eval_case_ids", alias = "evalCaseIds")]
     eval_ids: Vec<String>,
     #[serde(default, alias = "evalMetrics")]
@@ -93,8 +93,29 @@ async fn run_eval(
     JsonBody(body): JsonBody<RunEvalBody>,
 ) -> Result<Response, ApiError> {
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be a RunEvalRequest"))?;
+    let wait = body.wait;
+    let (record, handle) =
+        eval_runs::start_eval_run(&state.services, run_request(app.clone(), eval_set_id, body)?).await?;
+    let result_id = record.summary.result_id;
+    if !wait {
+        let started = StartedRun {
+            eval_set_result_id: result_id,
+        };
+        return Ok((StatusCode::ACCEPTED, Json(started)).into_response());
+    }
+    let _ = handle.await;
+    // ADK answers with the case results (its RunEvalResult list).
+    Ok(Json(finished_results(&state, &app, &result_id).await?).into_response())
+}
+
+/// A run as ADK's RunEvalRequest asks for it (with Evalstudio's additions).
+pub(super) fn run_request(
+    app: String,
+    eval_set_id: String,
+    body: RunEvalBody,
+) -> Result<RunRequest, ApiError> {
     let tools = tool_execution(body.tool_execution_mode.as_deref(), body.replay_miss.as_deref())?;
-    let request = RunRequest {
+    Ok(RunRequest {
         app_name: app.clone(),
         eval_set: RunEvalSet::Stored(eval_set_id),
         scope: if body.eval_ids.is_empty() {
@@ -112,23 +133,19 @@ async fn run_eval(
         num_runs: body.num_runs,
         label: body.label,
         tools,
-    };
-    let (record, handle) = eval_runs::start_eval_run(&state.services, request).await?;
-    let result_id = record.summary.result_id;
-    if !body.wait {
-        let started = StartedRun {
-            eval_set_result_id: result_id,
-        };
-        return Ok((StatusCode::ACCEPTED, Json(started)).into_response());
-    }
-    let _ = handle.await;
-    let result = eval_runs::eval_set_result(
-        &state.services.store,
-        &eval_runs::eval_run(&state.services.store, &app, &result_id).await?,
-    )
-    .await?;
-    // ADK answers with the case results (its RunEvalResult list).
-    Ok(Json(result.eval_case_results).into_response())
+    })
+}
+
+/// A finished run's case results.
+pub(super) async fn finished_results(
+    state: &AppState,
+    app: &str,
+    result_id: &str,
+) -> Result<Vec<Value>, ApiError> {
+    let store = &state.services.store;
+    let result =
+        eval_runs::eval_set_result(store, &eval_runs::eval_run(store, app, result_id).await?).await?;
+    Ok(result.eval_case_results)
 }
 
 async fn list_eval_results(

@@ -3,6 +3,7 @@
 //! (`{"error", "detail"}` with 400, 404, 409 or 413) out.
 
 mod add_session;
+mod adk_dev;
 mod adk_events;
 mod body;
 mod cases;
@@ -28,7 +29,12 @@ pub fn app_routes() -> Router<AppState> {
         .fallback(|| async { ApiError::not_found("no such API route") })
 }
 
-/// `/run` and `/run_sse`, at the root as ADK has them.
+/// `/run` and `/run_sse`, at the root as ADK has them, and ADK 2.13's `/list-apps`.
 pub fn run_routes() -> Router<AppState> {
-    run::routes()
+    run::routes().merge(adk_dev::list_apps_route())
+}
+
+/// google-adk 2.13's evaluation routes, for `/dev/apps`.
+pub fn dev_routes() -> Router<AppState> {
+    adk_dev::routes()
 }
