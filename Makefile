@@ -88,13 +88,15 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 	rm -rf "$(EMBEDDING_MODEL_DIR).download"
 
 ## conformance: our export and metrics against google-adk's own file writer and evaluators, its judge metrics
-## against the same scripted judge, MCP tool results as its McpTool records them (in a venv, from PyPI)
+## against the same scripted judge, MCP tool results as its McpTool records them, ADK 2.13's web-server
+## routes against its own FastAPI app (in a venv, from PyPI)
 conformance: $(VENV)/.installed node-tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
 	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 	$(VENV)/bin/python conformance/adk_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
 	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 	$(VENV)/bin/python conformance/adk_mcp.py "$(CARGO_TARGET_DIR)/debug/evalstudio" end2end/node_modules/.bin/mcp-server-everything
+	$(VENV)/bin/python conformance/adk_dev_routes.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/agents
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)

@@ -3,8 +3,8 @@
 //! optional ones (defaults included), and what a field holds as data (a tool's args, session
 //! state, unknown keys) exactly as it is. `Camel(&case)` serialises a model so.
 
-use crate::model::IsDefault;
-use serde::ser::{Serialize, SerializeSeq, SerializeTuple, Serializer};
+use crate::model::{IntermediateData, IsDefault};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
 use serde_json::{Map, Value};
 
 /// A value serialised as ADK's web server does.
@@ -61,6 +61,26 @@ impl<A: CamelCase, B: CamelCase> CamelCase for (A, B) {
         tuple.serialize_element(&Camel(&self.0))?;
         tuple.serialize_element(&Camel(&self.1))?;
         tuple.end()
+    }
+}
+
+/// ADK's union answers as the one form the value is: `{invocationEvents}` when it has events,
+/// else the three lists.
+impl CamelCase for IntermediateData {
+    fn serialize_camel<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        match &self.invocation_events {
+            Some(events) => map.serialize_entry("invocationEvents", &Camel(events))?,
+            None => {
+                map.serialize_entry("toolUses", &Camel(&self.tool_uses))?;
+                map.serialize_entry("toolResponses", &Camel(&self.tool_responses))?;
+                map.serialize_entry("intermediateResponses", &Camel(&self.intermediate_responses))?;
+            }
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
     }
 }
 

@@ -50,7 +50,7 @@ impl IsDefault for Map<String, Value> {
 /// the fields ADK requires: a required field is always written and its absence is an error; any
 /// other field is written only when it differs from its default.
 macro_rules! adk_model {
-    (
+    (@core
         $(#[$meta:meta])*
         pub struct $name:ident {
             $(
@@ -80,22 +80,6 @@ macro_rules! adk_model {
                 $(
                     if adk_model!(@required $($req)?) || !IsDefault::is_default(&self.$field) {
                         map.serialize_entry(stringify!($field), &self.$field)?;
-                    }
-                )*
-                for (key, value) in &self.extra {
-                    map.serialize_entry(key, value)?;
-                }
-                map.end()
-            }
-        }
-
-        impl crate::camel::CamelCase for $name {
-            fn serialize_camel<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use crate::camel::{Camel, CamelCase};
-                let mut map = serializer.serialize_map(None)?;
-                $(
-                    if !CamelCase::is_none(&self.$field) {
-                        map.serialize_entry($camel, &Camel(&self.$field))?;
                     }
                 )*
                 for (key, value) in &self.extra {
@@ -141,10 +125,44 @@ macro_rules! adk_model {
             }
         }
     };
+    (@camel
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                pub $field:ident : $ty:ty = $camel:literal $([$req:ident])?
+            ),* $(,)?
+        }
+    ) => {
+        impl crate::camel::CamelCase for $name {
+            fn serialize_camel<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use crate::camel::{Camel, CamelCase};
+                let mut map = serializer.serialize_map(None)?;
+                $(
+                    if !CamelCase::is_none(&self.$field) {
+                        map.serialize_entry($camel, &Camel(&self.$field))?;
+                    }
+                )*
+                for (key, value) in &self.extra {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+
+    };
+    // A model whose camelCase answer is written by hand (see `IntermediateData`).
+    (@custom_camel $($model:tt)*) => {
+        adk_model!(@core $($model)*);
+    };
     (@required required) => { true };
     (@required) => { false };
     (@absent $field:ident required) => { return Err(de::Error::missing_field(stringify!($field))) };
     (@absent $field:ident) => { Default::default() };
+    ($($model:tt)*) => {
+        adk_model!(@core $($model)*);
+        adk_model!(@camel $($model)*);
+    };
 }
 
 /// A set of eval cases: one `.evalset.json` file. Written by hand rather than by
@@ -311,7 +329,7 @@ adk_model! {
     }
 }
 
-adk_model! {
+adk_model! { @custom_camel
     /// ADK's `IntermediateData | InvocationEvents` union in one type: a file uses either the
     /// tool_uses/tool_responses/intermediate_responses form or the invocation_events form.
     pub struct IntermediateData {

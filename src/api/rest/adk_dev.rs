@@ -48,13 +48,17 @@ fn null() -> DevResult {
     Ok(Json(Value::Null).into_response())
 }
 
-/// `GET /list-apps`: the apps (agent profiles), sorted.
+/// `GET /list-apps`: the apps, sorted: the agent profiles, or in folder mode the folder's apps
+/// (as ADK lists them).
 pub fn list_apps_route() -> Router<AppState> {
     Router::new().route("/list-apps", get(list_apps))
 }
 
 async fn list_apps(State(state): State<AppState>) -> Json<Vec<String>> {
-    let mut apps: Vec<String> = state.services.profiles.iter().map(|p| p.name.clone()).collect();
+    let mut apps: Vec<String> = match &state.services.folder {
+        Some(folder) => folder.apps().to_vec(),
+        None => state.services.profiles.iter().map(|p| p.name.clone()).collect(),
+    };
     apps.sort();
     Json(apps)
 }

@@ -25,7 +25,7 @@ pub fn adk_session(session: &SessionRecord) -> Value {
         "title": session.summary.title,
         "state": session.state,
         "events": events,
-        "lastUpdateTime": session.summary.updated_at,
+        "lastUpdateTime": crate::clock::iso_seconds(&session.summary.updated_at),
     })
 }
 

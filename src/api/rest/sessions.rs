@@ -37,7 +37,8 @@ struct SessionListItem {
     user_id: String,
     title: String,
     turn_count: i64,
-    last_update_time: String,
+    /// Seconds since the epoch, as ADK's sessions have it.
+    last_update_time: Option<f64>,
 }
 
 impl From<SessionSummary> for SessionListItem {
@@ -48,7 +49,7 @@ impl From<SessionSummary> for SessionListItem {
             user_id: s.user_id,
             title: s.title,
             turn_count: s.turn_count,
-            last_update_time: s.updated_at,
+            last_update_time: crate::clock::iso_seconds(&s.updated_at),
         }
     }
 }
