@@ -58,6 +58,7 @@ fn main() {
             config_path: None,
             agents_dir: None,
             adk: None,
+            adk_web_ui: None,
         };
         let store = Store::open(&serve.db_path).await.unwrap();
         let scoring = profiles.build_scoring();

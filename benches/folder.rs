@@ -46,6 +46,7 @@ fn main() {
             config_path: Some(config),
             agents_dir: Some(agents.clone()),
             adk: Some(dir.path().join("no-adk")),
+            adk_web_ui: None,
         })
         .await
         .unwrap();

@@ -40,6 +40,10 @@ struct ServeOptions {
     /// The `adk` command that runs the folder's api_server (default: the one on PATH).
     #[arg(long, env = "EVALSTUDIO_ADK")]
     adk: Option<PathBuf>,
+    /// ADK's own web UI to serve at /dev-ui/: google-adk's `cli/browser` folder (in folder mode
+    /// found beside `adk` when not given).
+    #[arg(long)]
+    adk_web_ui: Option<PathBuf>,
 }
 
 #[derive(Parser)]
@@ -72,6 +76,7 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, Cli
         config_path: options.config,
         agents_dir,
         adk: options.adk,
+        adk_web_ui: options.adk_web_ui,
     };
     serve_app(config).await.map_err(CliError::Serve)?;
     Ok(ExitCode::SUCCESS)

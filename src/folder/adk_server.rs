@@ -33,6 +33,7 @@ pub enum AdkServerError {
 
 /// A running `adk api_server`.
 pub struct AdkServer {
+    command: PathBuf,
     child: tokio::process::Child,
     base_url: String,
     apps: Vec<String>,
@@ -63,6 +64,7 @@ impl AdkServer {
         let base_url = format!("http://127.0.0.1:{port}");
         let apps = wait_for_apps(&mut child, &base_url, &stderr).await?;
         Ok(AdkServer {
+            command: adk,
             child,
             base_url,
             apps,
@@ -72,6 +74,11 @@ impl AdkServer {
     /// Where it answers, as an `adk` profile's `base_url`.
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The `adk` it was started with.
+    pub fn command(&self) -> &Path {
+        &self.command
     }
 
     /// The apps ADK found in the folder.

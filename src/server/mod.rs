@@ -1,6 +1,7 @@
 //! Assembling and running the HTTP server: Leptos pages and server functions, the REST API
 //! under `/apps`, and the static site (wasm, css, favicon; `assets` serves the built ones).
 
+mod adk_web_ui;
 mod assets;
 
 use crate::api::{rest, AppState};
@@ -35,6 +36,9 @@ pub struct ServeConfig {
     /// to run its api_server with (the one on PATH when `None`).
     pub agents_dir: Option<PathBuf>,
     pub adk: Option<PathBuf>,
+    /// adk-web's folder (google-adk's `cli/browser`), served at `/dev-ui/`; in folder mode it is
+    /// looked for in the `adk` environment when not given.
+    pub adk_web_ui: Option<PathBuf>,
 }
 
 pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
@@ -48,6 +52,16 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 
 /// The whole application as one router.
 pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize) -> Router {
+    router_with_adk_web_ui(services, options, max_body_bytes, None)
+}
+
+/// The router, with ADK's own web UI at `/dev-ui/` when its folder is given.
+pub fn router_with_adk_web_ui(
+    services: Services,
+    options: LeptosOptions,
+    max_body_bytes: usize,
+    adk_web_ui: Option<&std::path::Path>,
+) -> Router {
     let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
         services,
@@ -57,6 +71,7 @@ pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize)
     let app = Router::new()
         .nest("/apps", rest::app_routes())
         .nest("/dev/apps", rest::dev_routes())
+        .merge(adk_web_ui.map(adk_web_ui::routes).unwrap_or_default())
         .merge(rest::run_routes())
         .leptos_routes(&state, routes, {
             let options = state.leptos_options.clone();
@@ -111,7 +126,19 @@ impl Server {
         if let Some(folder) = folder {
             services = services.with_folder(folder);
         }
-        let app = router(services, leptos_options(&config), config.max_body_bytes);
+        let web_ui = config.adk_web_ui.clone().or_else(|| {
+            let adk = adk.as_ref()?;
+            adk_web_ui::find_in_adk_environment(adk.command())
+        });
+        if let Some(dir) = &web_ui {
+            tracing::info!("ADK's web UI from {} at /dev-ui/", dir.display());
+        }
+        let app = router_with_adk_web_ui(
+            services,
+            leptos_options(&config),
+            config.max_body_bytes,
+            web_ui.as_deref(),
+        );
         tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{}", listener.local_addr()?);
         Ok(Server { listener, app, adk })
     }

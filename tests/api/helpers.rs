@@ -61,6 +61,7 @@ async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf,
         config_path: Some(config_path),
         agents_dir: folder.as_ref().map(|(dir, _)| dir.clone()),
         adk: folder.map(|(_, adk)| adk),
+        adk_web_ui: None,
     };
     let server = Server::bind(config).await.unwrap();
     let address = format!("http://{}", server.local_addr().unwrap());
