@@ -186,3 +186,17 @@ async fn metrics_info_lists_what_this_server_scores_and_an_unknown_route_is_adks
     .await;
     assert_eq!(unknown, json!({"detail": "Not Found"}));
 }
+
+#[tokio::test]
+async fn version_names_evalstudio_and_a_session_has_no_recorded_spans() {
+    let app = spawn_app().await;
+    let version = app.get_json("/version").await;
+    assert_eq!(
+        (version["version"].as_str().is_some(), &version["language"]),
+        (true, &json!("rust"))
+    );
+    assert_eq!(
+        app.get_json(&format!("{DEV}/debug/trace/session/s1")).await,
+        json!([])
+    );
+}

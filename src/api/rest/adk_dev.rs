@@ -49,9 +49,12 @@ fn null() -> DevResult {
 }
 
 /// `GET /list-apps`: the apps, sorted: the agent profiles, or in folder mode the folder's apps
-/// (as ADK lists them).
+/// (as ADK lists them); and `GET /version`, which says this server is Evalstudio's.
 pub fn list_apps_route() -> Router<AppState> {
-    Router::new().route("/list-apps", get(list_apps))
+    Router::new().route("/list-apps", get(list_apps)).route(
+        "/version",
+        get(|| async { Json(json!({"version": env!("CARGO_PKG_VERSION"), "language": "rust"})) }),
+    )
 }
 
 async fn list_apps(State(state): State<AppState>) -> Json<Vec<String>> {
@@ -87,6 +90,11 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval-results/{result_id}", get(get_eval_result))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
         .route("/{app}/metrics-info", get(metrics_info))
+        // ADK answers a session's spans; Evalstudio records none yet, so there are none.
+        .route(
+            "/{app}/debug/trace/session/{session_id}",
+            get(|| async { Json(json!([])) }),
+        )
         .fallback(|| async { DevError(StatusCode::NOT_FOUND, "Not Found".into()) })
 }
 
