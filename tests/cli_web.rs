@@ -25,7 +25,7 @@ fn alive(pid: &str) -> bool {
         && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "))
 }
 
-/// The children of process `pid` whose command line mentions `api_server`.
+/// The children of process `pid` that run ADK's server (`adk web --no-reload …`).
 fn api_servers_of(pid: u32) -> Vec<String> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
         .into_iter()
@@ -41,7 +41,7 @@ fn api_servers_of(pid: u32) -> Vec<String> {
         })
         .filter(|child| {
             std::fs::read(format!("/proc/{child}/cmdline"))
-                .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains("api_server"))
+                .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains("--no-reload"))
         })
         .collect()
 }
@@ -79,7 +79,7 @@ async fn adks_api_server_serves_the_folder_and_dies_with_evalstudio_even_on_kill
     .await;
     assert_eq!(listed, r#"["smoke"]"#);
     let children = api_servers_of(evalstudio.id());
-    assert_eq!(children.len(), 1, "one api_server child: {children:?}");
+    assert_eq!(children.len(), 1, "one ADK server child: {children:?}");
     assert!(alive(&children[0]));
 
     evalstudio.kill().unwrap();

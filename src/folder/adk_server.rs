@@ -1,6 +1,7 @@
-//! ADK's own api_server for the agents folder, run as Evalstudio's child: `adk api_server
-//! --no-reload AGENTS_DIR` on a free loopback port. ADK's loader decides what an app is; we ask
-//! it with `GET /list-apps`. The child dies with Evalstudio: killed on drop (exit, Ctrl+C) and by
+//! ADK's own server for the agents folder, run as Evalstudio's child: `adk web --no-reload
+//! AGENTS_DIR` on a free loopback port, for its api_server routes (chat goes through them) and
+//! the agent-graph routes adk-web reads. ADK's loader decides what an app is; we ask it with
+//! `GET /list-apps`. The child dies with Evalstudio: killed on drop (exit, Ctrl+C) and by
 //! the kernel otherwise (a crash, kill -9). `--no-reload` keeps it one process, so nothing of it
 //! outlives the child.
 
@@ -47,7 +48,9 @@ impl AdkServer {
         let port = free_port().map_err(|e| AdkServerError::Failed(e.to_string()))?;
         let mut command = tokio::process::Command::new(&adk);
         command
-            .args(["api_server", "--no-reload", "--host", "127.0.0.1", "--port"])
+            // `web` is `api_server` plus the routes adk-web's agent graph and builder panels
+            // read; its own UI and eval routes on this private port are never used.
+            .args(["web", "--no-reload", "--host", "127.0.0.1", "--port"])
             .arg(port.to_string())
             .arg(dir.root())
             .stdin(Stdio::null())

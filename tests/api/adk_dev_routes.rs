@@ -200,3 +200,20 @@ async fn version_names_evalstudio_and_a_session_has_no_recorded_spans() {
         json!([])
     );
 }
+
+#[tokio::test]
+async fn an_app_not_served_by_adk_has_no_agent_graph() {
+    let app = spawn_app().await;
+    let body = expect(
+        app.get(&format!("{DEV}/build_graph")).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("App not found: demo"),
+        "{body}"
+    );
+}

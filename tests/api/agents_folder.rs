@@ -368,3 +368,20 @@ async fn without_adk_the_folder_still_opens_with_chat_off() {
     assert_eq!(app.get_json("/apps/weather/eval_sets").await, json!(["smoke"]));
     assert_eq!(app.get_json(&format!("{SMOKE}/evals")).await, json!(["paris"]));
 }
+
+#[tokio::test]
+async fn the_agent_graph_adk_web_draws_comes_from_adks_own_server() {
+    let (_dir, app) = open_folder().await;
+    let graph = app.get_json("/dev/apps/weather/build_graph").await;
+    assert_eq!(graph["root_agent"]["name"], "weather_agent");
+    let image = app
+        .get_json("/dev/apps/weather/build_graph_image?dark_mode=true")
+        .await;
+    assert!(
+        image[""]["dotSrc"]
+            .as_str()
+            .unwrap()
+            .starts_with("// Workflow Visualization"),
+        "{image}"
+    );
+}

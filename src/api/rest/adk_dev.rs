@@ -7,13 +7,14 @@
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use super::eval_runs::{finished_results, run_request, RunEvalBody};
+use crate::agent::AgentKind;
 use crate::api::AppState;
 use crate::eval::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
 use crate::service::add_session::{add_session_to_eval_set, AddSession, AddSessionError};
 use crate::service::eval_sets::EvalSetError;
 use crate::service::{cases, eval_runs, eval_sets, metric_offer};
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -90,6 +91,9 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval-results/{result_id}", get(get_eval_result))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
         .route("/{app}/metrics-info", get(metrics_info))
+        .route("/{app}/build_graph", get(from_adk))
+        .route("/{app}/build_graph_image", get(from_adk))
+        .route("/{app}/builder", get(from_adk))
         // ADK answers a session's spans; Evalstudio records none yet, so there are none.
         .route(
             "/{app}/debug/trace/session/{session_id}",
@@ -349,6 +353,39 @@ async fn get_eval_result(
         "creationTimestamp": result.creation_timestamp,
     }))
     .into_response())
+}
+
+/// What only ADK's own server knows of an `adk` app (its agent graph, its agent's files), read
+/// from it: the app's profile names the server. Read-only routes only.
+async fn from_adk(
+    State(state): State<AppState>,
+    Path(app): Path<String>,
+    OriginalUri(uri): OriginalUri,
+) -> DevResult {
+    let profile = state.services.profiles.get(&app);
+    let Some(base_url) = profile
+        .filter(|p| p.kind == AgentKind::Adk)
+        .and_then(|p| p.base_url.as_deref())
+    else {
+        return Err(DevError(
+            StatusCode::NOT_FOUND,
+            format!("App not found: {app} (the agent graph comes from ADK's own server: open an agents folder with `evalstudio web`)"),
+        ));
+    };
+    let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
+    let answer = reqwest::get(format!("{}{path}", base_url.trim_end_matches('/')))
+        .await
+        .map_err(ApiError::internal)?;
+    let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
+    let body = answer.bytes().await.map_err(ApiError::internal)?;
+    let mut response = (status, body).into_response();
+    if let Some(value) = content_type.and_then(|v| axum::http::HeaderValue::from_bytes(v.as_bytes()).ok()) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::CONTENT_TYPE, value);
+    }
+    Ok(response)
 }
 
 /// ADK's `ListMetricsInfoResponse`: every metric this server can score, with its score range.
