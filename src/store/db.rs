@@ -346,8 +346,8 @@ impl Store {
     ) -> StoreResult<StoredCase> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
-        let current: i64 =
-            sqlx::query_scalar("SELECT version FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+        let (case_row, current): (i64, i64) =
+            sqlx::query_as("SELECT id, version FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
                 .bind(set_row)
                 .bind(eval_id)
                 .fetch_optional(&mut *tx)
@@ -362,32 +362,7 @@ impl Store {
                 current,
             });
         }
-        // The version being replaced joins the case's history.
-        sqlx::query(
-            "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
-             SELECT id, version, case_json, updated_at FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?",
-        )
-        .bind(set_row)
-        .bind(eval_id)
-        .execute(&mut *tx)
-        .await?;
-        let row = CaseRow::new(case);
-        let updated = sqlx::query(
-            "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
-             first_user_message = ?, tool_names = ?, version = version + 1, \
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
-             WHERE eval_set_row = ? AND eval_id = ?",
-        )
-        .bind(&row.eval_id)
-        .bind(&row.case_json)
-        .bind(row.turn_count)
-        .bind(row.tool_call_count)
-        .bind(&row.first_user_message)
-        .bind(&row.tool_names)
-        .bind(set_row)
-        .bind(eval_id)
-        .execute(&mut *tx)
-        .await;
+        let updated = write_new_version(&mut tx, case_row, &CaseRow::new(case)).await;
         match updated {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 return Err(StoreError::Conflict(format!(
@@ -467,6 +442,37 @@ pub(super) async fn export_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> 
         writer.push_case(&decode_case(&json)?);
     }
     Ok(Some(writer.finish()))
+}
+
+/// A case's new content (and id) as its next version, the version it replaces joining its
+/// history. A new id that is taken is the database's unique violation, for the caller to name.
+pub(super) async fn write_new_version(
+    conn: &mut Conn,
+    case_row: i64,
+    row: &CaseRow,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
+         SELECT id, version, case_json, updated_at FROM eval_cases WHERE id = ?",
+    )
+    .bind(case_row)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
+         first_user_message = ?, tool_names = ?, version = version + 1, \
+         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    )
+    .bind(&row.eval_id)
+    .bind(&row.case_json)
+    .bind(row.turn_count)
+    .bind(row.tool_call_count)
+    .bind(&row.first_user_message)
+    .bind(&row.tool_names)
+    .bind(case_row)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {

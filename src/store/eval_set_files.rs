@@ -4,7 +4,8 @@
 //! in through [`Store::sync_eval_set_from_file`], which never writes the file back.
 
 use super::db::{
-    ensure_app, export_in, insert_case, touch_eval_set, CaseRow, Conn, Store, StoreError, StoreResult,
+    ensure_app, export_in, insert_case, touch_eval_set, write_new_version, CaseRow, Conn, Store, StoreError,
+    StoreResult,
 };
 use super::deleted_cases::move_to_trash;
 use crate::evalset::EvalSet;
@@ -62,15 +63,16 @@ impl Store {
                     insert_case(&mut tx, set_row, position, case).await?;
                     true
                 }
-                Some(old) if old.case_json != case.case_json => {
-                    replace_case(&mut tx, old.row, position, case).await?;
-                    true
+                Some(old) => {
+                    if old.position != position {
+                        move_case(&mut tx, old.row, position).await?;
+                    }
+                    let edited = old.case_json != case.case_json;
+                    if edited {
+                        write_new_version(&mut tx, old.row, case).await?;
+                    }
+                    edited
                 }
-                Some(old) if old.position != position => {
-                    move_case(&mut tx, old.row, position).await?;
-                    false
-                }
-                Some(_) => false,
             };
         }
         for gone in stored.keys() {
@@ -154,32 +156,6 @@ async fn stored_cases(conn: &mut Conn, set_row: i64) -> StoreResult<HashMap<Stri
         .collect())
 }
 
-/// A case changed in its file: a new version, the old one kept in its history.
-async fn replace_case(conn: &mut Conn, case_row: i64, position: i64, case: &CaseRow) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
-         SELECT id, version, case_json, updated_at FROM eval_cases WHERE id = ?",
-    )
-    .bind(case_row)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "UPDATE eval_cases SET position = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
-         first_user_message = ?, tool_names = ?, version = version + 1, \
-         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-    )
-    .bind(position)
-    .bind(&case.case_json)
-    .bind(case.turn_count)
-    .bind(case.tool_call_count)
-    .bind(&case.first_user_message)
-    .bind(&case.tool_names)
-    .bind(case_row)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 async fn move_case(conn: &mut Conn, case_row: i64, position: i64) -> StoreResult<()> {
     sqlx::query("UPDATE eval_cases SET position = ? WHERE id = ?")
         .bind(position)
@@ -198,14 +174,9 @@ impl From<std::io::Error> for StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evalset::{parse_evalset_file, to_adk_json, LegacyDefaults};
+    use crate::evalset::to_adk_json;
+    use crate::store::tests::{eval_set as parse_whole, temp_store};
     use std::sync::Mutex;
-
-    async fn temp_store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("evalstudio.db")).await.unwrap();
-        (dir, store)
-    }
 
     /// A file's header and its cases as the store keeps them.
     fn file(text: &str) -> (EvalSet, Vec<CaseRow>) {
@@ -273,17 +244,6 @@ mod tests {
             trash.iter().map(|d| d.eval_id.as_str()).collect::<Vec<_>>(),
             ["a"]
         );
-    }
-
-    fn parse_whole(text: &str) -> EvalSet {
-        let mut next = || "inv".to_string();
-        let legacy = LegacyDefaults {
-            name: "x",
-            file_name: "x.json",
-            now: 1.0,
-            new_invocation_id: &mut next,
-        };
-        parse_evalset_file(text, legacy).unwrap().0
     }
 
     /// Records what it is handed; refuses everything when `refuse`.

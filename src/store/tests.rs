@@ -10,7 +10,7 @@ async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> Store
         .await
 }
 
-async fn temp_store() -> (tempfile::TempDir, Store) {
+pub(super) async fn temp_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("nested/evalstudio.db"))
         .await
@@ -18,7 +18,7 @@ async fn temp_store() -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
-fn eval_set(text: &str) -> EvalSet {
+pub(super) fn eval_set(text: &str) -> EvalSet {
     let mut next = || "inv".to_string();
     parse_evalset_file(
         text,
