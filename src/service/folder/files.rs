@@ -59,6 +59,14 @@ impl FolderFiles {
         self.states.lock().expect("file states").insert(key, state);
     }
 
+    /// The evalset's file and its form: as last read or written, else where a new one goes.
+    pub(super) fn path_and_form(&self, key: &Key) -> (PathBuf, SourceFormat) {
+        match self.state(key) {
+            Some(state) => (state.path, state.form),
+            None => (self.dir.eval_set_file(&key.0, &key.1), SourceFormat::EvalSet),
+        }
+    }
+
     /// Forgets the file; true when it was known.
     pub(super) fn forget(&self, key: &Key) -> bool {
         self.states.lock().expect("file states").remove(key).is_some()
@@ -76,11 +84,8 @@ impl EvalSetFiles for FolderFiles {
             return Ok(());
         }
         let key = (app.to_string(), eval_set_id.to_string());
+        let (path, form) = self.path_and_form(&key);
         let mut states = self.states.lock().expect("file states");
-        let (path, form) = match states.get(&key) {
-            Some(state) => (state.path.clone(), state.form),
-            None => (self.dir.eval_set_file(app, eval_set_id), SourceFormat::EvalSet),
-        };
         let shown = self.dir.relative(&path).display().to_string();
         if let Some(problem) = states.get(&key).and_then(|s| s.problem.as_ref()) {
             return Err(StoreError::Conflict(format!(

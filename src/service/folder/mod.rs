@@ -124,11 +124,9 @@ impl Folder {
         if !self.files.apps.contains(app) {
             return None;
         }
-        let state = self.files.state(&(app.to_string(), eval_set_id.to_string()));
-        let path = match &state {
-            Some(state) => state.path.clone(),
-            None => self.dir.eval_set_file(app, eval_set_id),
-        };
+        let key = (app.to_string(), eval_set_id.to_string());
+        let (path, _) = self.files.path_and_form(&key);
+        let state = self.files.state(&key);
         Some(EvalSetFile {
             path: self.dir.relative(&path).display().to_string(),
             problem: state.as_ref().and_then(|s| s.problem.clone()),
