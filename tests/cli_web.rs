@@ -1,24 +1,13 @@
 //! `evalstudio web AGENTS_DIR` as a user runs it: ADK's own api_server starts as its child, the
 //! folder's app chats, and the child never outlives Evalstudio, even on kill -9.
 
+#[path = "common/adk.rs"]
+mod adk;
 #[path = "common/wait.rs"]
 mod wait;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn adk() -> PathBuf {
-    let venv = std::env::var_os("EVALSTUDIO_ADK_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/evalstudio/venv"));
-    let adk = venv.join("bin/adk");
-    assert!(
-        adk.is_file(),
-        "no google-adk in {}: run `make unit`",
-        venv.display()
-    );
-    adk
-}
 
 fn alive(pid: &str) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
@@ -50,12 +39,7 @@ fn api_servers_of(pid: u32) -> Vec<String> {
 async fn adks_api_server_serves_the_folder_and_dies_with_evalstudio_even_on_kill_9() {
     let dir = tempfile::tempdir().unwrap();
     let agents = dir.path().join("agents");
-    std::fs::create_dir_all(agents.join("weather")).unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/weather");
-    for entry in std::fs::read_dir(fixture).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, agents.join("weather").join(path.file_name().unwrap())).unwrap();
-    }
+    adk::copy_weather_app(&agents);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -65,7 +49,7 @@ async fn adks_api_server_serves_the_folder_and_dies_with_evalstudio_even_on_kill
         .arg("web")
         .arg(&agents)
         .args(["--addr", &format!("127.0.0.1:{port}"), "--adk"])
-        .arg(adk())
+        .arg(adk::adk_venv().join("bin/adk"))
         .arg("--db")
         .arg(dir.path().join("folder.db"))
         .stdout(Stdio::null())

@@ -1,6 +1,7 @@
 //! Folder mode (`evalstudio web AGENTS_DIR`) on a copy of tests/fixtures/agents, with google-adk's
 //! own api_server and `adk eval` from the conformance venv: the evalset files are the truth.
 
+use crate::adk::{adk_venv, copy_weather_app};
 use crate::fixtures::fixture_path;
 use crate::helpers::{assert_error, run_request, spawn_folder_app, TestApp};
 use crate::wait::wait_until;
@@ -11,19 +12,6 @@ use std::process::{Command, Stdio};
 
 const SMOKE: &str = "/apps/weather/eval_sets/smoke";
 
-/// The venv with google-adk (`make unit` makes it; EVALSTUDIO_ADK_VENV points at another).
-fn adk_venv() -> PathBuf {
-    let venv = std::env::var_os("EVALSTUDIO_ADK_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/evalstudio/venv"));
-    assert!(
-        venv.join("bin/adk").is_file(),
-        "no google-adk in {}: run `make unit`, or set EVALSTUDIO_ADK_VENV",
-        venv.display()
-    );
-    venv
-}
-
 /// A copy of the fixture agents folder, in git, and the app serving it.
 async fn open_folder() -> (tempfile::TempDir, TestApp) {
     open_folder_with(&[]).await
@@ -32,14 +20,7 @@ async fn open_folder() -> (tempfile::TempDir, TestApp) {
 /// The same with more files in the app's folder: (name, text).
 async fn open_folder_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TestApp) {
     let dir = tempfile::tempdir().unwrap();
-    let weather = dir.path().join("weather");
-    std::fs::create_dir(&weather).unwrap();
-    for entry in std::fs::read_dir(fixture_path("agents/weather")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            std::fs::copy(&path, weather.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let weather = copy_weather_app(dir.path());
     for (name, text) in files {
         std::fs::write(weather.join(name), text).unwrap();
     }

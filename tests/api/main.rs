@@ -1,6 +1,8 @@
 //! The REST API and the pages over HTTP, against the real server (see `helpers`), one module
 //! per feature.
 
+#[path = "../common/adk.rs"]
+mod adk;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../common/fixtures.rs"]
