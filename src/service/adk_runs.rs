@@ -12,6 +12,7 @@ use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
 use crate::store::{NewEvalRun, Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AdkRunError {
@@ -43,9 +44,10 @@ pub async fn import_adk_run(
     if store.eval_run(app, &result.eval_set_result_id).await.is_ok() {
         return Ok(None);
     }
-    let (expected, positions) = expected_set(&result);
+    let places = places(result.eval_case_results.iter().map(|r| r.eval_id.as_str()));
+    let expected = expected_set(&result, &places);
     let config = config_of(&result);
-    let num_runs = positions.iter().map(|(_, runs)| *runs).max().unwrap_or(1);
+    let num_runs = places.iter().map(|&(_, run)| run + 1).max().unwrap_or(1);
     let record = store
         .create_eval_run(&NewEvalRun {
             app_name: app,
@@ -65,26 +67,18 @@ pub async fn import_adk_run(
             origin: RunOrigin::Adk,
         })
         .await?;
-    let mut seen: Vec<(String, usize)> = Vec::new();
     let rows: Vec<_> = result
         .eval_case_results
         .into_iter()
-        .map(|case| {
-            let case_index = positions
-                .iter()
-                .position(|(id, _)| *id == case.eval_id)
-                .unwrap_or(0);
-            let run_index = seen.iter().filter(|(id, _)| *id == case.eval_id).count();
-            seen.push((case.eval_id.clone(), run_index));
-            stored_case(
-                &FinishedCase {
-                    run_index,
-                    case_index,
-                    result: case,
-                    attempts: 1,
-                },
-                &config,
-            )
+        .zip(places)
+        .map(|(case, (case_index, run_index))| {
+            let finished = FinishedCase {
+                run_index,
+                case_index,
+                result: case,
+                attempts: 1,
+            };
+            stored_case(&finished, &config)
         })
         .collect();
     save_case_runs(store, record.row, &rows, &config).await?;
@@ -108,39 +102,51 @@ fn parse(text: &str) -> Result<AdkEvalSetResult, AdkRunError> {
     serde_json::from_value(value).map_err(|e| AdkRunError::Unreadable(e.to_string()))
 }
 
-/// The eval set as run, rebuilt from each case's expected invocations (its actual ones where
-/// ADK had none to compare with), and each eval id with how many times it ran.
-fn expected_set(result: &AdkEvalSetResult) -> (EvalSet, Vec<(String, usize)>) {
-    let mut positions: Vec<(String, usize)> = Vec::new();
-    let mut cases: Vec<EvalCase> = Vec::new();
-    for case in &result.eval_case_results {
-        if let Some((_, runs)) = positions.iter_mut().find(|(id, _)| *id == case.eval_id) {
+/// Each case result's place in the run, from its eval id: which case of the eval set (in order
+/// of first appearance) and which of that case's runs.
+fn places<'a>(eval_ids: impl Iterator<Item = &'a str>) -> Vec<(usize, usize)> {
+    let mut seen: HashMap<&str, (usize, usize)> = HashMap::new();
+    eval_ids
+        .map(|eval_id| {
+            let next_case = seen.len();
+            let (case_index, runs) = seen.entry(eval_id).or_insert((next_case, 0));
             *runs += 1;
-            continue;
-        }
-        positions.push((case.eval_id.clone(), 1));
-        let conversation = case
-            .eval_metric_result_per_invocation
-            .iter()
-            .map(|per| {
-                per.expected_invocation
-                    .clone()
-                    .unwrap_or_else(|| per.actual_invocation.clone())
-            })
-            .collect();
-        cases.push(EvalCase {
-            eval_id: case.eval_id.clone(),
-            conversation: Some(conversation),
-            ..Default::default()
-        });
-    }
-    let eval_set = EvalSet {
+            (*case_index, *runs - 1)
+        })
+        .collect()
+}
+
+/// The eval set as run, rebuilt from each case's expected invocations (its actual ones where
+/// ADK had none to compare with), from the first run of each case.
+fn expected_set(result: &AdkEvalSetResult, places: &[(usize, usize)]) -> EvalSet {
+    let cases = result
+        .eval_case_results
+        .iter()
+        .zip(places)
+        .filter(|(_, &(_, run))| run == 0)
+        .map(|(case, _)| {
+            let conversation = case
+                .eval_metric_result_per_invocation
+                .iter()
+                .map(|per| {
+                    per.expected_invocation
+                        .clone()
+                        .unwrap_or_else(|| per.actual_invocation.clone())
+                })
+                .collect();
+            EvalCase {
+                eval_id: case.eval_id.clone(),
+                conversation: Some(conversation),
+                ..Default::default()
+            }
+        })
+        .collect();
+    EvalSet {
         eval_set_id: result.eval_set_id.clone(),
         name: Some(result.eval_set_id.clone()),
         eval_cases: cases,
         ..Default::default()
-    };
-    (eval_set, positions)
+    }
 }
 
 /// The metrics the run was scored on, with their thresholds; those this server does not know
@@ -159,4 +165,15 @@ fn config_of(result: &AdkEvalSetResult) -> EvalConfig {
         .unwrap_or_default();
     EvalConfig::from_eval_metrics(&metrics)
         .unwrap_or_else(|_| EvalConfig::from_eval_metrics(&[]).expect("no metrics"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::places;
+
+    #[test]
+    fn repeated_cases_are_runs_of_the_case_first_seen() {
+        let ids = ["a", "b", "a", "b", "c"];
+        assert_eq!(places(ids.into_iter()), [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0)]);
+    }
 }
