@@ -72,9 +72,9 @@ impl FolderFiles {
         self.states.lock().expect("file states").remove(key).is_some()
     }
 
-    /// Whether `text` is what was last read from or written to the file.
-    pub(super) fn known(&self, key: &Key, text: &str) -> bool {
-        self.state(key).is_some_and(|s| s.hash == text_hash(text))
+    /// Whether a text of `hash` is what was last read from or written to the file.
+    pub(super) fn known(&self, key: &Key, hash: u64) -> bool {
+        self.state(key).is_some_and(|s| s.hash == hash)
     }
 }
 

@@ -19,6 +19,7 @@ use crate::evalset::{EvalSet, SourceFormat};
 use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
 use crate::records::{EvalSetFile, RunCommit};
 use crate::service::adk_runs::import_adk_run;
+use crate::service::eval_runs::eval_run;
 use crate::service::run_export::adk_result_file;
 use crate::store::{Store, StoreError};
 use files::{text_hash, FileState, FolderFiles};
@@ -153,10 +154,10 @@ impl Folder {
                 return Ok(());
             }
         };
-        if self.files.known(&key, &text) {
+        let hash = text_hash(&text);
+        if self.files.known(&key, hash) {
             return Ok(());
         }
-        let hash = text_hash(&text);
         let state = match files::read(eval_set_id, &path, &text) {
             Ok(read) => {
                 store
@@ -201,6 +202,17 @@ impl Folder {
     /// Stores a run ADK wrote into the app's eval history, unless it is stored already. A file
     /// that is not a run is logged and skipped.
     async fn read_run(&self, store: &Store, app: &str, path: &Path) {
+        // The file is named after its run's id (`/` made `_`, which ids here never hold): a run
+        // stored already is not read and parsed again at every start.
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(RESULT_SUFFIX));
+        if let Some(name) = name {
+            if eval_run(store, app, name).await.is_ok() {
+                return;
+            }
+        }
         let Ok(text) = std::fs::read_to_string(path) else {
             return;
         };
