@@ -3,10 +3,10 @@
 The same requests go to ADK's own FastAPI app (`get_fast_api_app(web=True)`, in process) and to
 `evalstudio web`, each on its own copy of tests/fixtures/agents (the deterministic `weather`
 app): `/list-apps`, create and list evalsets, chat and add the session, read, replace and delete
-the case, run an evalset, read its result, metrics-info, and their errors. For each, the status
-codes must be equal, and so must the answers' shapes (keys and value types; ids, timestamps,
-scores and texts are free to differ), except where ADK's answer is fixed text, which must match
-exactly (errors, `null`).
+the case, run an evalset, read its result, metrics-info, the app's details and agent graph, and
+their errors. For each, the status codes must be equal, and so must the answers' shapes (keys
+and value types; ids, timestamps, scores and texts are free to differ), except where ADK's
+answer is fixed text, which must match exactly (errors, `null`).
 
 Usage: python adk_dev_routes.py EVALSTUDIO_BIN AGENTS_FIXTURE_DIR
 """
@@ -145,6 +145,9 @@ def steps(result_id):
     case = f"{DEV}/eval-sets/conf/eval-cases/c1"
     return [
         ("list apps", "GET", "/list-apps?relative_path=./", None, True),
+        ("list apps in detail", "GET", "/list-apps?detailed=true", None, True),
+        ("the agent graph", "GET", f"{DEV}/build_graph", None, True),
+        ("the graph's image", "GET", f"{DEV}/build_graph_image?dark_mode=true", None, True),
         ("create evalset", "POST", f"{DEV}/eval-sets", {"eval_set": {"eval_set_id": "conf", "eval_cases": []}}, False),
         ("create it again", "POST", f"{DEV}/eval-sets", {"eval_set": {"eval_set_id": "conf", "eval_cases": []}}, True),
         ("create, deprecated path", "POST", f"{DEV}/eval_sets/conf2", None, True),

@@ -16,6 +16,7 @@ mod knowledge;
 pub mod mcp;
 #[cfg(feature = "ssr")]
 pub mod openai;
+pub mod outline;
 #[cfg(feature = "ssr")]
 pub mod profiles;
 #[cfg(feature = "ssr")]

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::adk::{AdkAgent, AdkConfig};
 use super::mcp::McpServers;
 use super::openai::{OpenAiAgent, OpenAiConfig};
+use super::outline::AgentOutline;
 use super::{Agent, DemoAgent, ToolRegistry, Toolbox};
 
 /// The kinds of agent a profile can name.
@@ -99,6 +100,28 @@ impl AgentProfile {
             }
             AgentKind::Adk => Vec::new(),
         }
+    }
+
+    /// What the profile's agent is, as ADK's web server tells an app; `None` for an `adk`
+    /// profile, whose agent only its own server knows.
+    pub fn outline(&self) -> Option<AgentOutline> {
+        let description = match self.kind {
+            AgentKind::Demo => {
+                "Evalstudio's offline demo agent: rule-based, no model, the same answer every time."
+            }
+            AgentKind::Openai => {
+                "A model behind an OpenAI-compatible API, with the tools its profile offers."
+            }
+            AgentKind::Adk => return None,
+        };
+        Some(AgentOutline {
+            app: self.name.clone(),
+            description: description.to_string(),
+            model: self.model.clone(),
+            instruction: self.system_prompt.clone(),
+            tools: self.tool_names(),
+            toolsets: self.mcp_servers.clone(),
+        })
     }
 
     /// The agent this profile describes; `mcp` holds the servers its `mcp_servers` name.

@@ -202,18 +202,57 @@ async fn version_names_evalstudio_and_a_session_has_no_recorded_spans() {
 }
 
 #[tokio::test]
-async fn an_app_not_served_by_adk_has_no_agent_graph() {
+async fn a_profiles_agent_graph_is_drawn_from_its_profile() {
     let app = spawn_app().await;
-    let body = expect(
-        app.get(&format!("{DEV}/build_graph")).await,
+    let info = app.get_json(&format!("{DEV}/build_graph")).await;
+    assert_eq!(info["root_agent"]["name"], "demo");
+    let tools = info["root_agent"]["tools"].as_array().unwrap();
+    assert!(
+        tools.contains(&json!({"name": "get_weather", "type": "tool"})),
+        "{info}"
+    );
+
+    let image = app
+        .get_json(&format!("{DEV}/build_graph_image?dark_mode=true"))
+        .await;
+    let dot = image[""]["dotSrc"].as_str().unwrap();
+    assert!(
+        dot.contains("\"demo\" -> tool_") && dot.contains("get_weather"),
+        "{dot}"
+    );
+    let missing = expect(
+        app.get(&format!("{DEV}/build_graph_image?node=nope")).await,
         StatusCode::NOT_FOUND,
     )
     .await;
+    assert_eq!(missing, json!({"detail": "Node not found: nope"}));
+}
+
+#[tokio::test]
+async fn an_unknown_app_has_no_graph_and_a_profile_no_agent_files() {
+    let app = spawn_app().await;
+    let unknown = expect(app.get("/dev/apps/nope/build_graph").await, StatusCode::NOT_FOUND).await;
+    assert_eq!(unknown, json!({"detail": "App not found: nope"}));
+    let files = expect(app.get(&format!("{DEV}/builder")).await, StatusCode::NOT_FOUND).await;
     assert!(
-        body["detail"]
-            .as_str()
-            .unwrap()
-            .starts_with("App not found: demo"),
-        "{body}"
+        files["detail"].as_str().unwrap().contains("no agent files"),
+        "{files}"
     );
+}
+
+#[tokio::test]
+async fn list_apps_in_detail_describes_each_profile_as_adk_does() {
+    let app = spawn_app().await;
+    let listed = app.get_json("/list-apps?detailed=true").await;
+    let demo = &listed["apps"][0];
+    assert_eq!(
+        (
+            &demo["name"],
+            &demo["rootAgentName"],
+            &demo["language"],
+            &demo["isComputerUse"]
+        ),
+        (&json!("demo"), &json!("demo"), &json!("yaml"), &json!(false))
+    );
+    assert!(demo["description"].as_str().unwrap().contains("demo agent"));
 }

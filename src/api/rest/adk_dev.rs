@@ -1,20 +1,20 @@
 //! google-adk 2.13's web-server routes (`cli/dev_server.py`'s evaluation section under
-//! `/dev/apps/{app}`, and `/list-apps`), with ADK's request and response shapes: camelCase
-//! answers (`by_alias`, `exclude_none`), `null` bodies where ADK returns nothing, its wrapper
-//! objects beside the deprecated snake_case paths' bare lists, and errors as `{"detail": ...}`
-//! with ADK's statuses. The same services as the 1.x routes under `/apps`; only the shapes differ.
+//! `/dev/apps/{app}`; the apps and their graphs are in `adk_apps`), with ADK's request and
+//! response shapes: camelCase answers (`by_alias`, `exclude_none`), `null` bodies where ADK
+//! returns nothing, its wrapper objects beside the deprecated snake_case paths' bare lists, and
+//! errors as `{"detail": ...}` with ADK's statuses. The same services as the 1.x routes under
+//! `/apps`; only the shapes differ.
 
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use super::eval_runs::{finished_results, run_request, RunEvalBody};
-use crate::agent::AgentKind;
 use crate::api::AppState;
 use crate::eval::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
 use crate::service::add_session::{add_session_to_eval_set, AddSession, AddSessionError};
 use crate::service::eval_sets::EvalSetError;
 use crate::service::{cases, eval_runs, eval_sets, metric_offer};
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// An error as ADK's FastAPI server answers it: `{"detail": "..."}`.
-pub struct DevError(StatusCode, String);
+pub struct DevError(pub StatusCode, pub String);
 
 impl IntoResponse for DevError {
     fn into_response(self) -> Response {
@@ -42,29 +42,11 @@ impl<E: Into<ApiError>> From<E> for DevError {
     }
 }
 
-type DevResult = Result<Response, DevError>;
+pub type DevResult = Result<Response, DevError>;
 
 /// ADK's answer for routes that return nothing: 200 with `null`.
 fn null() -> DevResult {
     Ok(Json(Value::Null).into_response())
-}
-
-/// `GET /list-apps`: the apps, sorted: the agent profiles, or in folder mode the folder's apps
-/// (as ADK lists them); and `GET /version`, which says this server is Evalstudio's.
-pub fn list_apps_route() -> Router<AppState> {
-    Router::new().route("/list-apps", get(list_apps)).route(
-        "/version",
-        get(|| async { Json(json!({"version": env!("CARGO_PKG_VERSION"), "language": "rust"})) }),
-    )
-}
-
-async fn list_apps(State(state): State<AppState>) -> Json<Vec<String>> {
-    let mut apps: Vec<String> = match &state.services.folder {
-        Some(folder) => folder.apps().to_vec(),
-        None => state.services.profiles.iter().map(|p| p.name.clone()).collect(),
-    };
-    apps.sort();
-    Json(apps)
 }
 
 /// Routes under `/dev/apps`.
@@ -91,14 +73,12 @@ pub fn routes() -> Router<AppState> {
         .route("/{app}/eval-results/{result_id}", get(get_eval_result))
         .route("/{app}/eval_results/{result_id}", get(get_eval_result))
         .route("/{app}/metrics-info", get(metrics_info))
-        .route("/{app}/build_graph", get(from_adk))
-        .route("/{app}/build_graph_image", get(from_adk))
-        .route("/{app}/builder", get(from_adk))
         // ADK answers a session's spans; Evalstudio records none yet, so there are none.
         .route(
             "/{app}/debug/trace/session/{session_id}",
             get(|| async { Json(json!([])) }),
         )
+        .merge(super::adk_apps::graph_routes())
         .fallback(|| async { DevError(StatusCode::NOT_FOUND, "Not Found".into()) })
 }
 
@@ -353,39 +333,6 @@ async fn get_eval_result(
         "creationTimestamp": result.creation_timestamp,
     }))
     .into_response())
-}
-
-/// What only ADK's own server knows of an `adk` app (its agent graph, its agent's files), read
-/// from it: the app's profile names the server. Read-only routes only.
-async fn from_adk(
-    State(state): State<AppState>,
-    Path(app): Path<String>,
-    OriginalUri(uri): OriginalUri,
-) -> DevResult {
-    let profile = state.services.profiles.get(&app);
-    let Some(base_url) = profile
-        .filter(|p| p.kind == AgentKind::Adk)
-        .and_then(|p| p.base_url.as_deref())
-    else {
-        return Err(DevError(
-            StatusCode::NOT_FOUND,
-            format!("App not found: {app} (the agent graph comes from ADK's own server: open an agents folder with `evalstudio web`)"),
-        ));
-    };
-    let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
-    let answer = reqwest::get(format!("{}{path}", base_url.trim_end_matches('/')))
-        .await
-        .map_err(ApiError::internal)?;
-    let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-    let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
-    let body = answer.bytes().await.map_err(ApiError::internal)?;
-    let mut response = (status, body).into_response();
-    if let Some(value) = content_type.and_then(|v| axum::http::HeaderValue::from_bytes(v.as_bytes()).ok()) {
-        response
-            .headers_mut()
-            .insert(axum::http::header::CONTENT_TYPE, value);
-    }
-    Ok(response)
 }
 
 /// ADK's `ListMetricsInfoResponse`: every metric this server can score, with its score range.

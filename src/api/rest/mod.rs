@@ -3,6 +3,7 @@
 //! (`{"error", "detail"}` with 400, 404, 409 or 413) out.
 
 mod add_session;
+mod adk_apps;
 mod adk_dev;
 mod adk_events;
 mod body;
@@ -31,7 +32,7 @@ pub fn app_routes() -> Router<AppState> {
 
 /// `/run` and `/run_sse`, at the root as ADK has them, and ADK 2.13's `/list-apps`.
 pub fn run_routes() -> Router<AppState> {
-    run::routes().merge(adk_dev::list_apps_route())
+    run::routes().merge(adk_apps::list_apps_route())
 }
 
 /// google-adk 2.13's evaluation routes, for `/dev/apps`.

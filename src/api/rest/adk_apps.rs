@@ -1,0 +1,177 @@
+//! What google-adk 2.13's web server tells of its apps: `/list-apps` (with `?detailed=true`),
+//! `/version`, and an app's agent graph (`/dev/apps/{app}/build_graph`, `build_graph_image`). An
+//! Evalstudio profile's agent is outlined from its profile ([`AgentOutline`]); an `adk` profile's
+//! agent only its own server knows, so those answers are read from it.
+
+use super::adk_dev::{DevError, DevResult};
+use super::error::ApiError;
+use crate::agent::outline::AgentOutline;
+use crate::agent::profiles::AgentProfile;
+use crate::api::AppState;
+use axum::extract::{OriginalUri, Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// `GET /list-apps` and `GET /version`, at the root as ADK has them.
+pub fn list_apps_route() -> Router<AppState> {
+    Router::new().route("/list-apps", get(list_apps)).route(
+        "/version",
+        get(|| async { Json(json!({"version": env!("CARGO_PKG_VERSION"), "language": "rust"})) }),
+    )
+}
+
+/// The graph routes under `/dev/apps`.
+pub fn graph_routes() -> Router<AppState> {
+    Router::new()
+        .route("/{app}/build_graph", get(build_graph))
+        .route("/{app}/build_graph_image", get(build_graph_image))
+        .route("/{app}/builder", get(builder))
+}
+
+#[derive(Deserialize)]
+struct ListAppsQuery {
+    #[serde(default)]
+    detailed: bool,
+}
+
+/// The apps, sorted: the agent profiles, or in folder mode the folder's apps (as ADK lists them);
+/// with `detailed=true`, ADK's `ListAppsResponse`.
+async fn list_apps(
+    State(state): State<AppState>,
+    Query(query): Query<ListAppsQuery>,
+) -> Result<Json<Value>, DevError> {
+    let mut apps: Vec<String> = match &state.services.folder {
+        Some(folder) => folder.apps().to_vec(),
+        None => state.services.profiles.iter().map(|p| p.name.clone()).collect(),
+    };
+    apps.sort();
+    if !query.detailed {
+        return Ok(Json(json!(apps)));
+    }
+    let mut detailed = Vec::with_capacity(apps.len());
+    for app in &apps {
+        let Some(profile) = state.services.profiles.get(app) else {
+            continue;
+        };
+        match profile.outline() {
+            Some(outline) => detailed.push(outline.list_entry()),
+            None => detailed.extend(adk_list_entry(profile).await?),
+        }
+    }
+    Ok(Json(json!({ "apps": detailed })))
+}
+
+/// An `adk` profile's app as its server lists it, named as the profile.
+async fn adk_list_entry(profile: &AgentProfile) -> Result<Option<Value>, DevError> {
+    let base_url = adk_base_url(profile).unwrap_or_default();
+    let listed: Value = reqwest::get(format!("{base_url}/list-apps?detailed=true"))
+        .await
+        .and_then(reqwest::Response::error_for_status)
+        .map_err(ApiError::internal)?
+        .json()
+        .await
+        .map_err(ApiError::internal)?;
+    let app = profile.adk_app.as_deref().unwrap_or(&profile.name);
+    let entry = listed["apps"]
+        .as_array()
+        .and_then(|apps| apps.iter().find(|entry| entry["name"] == app))
+        .cloned();
+    Ok(entry.map(|mut entry| {
+        entry["name"] = json!(profile.name);
+        entry
+    }))
+}
+
+#[derive(Deserialize)]
+struct GraphQuery {
+    #[serde(default)]
+    dark_mode: bool,
+    node: Option<String>,
+}
+
+/// ADK's `serialize_app_info` of the app.
+async fn build_graph(State(state): State<AppState>, Path(app): Path<String>, uri: OriginalUri) -> DevResult {
+    match app_agent(&state, &app)? {
+        AppAgent::Outlined(outline) => Ok(Json(outline.app_info()).into_response()),
+        AppAgent::OnAdkServer(base_url) => from_adk(&base_url, &uri).await,
+    }
+}
+
+/// `{path: {dotSrc}}` for the app's graph: one agent and its tools, so only the root (`""` or
+/// the agent's own name) is a node one can open.
+async fn build_graph_image(
+    State(state): State<AppState>,
+    Path(app): Path<String>,
+    Query(query): Query<GraphQuery>,
+    uri: OriginalUri,
+) -> DevResult {
+    let outline = match app_agent(&state, &app)? {
+        AppAgent::Outlined(outline) => outline,
+        AppAgent::OnAdkServer(base_url) => return from_adk(&base_url, &uri).await,
+    };
+    if let Some(node) = query.node.filter(|node| !node.is_empty() && *node != app) {
+        return Err(DevError(StatusCode::NOT_FOUND, format!("Node not found: {node}")));
+    }
+    Ok(Json(json!({"": {"dotSrc": outline.dot(query.dark_mode)}})).into_response())
+}
+
+/// The agent's source files, which only an ADK app has.
+async fn builder(State(state): State<AppState>, Path(app): Path<String>, uri: OriginalUri) -> DevResult {
+    match app_agent(&state, &app)? {
+        AppAgent::Outlined(_) => Err(DevError(
+            StatusCode::NOT_FOUND,
+            format!(
+                "App `{app}` is an Evalstudio profile, declared in evalstudio.toml: it has no agent files"
+            ),
+        )),
+        AppAgent::OnAdkServer(base_url) => from_adk(&base_url, &uri).await,
+    }
+}
+
+/// Who can tell what an app's agent is.
+enum AppAgent {
+    /// Its profile.
+    Outlined(AgentOutline),
+    /// Only its ADK server, at this address.
+    OnAdkServer(String),
+}
+
+fn app_agent(state: &AppState, app: &str) -> Result<AppAgent, DevError> {
+    let profile = state
+        .services
+        .profiles
+        .get(app)
+        .ok_or_else(|| DevError(StatusCode::NOT_FOUND, format!("App not found: {app}")))?;
+    Ok(match profile.outline() {
+        Some(outline) => AppAgent::Outlined(outline),
+        None => AppAgent::OnAdkServer(adk_base_url(profile).unwrap_or_default()),
+    })
+}
+
+fn adk_base_url(profile: &AgentProfile) -> Option<String> {
+    profile
+        .base_url
+        .as_deref()
+        .map(|url| url.trim_end_matches('/').to_string())
+}
+
+/// The same request, read-only, answered by the app's ADK server: status, body and type as
+/// they come.
+async fn from_adk(base_url: &str, uri: &OriginalUri) -> DevResult {
+    let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
+    let answer = reqwest::get(format!("{base_url}{path}"))
+        .await
+        .map_err(ApiError::internal)?;
+    let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
+    let body = answer.bytes().await.map_err(ApiError::internal)?;
+    let mut response = (status, body).into_response();
+    if let Some(value) = content_type.and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
+        response.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    Ok(response)
+}
