@@ -23,6 +23,10 @@ const siteRoot = process.env.E2E_SITE_ROOT || path.resolve(__dirname, '../target
 if (!bin || !adk) {
   throw new Error('E2E_BIN must name the evalstudio binary and E2E_ADK google-adk\'s adk (run the browser tests with `make e2e`)');
 }
+// adk-web, bundled in google-adk's wheel beside `adk`, served by `serve --adk-web-ui` too.
+const venvLib = path.resolve(path.dirname(adk), '../lib');
+const python = fs.readdirSync(venvLib).find((name) => name.startsWith('python3'));
+const adkWebUi = path.join(venvLib, python, 'site-packages/google/adk/cli/browser');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evalstudio-e2e-'));
 const config = path.join(dataDir, 'evalstudio.toml');
 fs.writeFileSync(
@@ -84,7 +88,7 @@ module.exports = defineConfig({
       timeout: 10_000,
     },
     {
-      command: `"${bin}" serve --addr 127.0.0.1:${port} --db "${path.join(dataDir, 'e2e.db')}" --site-root "${siteRoot}" --config "${config}"`,
+      command: `"${bin}" serve --addr 127.0.0.1:${port} --db "${path.join(dataDir, 'e2e.db')}" --site-root "${siteRoot}" --config "${config}" --adk-web-ui "${adkWebUi}"`,
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,8 +1,8 @@
-// ADK's own web UI (adk-web, from the google-adk install beside `adk`) served by `evalstudio web`
-// at /dev-ui/ over Evalstudio's data: it lists the folder's app, chats through ADK's api_server,
-// adds the session to an evalset (which lands in the evalset file and in Evalstudio's own pages),
-// and runs an eval whose result it shows; no request it makes fails. Its icons come from a font
-// CDN, unreachable here.
+// ADK's own web UI (adk-web, from the google-adk install beside `adk`) served at /dev-ui/ over
+// Evalstudio's data, by `evalstudio serve --adk-web-ui` on the demo agent and by `evalstudio web`
+// on an agents folder: it lists the app, chats, draws the agent's graph, adds the session to an
+// evalset (which Evalstudio's own pages then show), and runs an eval whose result and session it
+// shows; no request it makes fails. Its icons come from a font CDN, unreachable here.
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
@@ -10,11 +10,60 @@ const path = require('path');
 const folderUrl = process.env.E2E_FOLDER_URL;
 const smokeFile = path.join(process.env.E2E_AGENTS_DIR, 'weather', 'smoke.evalset.json');
 
-test("ADK's web UI chats, adds the session to an evalset and runs it, on Evalstudio", async ({ page }) => {
+/** Fails the test on any 4xx or 5xx answer adk-web gets. */
+function watchFailures(page) {
   const failed = [];
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
   });
+  return failed;
+}
+
+test("ADK's web UI runs on the demo agent: chat, graph, Add current session, a run and its session", async ({ page }) => {
+  const failed = watchFailures(page);
+  const created = await page.request.post('/dev/apps/demo/eval-sets', {
+    data: { eval_set: { eval_set_id: 'from_adk_web', eval_cases: [] } },
+  });
+  expect(created.status()).toBe(200);
+  await page.goto('/dev-ui/');
+  await page.getByRole('button', { name: 'Select an app' }).click();
+  // Every profile is an app there.
+  for (const app of ['fake', 'mcp']) await expect(page.getByRole('button', { name: app, exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'demo', exact: true }).click();
+  const input = page.getByPlaceholder('Type a message...');
+  await input.fill("What's the weather in Paris?");
+  await input.press('Enter');
+  await expect(page.getByText('get_weather("Paris")')).toBeVisible();
+  await expect(page.getByText('It is 18 °C and cloudy in Paris.')).toBeVisible();
+  // The graph is drawn from the demo profile: the agent and its tools.
+  await expect(page.locator('svg').filter({ hasText: 'get_weather' }).first()).toBeAttached();
+
+  await page.getByText('Evals', { exact: true }).click();
+  await page.getByText('from_adk_web', { exact: true }).click();
+  await page.getByText('From Current Session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Whats_the_weather_in_Paris')).toBeVisible();
+
+  const evalstudio = await page.context().newPage();
+  await evalstudio.goto('/evalsets/demo/from_adk_web');
+  await expect(evalstudio.getByRole('row', { name: /Whats_the_weather_in_Paris/ })).toBeVisible();
+
+  await page.getByText('Run All').click();
+  await page.getByRole('button', { name: /Start|Run/ }).last().click();
+  await expect(page.getByText('1 PASS')).toBeVisible();
+  // The run's result view reads the session the eval ran in.
+  await expect(page.getByText('PASS', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('It is 18 °C and cloudy in Paris.')).toBeVisible();
+
+  // The same run in Evalstudio's runs list.
+  await evalstudio.goto('/runs');
+  await expect(evalstudio.getByRole('link', { name: /from_adk_web/ }).first()).toBeVisible();
+  await evalstudio.close();
+  expect(failed).toEqual([]);
+});
+
+test("ADK's web UI chats, adds the session to an evalset and runs it, on Evalstudio", async ({ page }) => {
+  const failed = watchFailures(page);
   await page.goto(`${folderUrl}/dev-ui/?app=weather`);
   const input = page.getByPlaceholder('Type a message...');
   await input.fill('What is the weather in Oslo?');

@@ -10,8 +10,8 @@ use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalConfig,
-    FinishedCase, RunOptions, ScoringServices,
+    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalCaseResult,
+    EvalConfig, FinishedCase, RunOptions, ScoringServices,
 };
 use crate::evalset::EvalSet;
 use crate::records::{EvalRunCase, RunStatus};
@@ -355,6 +355,25 @@ pub async fn eval_set_result(
         num_runs: summary.num_runs,
         label: summary.label.clone(),
     })
+}
+
+/// The result of the case run whose inference ran in session `session_id` of `user`: ADK's web
+/// server keeps an eval's sessions beside the chat sessions, and adk-web reads them so.
+pub async fn eval_case_of_session(
+    store: &Store,
+    app: &str,
+    user: &str,
+    session_id: &str,
+) -> Result<Option<EvalCaseResult>, EvalRunError> {
+    let Some(case) = store.eval_run_case_of_session(app, session_id).await? else {
+        return Ok(None);
+    };
+    let result: EvalCaseResult = serde_json::from_value(case.result).map_err(|e| {
+        UnreadableRun(format!(
+            "the stored result of session `{session_id}` is unreadable: {e}"
+        ))
+    })?;
+    Ok(Some(result).filter(|r| r.user_id.as_deref().unwrap_or_default() == user))
 }
 
 /// One stored run of an app; a run whose lease ran out reads as interrupted.

@@ -186,8 +186,8 @@ impl Store {
             counts.add(case.status, case.error.is_some(), 1);
             sqlx::query(
                 "INSERT OR REPLACE INTO eval_run_cases \
-                 (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json, session_id) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(run_row)
             .bind(case.run_index)
@@ -197,6 +197,7 @@ impl Store {
             .bind(&case.error)
             .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
             .bind(case.result.to_string())
+            .bind(case.result["session_id"].as_str().unwrap_or_default())
             .execute(&mut *transaction)
             .await?;
         }
@@ -391,6 +392,24 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(run_case).collect()
+    }
+
+    /// The case run of an app whose inference ran in session `session_id`, if one did.
+    pub async fn eval_run_case_of_session(
+        &self,
+        app: &str,
+        session_id: &str,
+    ) -> StoreResult<Option<EvalRunCase>> {
+        let row = sqlx::query(
+            "SELECT c.run_index, c.case_index, c.eval_id, c.status, c.error, c.scores_json, c.result_json \
+             FROM eval_run_cases c JOIN eval_runs r ON r.id = c.run_row \
+             WHERE c.session_id = ? AND r.app_name = ? LIMIT 1",
+        )
+        .bind(session_id)
+        .bind(app)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(run_case).transpose()
     }
 
     /// The (run_index, case_index) pairs already stored, which a resume skips.

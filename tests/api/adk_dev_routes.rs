@@ -164,6 +164,49 @@ async fn a_run_answers_its_results_and_they_read_back_in_camel_case() {
 }
 
 #[tokio::test]
+async fn an_eval_runs_session_reads_back_by_its_id_as_adk_web_keeps_it() {
+    let app = spawn_app().await;
+    let set = common::recorded_eval_set(&[("paris", &["What's the weather in Paris?"][..])]).await;
+    app.import("demo", to_adk_json(&set)).await;
+    let body = json!({"eval_metrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 1}]});
+    let run = app
+        .post_json(&format!("{DEV}/eval-sets/regression/run"), &body)
+        .await;
+    let run = expect(run, StatusCode::OK).await;
+    let user = run["runEvalResults"][0]["userId"].as_str().unwrap().to_string();
+    let ids = app.get_json(&format!("{DEV}/eval-results")).await;
+    let stored = app
+        .get_json(&format!(
+            "{DEV}/eval-results/{}",
+            ids["evalResultIds"][0].as_str().unwrap()
+        ))
+        .await;
+    let case = &stored["evalCaseResults"][0];
+    let session_id = case["sessionId"].as_str().unwrap();
+    let details = &case["sessionDetails"];
+    assert_eq!(
+        (&details["id"], &details["userId"]),
+        (&json!(session_id), &json!(user))
+    );
+
+    let session = app
+        .get_json(&format!("/apps/demo/users/{user}/sessions/{session_id}"))
+        .await;
+    assert_eq!(&session, details);
+    let events = session["events"].as_array().unwrap();
+    assert_eq!(events[0]["author"], "user");
+    assert_eq!(
+        events[1]["content"]["parts"][0]["functionCall"]["name"],
+        "get_weather"
+    );
+    assert!(events.last().unwrap()["content"]["parts"][0]["text"].is_string());
+    let someone_else = app
+        .get(&format!("/apps/demo/users/someone_else/sessions/{session_id}"))
+        .await;
+    assert_eq!(someone_else.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn metrics_info_lists_what_this_server_scores_and_an_unknown_route_is_adks_404() {
     let app = spawn_app().await;
     let info = app.get_json(&format!("{DEV}/metrics-info")).await;
@@ -229,14 +272,16 @@ async fn a_profiles_agent_graph_is_drawn_from_its_profile() {
 }
 
 #[tokio::test]
-async fn an_unknown_app_has_no_graph_and_a_profile_no_agent_files() {
+async fn an_unknown_app_has_no_graph_and_a_profile_no_agent_file() {
     let app = spawn_app().await;
     let unknown = expect(app.get("/dev/apps/nope/build_graph").await, StatusCode::NOT_FOUND).await;
     assert_eq!(unknown, json!({"detail": "App not found: nope"}));
-    let files = expect(app.get(&format!("{DEV}/builder")).await, StatusCode::NOT_FOUND).await;
-    assert!(
-        files["detail"].as_str().unwrap().contains("no agent files"),
-        "{files}"
+    let file = app.get(&format!("{DEV}/builder")).await;
+    assert_eq!(file.status(), StatusCode::OK);
+    assert_eq!(
+        file.text().await.unwrap(),
+        "",
+        "ADK's answer for an agent without a YAML file"
     );
 }
 

@@ -119,15 +119,11 @@ async fn build_graph_image(
     Ok(Json(json!({"": {"dotSrc": outline.dot(query.dark_mode)}})).into_response())
 }
 
-/// The agent's source files, which only an ADK app has.
+/// An agent's YAML file for adk-web's builder. A profile has none, which ADK answers with an
+/// empty text, as for a Python agent.
 async fn builder(State(state): State<AppState>, Path(app): Path<String>, uri: OriginalUri) -> DevResult {
     match app_agent(&state, &app)? {
-        AppAgent::Outlined(_) => Err(DevError(
-            StatusCode::NOT_FOUND,
-            format!(
-                "App `{app}` is an Evalstudio profile, declared in evalstudio.toml: it has no agent files"
-            ),
-        )),
+        AppAgent::Outlined(_) => Ok("".into_response()),
         AppAgent::OnAdkServer(base_url) => from_adk(&base_url, &uri).await,
     }
 }

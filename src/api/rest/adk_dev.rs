@@ -5,6 +5,7 @@
 //! errors as `{"detail": ...}` with ADK's statuses. The same services as the 1.x routes under
 //! `/apps`; only the shapes differ.
 
+use super::adk_events::eval_case_session;
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use super::eval_runs::{finished_results, run_request, RunEvalBody};
@@ -263,8 +264,12 @@ async fn run_results(
     results
         .into_iter()
         .map(|result| {
-            let mut camel = camel_result(result)?;
+            // ADK's RunEvalResult has no session in it.
+            let mut camel = camel_result(app, result)?;
             camel["evalMetricResults"] = json!([]);
+            if let Some(fields) = camel.as_object_mut() {
+                fields.remove("sessionDetails");
+            }
             Ok(camel)
         })
         .collect::<Result<_, DevError>>()
@@ -287,8 +292,12 @@ async fn run_eval_bare(
     Ok(Json(run_results(&state, &app, &eval_set_id, body).await?).into_response())
 }
 
-fn camel_result(stored: Value) -> Result<Value, DevError> {
-    let result: EvalCaseResult = serde_json::from_value(stored).map_err(ApiError::internal)?;
+/// A stored case result as ADK answers it, with the session its inference ran in.
+fn camel_result(app: &str, stored: Value) -> Result<Value, DevError> {
+    let mut result: EvalCaseResult = serde_json::from_value(stored).map_err(ApiError::internal)?;
+    if !result.session_id.is_empty() {
+        result.session_details = Some(eval_case_session(app, &result));
+    }
     Ok(camel_case_result(&result))
 }
 
@@ -323,7 +332,7 @@ async fn get_eval_result(
     let cases = result
         .eval_case_results
         .into_iter()
-        .map(camel_result)
+        .map(|stored| camel_result(&app, stored))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Json(json!({
         "evalSetResultId": result.eval_set_result_id,

@@ -1,6 +1,9 @@
-//! Sessions and turns in ADK's Event shape (camelCase, as its api_server writes them).
+//! Sessions and turns in ADK's Event shape (camelCase, as its api_server writes them), and the
+//! session an eval case ran in.
 
 use crate::agent::AgentEvent;
+use crate::eval::EvalCaseResult;
+use crate::evalset::{Camel, Content, Invocation};
 use crate::records::{SessionRecord, SessionTurn};
 use serde_json::{json, Value};
 
@@ -81,4 +84,65 @@ pub fn adk_event_body(event: &AgentEvent, usage: Option<(u64, u64)>) -> Option<V
         | AgentEvent::ModelCall { .. }
         | AgentEvent::Author { .. } => None,
     }
+}
+
+/// The session an eval case ran in, as ADK's Session, rebuilt from the actual invocations its
+/// result holds (each turn's user message, tool calls and responses, and reply), as `adk web`
+/// keeps an eval's session beside the chat sessions.
+pub fn eval_case_session(app: &str, result: &EvalCaseResult) -> Value {
+    let mut events = Vec::new();
+    let mut last_update = 0.0;
+    for per in &result.eval_metric_result_per_invocation {
+        let invocation = &per.actual_invocation;
+        last_update = invocation.creation_timestamp;
+        events.extend(invocation_events(app, invocation));
+    }
+    json!({
+        "id": result.session_id,
+        "appName": app,
+        "userId": result.user_id.as_deref().unwrap_or_default(),
+        "state": {},
+        "events": events,
+        "lastUpdateTime": last_update,
+    })
+}
+
+/// One invocation as ADK events: the user's message, then what the agent did.
+fn invocation_events(app: &str, invocation: &Invocation) -> Vec<Value> {
+    let content = |content: &Content| json!({ "content": Camel(content) });
+    let mut bodies = vec![("user".to_string(), content(&invocation.user_content))];
+    let recorded = invocation.intermediate_data.as_ref();
+    match recorded.and_then(|data| data.invocation_events.as_ref()) {
+        Some(recorded) => bodies.extend(
+            recorded
+                .iter()
+                .filter_map(|event| Some((event.author.clone(), content(event.content.as_ref()?)))),
+        ),
+        None => {
+            let calls = invocation
+                .tool_calls()
+                .into_iter()
+                .map(|call| json!({"content": {"role": "model", "parts": [{"functionCall": Camel(call)}]}}));
+            let responses = invocation.tool_responses().into_iter().map(|response| {
+                json!({"content": {"role": "user", "parts": [{"functionResponse": Camel(response)}]}})
+            });
+            bodies.extend(calls.chain(responses).map(|body| (app.to_string(), body)));
+            let texts = recorded.map(|data| data.intermediate_texts()).unwrap_or_default();
+            bodies.extend(texts.into_iter().map(|(author, parts)| {
+                (
+                    author,
+                    json!({"content": {"role": "model", "parts": Camel(&parts)}}),
+                )
+            }));
+        }
+    }
+    if let Some(reply) = &invocation.final_response {
+        bodies.push((app.to_string(), content(reply)));
+    }
+    let time = invocation.creation_timestamp;
+    bodies
+        .into_iter()
+        .enumerate()
+        .map(|(n, (author, body))| adk_event(&invocation.invocation_id, &author, time, n, body))
+        .collect()
 }

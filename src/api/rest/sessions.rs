@@ -1,11 +1,12 @@
 //! Sessions over REST, shaped like ADK's api_server: list, create, read, delete.
 
-use super::adk_events::adk_session;
+use super::adk_events::{adk_session, eval_case_session};
 use super::body::JsonBody;
 use super::error::ApiError;
 use crate::api::AppState;
 use crate::records::SessionSummary;
-use crate::service::sessions;
+use crate::service::eval_runs;
+use crate::service::sessions::{self, SessionError};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -110,8 +111,16 @@ async fn get_session(
     State(state): State<AppState>,
     Path((app, user, session_id)): Path<(String, String, String)>,
 ) -> Result<Json<Value>, ApiError> {
-    let session = sessions::get_session(&state.services.store, &app, &user, &session_id).await?;
-    Ok(Json(adk_session(&session)))
+    let store = &state.services.store;
+    match sessions::get_session(store, &app, &user, &session_id).await {
+        Err(SessionError::NotFound(message)) => {
+            match eval_runs::eval_case_of_session(store, &app, &user, &session_id).await? {
+                Some(result) => Ok(Json(eval_case_session(&app, &result))),
+                None => Err(SessionError::NotFound(message).into()),
+            }
+        }
+        found => Ok(Json(adk_session(&found?))),
+    }
 }
 
 async fn delete_session(
