@@ -12,12 +12,12 @@
 
 mod config;
 mod messages;
+mod quirks;
 mod stream;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use futures::stream::{BoxStream, FuturesOrdered, StreamExt};
@@ -29,13 +29,14 @@ use super::{
 };
 use crate::llm_http::{api_key, env_lookup, snippet, Endpoint, KeyLookup};
 pub use config::OpenAiConfig;
+use quirks::{name_refused_tool, retries_without, without, OptionalField, Quirks};
 use stream::{ModelReply, PartialCall};
 
 pub struct OpenAiAgent {
     config: OpenAiConfig,
     tools: Toolbox,
-    /// Set once the server refused `stream_options`; from then on it is left out.
-    omit_stream_options: AtomicBool,
+    /// What the model server turned out not to do, remembered for the process.
+    quirks: Quirks,
     /// One connection pool for every turn of this agent.
     client: reqwest::Client,
     key_lookup: KeyLookup,
@@ -60,7 +61,7 @@ impl OpenAiAgent {
         Self {
             config,
             tools: tools.into(),
-            omit_stream_options: AtomicBool::new(false),
+            quirks: Quirks::default(),
             client,
             key_lookup: env_lookup,
         }
@@ -170,19 +171,20 @@ impl OpenAiAgent {
     }
 
     /// The request; `first` is the turn's first model call, the one `tool_choice` applies to.
-    fn request_body(&self, messages: &[Value], tools: &ToolRegistry, first: bool) -> Value {
+    fn request_body(&self, messages: &[Value], tools: &ToolRegistry, first: bool, streamed: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.config.model));
         body.insert("messages".into(), Value::Array(messages.to_vec()));
         if !tools.is_empty() {
             // An empty `tools` array is rejected by OpenAI; leave it out instead.
             body.insert("tools".into(), Value::Array(tools.declarations()));
-            if let Some(choice) = self.config.tool_choice.as_deref().filter(|_| first) {
+            let choice = self.config.tool_choice.as_deref().filter(|_| first);
+            if let Some(choice) = choice.filter(|_| !self.quirks.omits(OptionalField::ToolChoice)) {
                 body.insert("tool_choice".into(), tool_choice(choice));
             }
         }
-        body.insert("stream".into(), Value::Bool(self.config.stream));
-        if self.config.stream && !self.omit_stream_options.load(Ordering::Relaxed) {
+        body.insert("stream".into(), Value::Bool(streamed));
+        if streamed && !self.quirks.omits(OptionalField::StreamOptions) {
             // Without this OpenAI sends no token counts when streaming; most other servers
             // ignore it, and one that refuses it is asked again without it (`call_model`).
             body.insert("stream_options".into(), json!({"include_usage": true}));
@@ -193,7 +195,9 @@ impl OpenAiAgent {
         Value::Object(body)
     }
 
-    /// One model call, retried on 429, 5xx and connection failures.
+    /// One model call, retried on 429, 5xx and connection failures. A refused request is asked
+    /// again without the optional fields servers refuse; a streamed answer that asks for tools
+    /// but carries no calls is asked again whole. What cured it is remembered ([`Quirks`]).
     async fn call_model(
         &self,
         messages: &[Value],
@@ -203,9 +207,11 @@ impl OpenAiAgent {
     ) -> Result<ModelReply, String> {
         let endpoint = self.endpoint();
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
-        let body = self.request_body(messages, tools, first);
-        let (streamed, endpoint, key) = (self.config.stream, &endpoint, key.as_deref());
-        let send = |body: Value| async move {
+        let offers_tools = !tools.is_empty();
+        let streamed = self.config.stream && !(offers_tools && self.quirks.tools_unstreamed());
+        let body = self.request_body(messages, tools, first, streamed);
+        let (endpoint, key) = (&endpoint, key.as_deref());
+        let send = |body: Value, streamed: bool| async move {
             endpoint
                 .call_typed(key, &body, |response| async move {
                     if streamed {
@@ -216,20 +222,44 @@ impl OpenAiAgent {
                 })
                 .await
         };
-        match send(body.clone()).await {
-            Err(failure) if failure.refused && body.get("stream_options").is_some() => {
-                let mut without = body;
-                if let Some(fields) = without.as_object_mut() {
-                    fields.remove("stream_options");
+        let (reply, body) = match send(body.clone(), streamed).await {
+            Ok(reply) => (reply, body),
+            Err(failure) if failure.refused => {
+                let mut cured = None;
+                for fields in retries_without(&body, &failure.message) {
+                    let lighter = without(&body, &fields);
+                    if let Ok(reply) = send(lighter.clone(), streamed).await {
+                        cured = Some((reply, lighter, fields));
+                        break;
+                    }
                 }
-                let answer = send(without).await.map_err(|_| failure.message)?;
-                // Only a refusal that leaving stream_options out cured is remembered.
-                self.omit_stream_options.store(true, Ordering::Relaxed);
-                tracing::info!(model = %self.config.model, "the model server refuses stream_options; leaving it out");
-                Ok(answer)
+                let Some((reply, lighter, fields)) = cured else {
+                    return Err(if offers_tools {
+                        name_refused_tool(failure.message, tools)
+                    } else {
+                        failure.message
+                    });
+                };
+                // Only a refusal that leaving the fields out cured is remembered.
+                for field in fields {
+                    self.quirks.omit(field);
+                    tracing::info!(model = %self.config.model, field = field.key(), "the model server refuses a field; leaving it out");
+                }
+                (reply, lighter)
             }
-            answer => answer.map_err(|f| f.message),
+            Err(failure) => return Err(failure.message),
+        };
+        if !(streamed && offers_tools && reply.asks_for_tools_without_calls()) {
+            return Ok(reply);
         }
+        let mut whole = without(&body, &[OptionalField::StreamOptions]);
+        whole["stream"] = Value::Bool(false);
+        let reply = send(whole, false).await.map_err(|failure| failure.message)?;
+        if !reply.calls.is_empty() {
+            self.quirks.call_tools_unstreamed();
+            tracing::info!(model = %self.config.model, "the model server calls tools only in whole answers; asking for them unstreamed");
+        }
+        Ok(reply)
     }
 }
 
@@ -244,14 +274,7 @@ impl Agent for OpenAiAgent {
     }
 
     fn detected(&self) -> Vec<String> {
-        let mut found = Vec::new();
-        if self.omit_stream_options.load(Ordering::Relaxed) {
-            found.push(
-                "refuses stream_options: sent without it, so token counts come only if the server sends them unasked"
-                    .to_string(),
-            );
-        }
-        found
+        self.quirks.detected()
     }
 }
 

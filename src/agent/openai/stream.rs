@@ -16,6 +16,16 @@ pub(super) struct ModelReply {
     pub calls: Vec<PartialCall>,
     /// (prompt tokens, completion tokens), if the server said.
     pub usage: Option<(u64, u64)>,
+    /// Why the model stopped (`stop`, `tool_calls`, `length`…), if the server said.
+    pub finish_reason: Option<String>,
+}
+
+impl ModelReply {
+    /// A reply that stopped to call tools but carries neither a call nor text: what a server
+    /// that calls tools only in whole answers streams.
+    pub fn asks_for_tools_without_calls(&self) -> bool {
+        self.finish_reason.as_deref() == Some("tool_calls") && self.calls.is_empty() && self.text.is_empty()
+    }
 }
 
 /// A tool call as assembled from deltas.
@@ -122,6 +132,7 @@ struct Accumulator {
     text: String,
     calls: Vec<PartialCall>,
     usage: Option<(u64, u64)>,
+    finish_reason: Option<String>,
     data_lines: usize,
     done: bool,
 }
@@ -159,6 +170,9 @@ impl Accumulator {
             // Only the first choice matters (we never ask for more than one).
             if choice.get("index").and_then(Value::as_u64).unwrap_or(0) != 0 {
                 continue;
+            }
+            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+                self.finish_reason = Some(reason.to_string());
             }
             let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) else {
                 continue;
@@ -244,6 +258,7 @@ impl Accumulator {
             text: self.text,
             calls: self.calls,
             usage: self.usage,
+            finish_reason: self.finish_reason,
         }
     }
 }

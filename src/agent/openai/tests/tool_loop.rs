@@ -465,3 +465,83 @@ async fn a_refusal_that_is_not_about_stream_options_is_reported_and_not_remember
     assert!(error.contains("temperature must be at most 2"), "{error}");
     assert!(crate::agent::Agent::detected(&agent).is_empty());
 }
+
+#[tokio::test]
+async fn a_server_that_refuses_tool_choice_is_asked_again_without_and_it_is_remembered() {
+    let refusal = json!({"error": {"message": "tool_choice is not supported by this server"}});
+    let server = Server::start(vec![
+        Reply::status(400, refusal),
+        tool_reply(&[("c1", "get_weather", json!({"city": "Paris"}))]),
+        text_reply(&["Mild."]),
+        text_reply(&["Hello."]),
+    ])
+    .await;
+    let agent = server.agent_with(|c| c.tool_choice = Some("required".into()));
+    assert_eq!(final_text(&run(&agent, &[], "Paris?").await), "Mild.");
+    assert_eq!(final_text(&run(&agent, &[], "Hi").await), "Hello.");
+    let bodies = server.bodies();
+    assert_eq!(bodies[0]["tool_choice"], "required");
+    assert!(bodies[1].get("tool_choice").is_none(), "asked again without it");
+    assert!(
+        bodies[1].get("stream_options").is_some(),
+        "only the refused field is left out"
+    );
+    assert!(
+        bodies[3].get("tool_choice").is_none(),
+        "remembered for the process"
+    );
+    assert!(crate::agent::Agent::detected(&agent)[0].starts_with("refuses tool_choice"));
+}
+
+#[tokio::test]
+async fn a_refused_tool_declaration_names_the_tool() {
+    let refused = Reply::status(
+        400,
+        json!({"error": {"message": "Invalid 'tools[0].function.parameters': schema must be a JSON object"}}),
+    );
+    let server = Server::start(vec![refused.clone(), refused]).await;
+    let agent = server.agent();
+    let first_tool = ToolRegistry::demo().iter().next().unwrap().name().to_string();
+    let error = the_error(&run(&agent, &[], "hello").await);
+    assert!(
+        error.contains(&format!("refused the declaration of tool `{first_tool}`")),
+        "{error}"
+    );
+    assert!(error.contains("tools[0].function.parameters"), "{error}");
+    assert!(crate::agent::Agent::detected(&agent).is_empty());
+}
+
+#[tokio::test]
+async fn tool_calls_sent_only_in_whole_answers_are_asked_for_whole_and_remembered() {
+    let whole_call = Reply::status(
+        200,
+        json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}
+        ]}}]}),
+    );
+    let server = Server::start(vec![
+        // Streamed: the model stopped to call a tool, but the call is not in the stream.
+        Reply::sse(vec![finish("tool_calls")]),
+        whole_call,
+        Reply::completion("Mild."),
+        Reply::completion("Hello."),
+    ])
+    .await;
+    let agent = server.agent();
+    let events = run(&agent, &[], "Paris?").await;
+    assert_eq!(calls_with_ids(&events)[0].1, "get_weather");
+    assert_eq!(final_text(&events), "Mild.");
+    assert_eq!(final_text(&run(&agent, &[], "Hi").await), "Hello.");
+    let streamed: Vec<bool> = server
+        .bodies()
+        .iter()
+        .map(|b| b["stream"].as_bool().unwrap())
+        .collect();
+    assert_eq!(
+        streamed,
+        [true, false, false, false],
+        "remembered for the process"
+    );
+    assert!(crate::agent::Agent::detected(&agent)[0].starts_with("calls tools only in whole answers"));
+}
