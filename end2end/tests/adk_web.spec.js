@@ -22,7 +22,8 @@ function watchFailures(page) {
 test("ADK's web UI runs on the demo agent: chat, graph, Add current session, a run and its session", async ({ page }) => {
   const failed = watchFailures(page);
   const created = await page.request.post('/dev/apps/demo/eval-sets', {
-    data: { eval_set: { eval_set_id: 'from_adk_web', eval_cases: [] } },
+    // As adk-web sends it when asked for a set whose tools replay.
+    data: { eval_set: { eval_set_id: 'from_adk_web', eval_cases: [], tool_execution_mode: 'replay' } },
   });
   expect(created.status()).toBe(200);
   await page.goto('/dev-ui/');
@@ -47,6 +48,8 @@ test("ADK's web UI runs on the demo agent: chat, graph, Add current session, a r
   const evalstudio = await page.context().newPage();
   await evalstudio.goto('/evalsets/demo/from_adk_web');
   await expect(evalstudio.getByRole('row', { name: /Whats_the_weather_in_Paris/ })).toBeVisible();
+  // The set's tool mode is what Evalstudio's run form starts from.
+  await expect(evalstudio.getByLabel('Tools')).toHaveValue('replay');
 
   await page.getByText('Run All').click();
   await page.getByRole('button', { name: /Start|Run/ }).last().click();

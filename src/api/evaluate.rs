@@ -2,7 +2,7 @@
 //! runs, and read their results case by case. The work itself is `service::eval_runs`, shared
 //! with the REST API and the CLI.
 
-use crate::agent::ToolExecution;
+use crate::agent::{ToolExecution, ToolExecutionMode};
 use crate::eval::MetricInfo;
 use crate::records::{EvalRunSummary, ResultsPage};
 pub use crate::records::{MetricChoice, RunScope};
@@ -51,6 +51,17 @@ pub struct RunAsked {
 }
 
 /// Starts the run; answers its result id.
+/// The tool execution mode the evalset names as its default (adk-web sets one), if any.
+#[server]
+pub async fn eval_set_tool_mode(
+    app: String,
+    eval_set_id: String,
+) -> Result<Option<ToolExecutionMode>, ServerFnError> {
+    crate::service::eval_sets::stored_tool_mode(&services().store, &app, &eval_set_id)
+        .await
+        .map_err(server_error)
+}
+
 #[server(input = leptos::server_fn::codec::Json)]
 pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
     let request = RunRequest {
@@ -62,7 +73,7 @@ pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
         agent: Some(run.agent),
         num_runs: run.num_runs,
         label: run.label,
-        tools: run.tools,
+        tools: run.tools.into(),
     };
     let (record, _) = eval_runs::start_eval_run(&services(), request)
         .await

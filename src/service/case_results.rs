@@ -168,7 +168,7 @@ pub async fn rerun_case(
         agent: Some(record.summary.agent.clone()),
         num_runs: record.summary.num_runs.max(1) as usize,
         label: None,
-        tools: record.summary.tools,
+        tools: record.summary.tools.into(),
     };
     let (started, _) = start_eval_run(services, request).await?;
     Ok(started)

@@ -1,14 +1,15 @@
 //! Evalsets as a whole: list, create, delete, import a file in any accepted form, export.
 
 use super::errors::{store_refusals, DomainError, ErrorKind};
-use crate::agent::DEFAULT_APP;
+use crate::agent::{ToolExecutionMode, DEFAULT_APP};
 use crate::clock::now_seconds;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file_streaming, validate_app_name, validate_eval_set_id,
-    FormatError, LegacyDefaults,
+    EvalSet, FormatError, LegacyDefaults,
 };
 use crate::records::{EvalSetSummary, ImportSummary};
 use crate::store::{CaseRow, Store, StoreError};
+use serde_json::{Map, Value};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalSetError {
@@ -81,12 +82,52 @@ pub async fn eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<Eva
     Ok(store.eval_set_summary(app, eval_set_id).await?)
 }
 
+/// The key of an evalset file's own tool execution mode (not ADK's; ADK reads past it).
+pub const EVAL_SET_TOOL_MODE_KEY: &str = "tool_execution_mode";
+
+/// The tool execution mode an evalset names as its default, if a valid one.
+pub fn eval_set_tool_mode(set: &EvalSet) -> Option<ToolExecutionMode> {
+    set.extra
+        .get(EVAL_SET_TOOL_MODE_KEY)
+        .and_then(Value::as_str)
+        .and_then(ToolExecutionMode::parse)
+}
+
+/// The tool execution mode a stored evalset names as its default, if any.
+pub async fn stored_tool_mode(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<Option<ToolExecutionMode>, EvalSetError> {
+    let extra = store.eval_set_extra(app, eval_set_id).await?;
+    let set = EvalSet {
+        extra,
+        ..EvalSet::default()
+    };
+    Ok(eval_set_tool_mode(&set))
+}
+
 pub async fn create_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), EvalSetError> {
+    create_eval_set_with_tool_mode(store, app, eval_set_id, None).await
+}
+
+/// Creates an empty evalset whose runs replay or run their tools by default, as adk-web asks
+/// when it creates one; the default is kept in the file (ADK reads past it).
+pub async fn create_eval_set_with_tool_mode(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    tool_mode: Option<ToolExecutionMode>,
+) -> Result<(), EvalSetError> {
     validate_app_name(app).map_err(EvalSetError::InvalidId)?;
     let eval_set_id = eval_set_id.trim();
     validate_eval_set_id(eval_set_id).map_err(EvalSetError::InvalidId)?;
+    let mut extra = Map::new();
+    if let Some(mode) = tool_mode {
+        extra.insert(EVAL_SET_TOOL_MODE_KEY.into(), Value::from(mode.as_str()));
+    }
     store
-        .create_eval_set(app, eval_set_id, now_seconds())
+        .create_eval_set_with(app, eval_set_id, now_seconds(), &extra)
         .await
         .map_err(|err| match err {
             StoreError::Conflict(_) => EvalSetError::Exists(eval_set_id.to_string()),

@@ -5,6 +5,7 @@
 //! claims it the same way, so whoever runs it holds it.
 
 use super::eval_runs::{eval_run, EvalRunError, UnreadableRun};
+use super::eval_sets::eval_set_tool_mode;
 use super::last_run::failed_in_latest_run;
 use crate::agent::{Agent, AgentKind, AgentProfiles, ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::clock::now_seconds;
@@ -53,7 +54,24 @@ pub struct RunRequest {
     /// What the user calls the run, if anything.
     pub label: Option<String>,
     /// Whether the tools run or answer from each case's recording.
-    pub tools: ToolExecution,
+    pub tools: RequestedTools,
+}
+
+/// The tool execution a request asks for; without a mode, the evalset's own default (its
+/// `tool_execution_mode`, which adk-web sets when it creates one), else live.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RequestedTools {
+    pub mode: Option<ToolExecutionMode>,
+    pub replay_miss: ReplayMiss,
+}
+
+impl From<ToolExecution> for RequestedTools {
+    fn from(tools: ToolExecution) -> Self {
+        RequestedTools {
+            mode: Some(tools.mode),
+            replay_miss: tools.replay_miss,
+        }
+    }
 }
 
 /// A checked request: what will run, how it is scored, by which agent.
@@ -89,11 +107,19 @@ pub async fn plan_run(
     }
     let agent_name = request.agent.unwrap_or_else(|| request.app_name.clone());
     let agent = profile_agent(profiles, &agent_name)?;
-    check_replay(profiles, &agent_name, request.tools)?;
     let mut expected = match request.eval_set {
         RunEvalSet::Given(set) => set,
         RunEvalSet::Stored(id) => stored_eval_set(store, &request.app_name, &id).await?,
     };
+    let tools = ToolExecution {
+        mode: request
+            .tools
+            .mode
+            .or_else(|| eval_set_tool_mode(&expected))
+            .unwrap_or_default(),
+        replay_miss: request.tools.replay_miss,
+    };
+    check_replay(profiles, &agent_name, tools)?;
     let chosen = chosen_cases(store, &request.app_name, &expected, request.scope).await?;
     let whole_set = chosen.is_none();
     if let Some(chosen) = chosen {
@@ -111,22 +137,16 @@ pub async fn plan_run(
         num_runs: request.num_runs,
         label,
         whole_set,
-        tools: request.tools,
+        tools,
         commit: None,
     })
 }
 
 /// The tool execution a request names in words (REST's `toolExecutionMode` and `replayMiss`,
-/// the CLI's `--tools` and `--replay-miss`); absent ones are live.
-pub fn tool_execution(mode: Option<&str>, replay_miss: Option<&str>) -> Result<ToolExecution, EvalRunError> {
-    let mode = match mode {
-        None => ToolExecutionMode::Live,
-        Some(text) => ToolExecutionMode::parse(text).ok_or_else(|| {
-            EvalRunError::BadConfig(format!(
-                "tool_execution_mode: expected \"live\" or \"replay\", found \"{text}\""
-            ))
-        })?,
-    };
+/// the CLI's `--tools` and `--replay-miss`); an absent mode is the evalset's, an absent
+/// replay_miss live.
+pub fn tool_execution(mode: Option<&str>, replay_miss: Option<&str>) -> Result<RequestedTools, EvalRunError> {
+    let mode = mode.map(parse_tool_mode).transpose()?;
     let replay_miss = match replay_miss {
         None => ReplayMiss::Live,
         Some(text) => ReplayMiss::parse(text).ok_or_else(|| {
@@ -135,7 +155,16 @@ pub fn tool_execution(mode: Option<&str>, replay_miss: Option<&str>) -> Result<T
             ))
         })?,
     };
-    Ok(ToolExecution { mode, replay_miss })
+    Ok(RequestedTools { mode, replay_miss })
+}
+
+/// `live` or `replay`, or an error naming the field.
+pub fn parse_tool_mode(text: &str) -> Result<ToolExecutionMode, EvalRunError> {
+    ToolExecutionMode::parse(text).ok_or_else(|| {
+        EvalRunError::BadConfig(format!(
+            "tool_execution_mode: expected \"live\" or \"replay\", found \"{text}\""
+        ))
+    })
 }
 
 /// Tool replay answers calls inside Evalstudio; an `adk` profile's tools run on its api_server.

@@ -104,16 +104,29 @@ impl Store {
 
     /// Creates an empty evalset, as ADK's `create_eval_set` does (name = id, timestamp = now).
     pub async fn create_eval_set(&self, app: &str, eval_set_id: &str, now: f64) -> StoreResult<()> {
+        self.create_eval_set_with(app, eval_set_id, now, &Map::new())
+            .await
+    }
+
+    /// Creates an empty evalset whose file carries `extra`, keys ADK does not define.
+    pub async fn create_eval_set_with(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        now: f64,
+        extra: &Map<String, Value>,
+    ) -> StoreResult<()> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         ensure_app(&mut tx, app).await?;
         let inserted = sqlx::query(
-            "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp) VALUES (?, ?, ?, ?) \
+            "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp, extra_json) VALUES (?, ?, ?, ?, ?) \
              ON CONFLICT (app_name, eval_set_id) DO NOTHING",
         )
         .bind(app)
         .bind(eval_set_id)
         .bind(eval_set_id)
         .bind(now)
+        .bind(Value::Object(extra.clone()).to_string())
         .execute(&mut *tx)
         .await?;
         if inserted.rows_affected() == 0 {
@@ -122,6 +135,18 @@ impl Store {
             )));
         }
         self.commit_eval_set(tx, app, eval_set_id).await
+    }
+
+    /// The keys ADK does not define that an evalset's file carries.
+    pub async fn eval_set_extra(&self, app: &str, eval_set_id: &str) -> StoreResult<Map<String, Value>> {
+        let extra: Option<String> =
+            sqlx::query_scalar("SELECT extra_json FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+                .bind(app)
+                .bind(eval_set_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let extra = extra.ok_or_else(|| eval_set_not_found(app, eval_set_id))?;
+        serde_json::from_str(&extra).map_err(corrupt)
     }
 
     /// Deletes an evalset and all its cases.

@@ -169,3 +169,49 @@ async fn replay_is_refused_for_an_adk_profile_and_bad_values_name_the_field() {
         "tool_execution_mode: expected \"live\" or \"replay\", found \"mock\""
     );
 }
+
+#[tokio::test]
+async fn an_evalset_adk_web_created_for_replay_replays_unless_a_run_says_live() {
+    let (app, _model) = captured_case(vec![
+        ticket_call("billing"),
+        Reply::echo_tool_result(),
+        ticket_call("billing"),
+        Reply::echo_tool_result(),
+    ])
+    .await;
+    let create = json!({"eval_set": {"eval_set_id": "replayed", "eval_cases": [],
+        "model_execution_mode": "replay", "tool_execution_mode": "replay"}});
+    let created = app.post_json("/dev/apps/desk/eval-sets", &create).await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let add = json!({"evalId": "ticket", "sessionId": "s1", "userId": "u"});
+    let added = app
+        .post_json("/dev/apps/desk/eval-sets/replayed/add-session", &add)
+        .await;
+    assert_eq!(added.status(), StatusCode::OK);
+    let export = app.get("/apps/desk/eval_sets/replayed/export").await;
+    let file = export.text().await.unwrap();
+    assert!(file.contains("\"tool_execution_mode\": \"replay\""), "{file}");
+
+    let by_default = app.run_eval("desk", "replayed", &exact(None, None)).await;
+    assert_eq!(
+        by_default[0]["tool_sources"],
+        json!([["replayed"]]),
+        "{}",
+        by_default[0]
+    );
+    let live = app.run_eval("desk", "replayed", &exact(Some("live"), None)).await;
+    assert!(live[0].get("tool_sources").is_none(), "the run's own mode wins");
+}
+
+#[tokio::test]
+async fn adk_web_cannot_create_an_evalset_with_an_unknown_tool_mode() {
+    let app = crate::helpers::spawn_app().await;
+    let create = json!({"eval_set": {"eval_set_id": "s", "eval_cases": [], "tool_execution_mode": "mock"}});
+    let refused = app.post_json("/dev/apps/demo/eval-sets", &create).await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(
+        body["detail"],
+        "tool_execution_mode: expected \"live\" or \"replay\", found \"mock\""
+    );
+}

@@ -9,11 +9,13 @@ use super::adk_events::eval_case_session;
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use super::eval_runs::{finished_results, run_request, RunEvalBody};
+use crate::agent::ToolExecutionMode;
 use crate::api::AppState;
 use crate::eval::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
 use crate::service::add_session::{add_session_to_eval_set, AddSession, AddSessionError};
 use crate::service::eval_sets::EvalSetError;
+use crate::service::run_plan::parse_tool_mode;
 use crate::service::{cases, eval_runs, eval_sets, metric_offer};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -101,8 +103,17 @@ async fn create_eval_set(
             "the body must be {\"eval_set\": {\"eval_set_id\": ...}}".into(),
         )
     })?;
+    // adk-web sends the set's tool execution mode; runs that name none use it.
+    let extra = &request.eval_set.extra;
+    let tool_mode = match extra
+        .get("tool_execution_mode")
+        .or_else(|| extra.get("toolExecutionMode"))
+    {
+        Some(mode) => Some(parse_tool_mode(mode.as_str().unwrap_or_default()).map_err(ApiError::of_kind)?),
+        None => None,
+    };
     let id = request.eval_set.eval_set_id;
-    create(&state, &app, &id).await?;
+    create(&state, &app, &id, tool_mode).await?;
     let store = &state.services.store;
     let created: EvalSet = serde_json::from_str(&eval_sets::export_eval_set(store, &app, &id).await?)
         .map_err(ApiError::internal)?;
@@ -118,13 +129,18 @@ async fn create_eval_set_bare(
     State(state): State<AppState>,
     Path((app, id)): Path<(String, String)>,
 ) -> DevResult {
-    create(&state, &app, &id).await?;
+    create(&state, &app, &id, None).await?;
     null()
 }
 
 /// ADK answers an existing evalset with 400.
-async fn create(state: &AppState, app: &str, id: &str) -> Result<(), DevError> {
-    match eval_sets::create_eval_set(&state.services.store, app, id).await {
+async fn create(
+    state: &AppState,
+    app: &str,
+    id: &str,
+    tool_mode: Option<ToolExecutionMode>,
+) -> Result<(), DevError> {
+    match eval_sets::create_eval_set_with_tool_mode(&state.services.store, app, id, tool_mode).await {
         Err(EvalSetError::Exists(_) | EvalSetError::Conflict(_)) => Err(DevError(
             StatusCode::BAD_REQUEST,
             format!("EvalSet {id} already exists for app {app}."),

@@ -8,7 +8,10 @@ use super::metric_picker::{MetricPick, MetricPicker};
 use super::panel::SelectedCases;
 use super::run_controls::{RunControls, RunSettings};
 use super::simulator_settings::{SimulatorSettings, SimulatorSettingsFields};
-use crate::api::evaluate::{eval_panel_options, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope};
+use crate::agent::ToolExecutionMode;
+use crate::api::evaluate::{
+    eval_panel_options, eval_set_tool_mode, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope,
+};
 use crate::eval::EvalConfig;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -54,6 +57,19 @@ fn RunFormBody(
         offer.agents.first().cloned().unwrap_or_default()
     };
     let settings = RunSettings::new(&app, &eval_set_id, default_agent);
+    let set_tools = Resource::new(
+        {
+            let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
+            move || (app.clone(), eval_set_id.clone())
+        },
+        |(app, eval_set_id)| eval_set_tool_mode(app, eval_set_id),
+    );
+    // The evalset's own default (adk-web sets one) is what the Tools menu starts from.
+    Effect::new(move |_| {
+        if let Some(Ok(Some(ToolExecutionMode::Replay))) = set_tools.get() {
+            settings.tools.set("replay".into());
+        }
+    });
     let customs = RwSignal::new(Vec::<CustomJudgePick>::new());
     let simulator = SimulatorSettings::new();
     let error = RwSignal::new(None::<String>);
