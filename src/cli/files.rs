@@ -4,7 +4,8 @@ use super::CliError;
 use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
 use crate::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
-use std::path::Path;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 /// Reads an evalset file in any form `import` accepts.
 pub fn read_eval_set(path: &Path) -> Result<EvalSet, CliError> {
@@ -63,8 +64,59 @@ pub fn read(path: &Path) -> Result<String, String> {
 
 /// Writes an output file.
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), CliError> {
-    std::fs::write(path, contents).map_err(|source| CliError::Write {
+    std::fs::write(path, contents).map_err(|source| write_error(path, source))
+}
+
+/// An output file written through a buffer into a temporary file beside it, which becomes the
+/// file only on [`ResultFile::keep`]: a command that fails midway leaves no half-written file.
+pub struct ResultFile {
+    path: PathBuf,
+    file: BufWriter<tempfile::NamedTempFile>,
+}
+
+impl ResultFile {
+    pub fn create(path: &Path) -> Result<ResultFile, CliError> {
+        let dir = path
+            .parent()
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let file = tempfile::NamedTempFile::new_in(dir).map_err(|source| write_error(path, source))?;
+        Ok(ResultFile {
+            path: path.to_path_buf(),
+            file: BufWriter::with_capacity(1 << 16, file),
+        })
+    }
+
+    /// The error of a write to this file, naming it.
+    pub fn error(&self, source: io::Error) -> CliError {
+        write_error(&self.path, source)
+    }
+
+    /// Flushes the file and puts it in place.
+    pub fn keep(self) -> Result<(), CliError> {
+        let path = self.path;
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|err| write_error(&path, err.into_error()))?;
+        file.persist(&path).map_err(|err| write_error(&path, err.error))?;
+        Ok(())
+    }
+}
+
+impl Write for ResultFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+fn write_error(path: &Path, source: io::Error) -> CliError {
+    CliError::Write {
         path: path.to_path_buf(),
         source,
-    })
+    }
 }

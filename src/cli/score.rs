@@ -1,31 +1,44 @@
 //! `evalstudio score`: actual invocations scored against an evalset's expected ones, with no
-//! agent run.
+//! agent run. The expected set is read whole; each actual set is read a case at a time on a
+//! blocking thread, each case scored as it arrives and its result written at once, so memory
+//! grows with the expected set only.
 
-use super::files::{read_eval_config, read_eval_set, write};
+use super::files::{parse_eval_set, read_eval_config, read_eval_set, ResultFile};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::config::Config;
-use crate::eval::{score_eval_set, EvalConfig, EvalSetResult, EvalStatus};
+use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
+use crate::eval::{
+    score_cases, summarize_cases, ActualItem, CaseRunScores, EvalConfig, EvalStatus, ScoreError,
+};
+use crate::evalset::read_evalset_cases;
 use clap::Args;
-use std::path::PathBuf;
+use futures::StreamExt;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tokio::sync::mpsc;
 
 #[derive(Args)]
 pub struct ScoreArgs {
     /// Evalset with the expected invocations.
     expected: PathBuf,
-    /// Evalsets with the actual invocations: the same eval ids and turn counts. Give
-    /// several for several runs; each metric is then judged on the mean over all runs.
+    /// Evalsets with the actual invocations: the same eval ids (in any order) and turn counts.
+    /// Give several for several runs; each metric is then judged on the mean over all runs.
     #[arg(required = true)]
     actual: Vec<PathBuf>,
     /// Eval config (ADK's test_config.json); without it, tool_trajectory_avg_score 1.0
     /// and response_match_score 0.8.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Also write the results as ADK's EvalSetResult JSON to this file.
+    /// Also write the results as ADK's EvalSetResult JSON to this file, case by case.
     #[arg(long, value_name = "OUT")]
     json: Option<PathBuf>,
+    /// Also write the verdicts alone to this file: each case run's status and metric scores,
+    /// then each case over all runs and the counts (compact JSON, for CI).
+    #[arg(long, value_name = "OUT")]
+    json_summary: Option<PathBuf>,
     /// The app named in the result id, as ADK names results.
     #[arg(long, default_value = DEFAULT_APP)]
     app: String,
@@ -35,7 +48,11 @@ pub struct ScoreArgs {
     profiles: Option<PathBuf>,
 }
 
-/// Prints the results table (and writes `--json`); exits 0 when every case passed, else 1.
+/// Actual cases read ahead of scoring: enough to keep the scorer busy, few enough to hold.
+const READ_AHEAD: usize = 32;
+
+/// Prints the results table (and writes `--json`, `--json-summary`); exits 0 when every case
+/// passed, else 1. A file is written whole or not at all.
 pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
     let services = config.build_scoring();
@@ -44,27 +61,142 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         Some(path) => read_eval_config(path)?,
     };
     let expected = read_eval_set(&args.expected)?;
-    let runs = args
-        .actual
-        .iter()
-        .map(|path| read_eval_set(path))
-        .collect::<Result<Vec<_>, _>>()?;
-    let run_count = runs.len();
-    let scored = score_eval_set(&expected, runs, &config, &services)
-        .await
-        .map_err(|source| CliError::Score {
-            run: args.actual[source.run].clone(),
-            source,
-        })?;
-    print!("{}", table::results_table(&scored.summaries, run_count));
-    let all_passed = scored
-        .summaries
+    let header = ResultHeader::named(&args.app, &expected.eval_set_id, now_seconds());
+    let mut adk = args
+        .json
+        .as_deref()
+        .map(|path| adk_file(path, &header))
+        .transpose()?;
+    let mut summary = args
+        .json_summary
+        .as_deref()
+        .map(|path| summary_file(path, &header))
+        .transpose()?;
+
+    let (sender, receiver) = mpsc::channel(READ_AHEAD);
+    let reader = tokio::task::spawn_blocking({
+        let paths = args.actual.clone();
+        move || read_runs(&paths, &sender)
+    });
+    let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|item| (item, receiver))
+    });
+    let results = score_cases(&expected, arrivals, &config, &services);
+    futures::pin_mut!(results);
+    let mut runs = Vec::new();
+    while let Some(scored) = results.next().await {
+        let scored = scored.map_err(|source| score_error(&args.actual, source))?;
+        runs.push((scored.case_index, CaseRunScores::of(&scored.result, &config)));
+        if let Some(adk) = &mut adk {
+            adk.case(&scored.result).map_err(|err| adk.out().error(err))?;
+        }
+        if let Some(summary) = &mut summary {
+            summary
+                .case_run(scored.run, &scored.result)
+                .map_err(|err| summary.out().error(err))?;
+        }
+    }
+    drop(results);
+    reader.await.map_err(|err| CliError::Run(err.to_string()))?;
+
+    let summaries = summarize_cases(&expected, runs, &config);
+    print!("{}", table::results_table(&summaries, args.actual.len()));
+    if let Some(adk) = adk {
+        finished(adk.finish(Some(&summaries)))?.keep()?;
+    }
+    if let Some(summary) = summary {
+        finished(summary.finish(&summaries))?.keep()?;
+    }
+    let all_passed = summaries
         .iter()
         .all(|case| case.final_eval_status == EvalStatus::Passed);
-    if let Some(path) = args.json {
-        let result = EvalSetResult::new(&args.app, &expected.eval_set_id, scored, now_seconds());
-        let text = serde_json::to_string_pretty(&result.to_adk_value()).expect("results serialise");
-        write(&path, text)?;
-    }
     Ok(cases_exit_code(all_passed))
+}
+
+fn adk_file(path: &Path, header: &ResultHeader) -> Result<AdkResultWriter<ResultFile>, CliError> {
+    let file = ResultFile::create(path)?;
+    let error = |err| CliError::Write {
+        path: path.to_path_buf(),
+        source: err,
+    };
+    AdkResultWriter::begin(file, header, 0).map_err(error)
+}
+
+fn summary_file(path: &Path, header: &ResultHeader) -> Result<SummaryWriter<ResultFile>, CliError> {
+    let file = ResultFile::create(path)?;
+    let error = |err| CliError::Write {
+        path: path.to_path_buf(),
+        source: err,
+    };
+    SummaryWriter::begin(file, header).map_err(error)
+}
+
+/// A closed writer's file, or the error of its last writes.
+fn finished(closed: Result<ResultFile, (ResultFile, std::io::Error)>) -> Result<ResultFile, CliError> {
+    closed.map_err(|(file, err)| file.error(err))
+}
+
+fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
+    CliError::Score {
+        run: paths[source.run].clone(),
+        source,
+    }
+}
+
+/// Sends each actual set's cases, run after run, then the run's end; stops when scoring has
+/// stopped listening.
+fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<ActualItem>) {
+    for (run, path) in paths.iter().enumerate() {
+        let sent = match read_run(path, run, sender) {
+            Ok(()) => sender.blocking_send(ActualItem::RunEnd { run }),
+            Err(problem) => sender.blocking_send(ActualItem::Unreadable { run, problem }),
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+/// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
+fn read_run(path: &Path, run: usize, sender: &mpsc::Sender<ActualItem>) -> Result<(), String> {
+    let file = std::fs::File::open(path).map_err(|err| format!("cannot read it: {err}"))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let send = |case| {
+        sender
+            .blocking_send(ActualItem::Case { run, case })
+            .map_err(|_| "scoring stopped".to_string())
+    };
+    if starts_with_list(&mut reader) {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut reader, &mut text).map_err(|err| err.to_string())?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return parse_eval_set(&text, &name)?
+            .eval_cases
+            .into_iter()
+            .try_for_each(send);
+    }
+    read_evalset_cases(reader, &mut |_, case| send(case))
+        .map(drop)
+        .map_err(|err| err.to_string())
+}
+
+/// Whether the first thing in the file is `[` (a legacy list), looked at without consuming it.
+fn starts_with_list(reader: &mut impl BufRead) -> bool {
+    loop {
+        let Ok(buffer) = reader.fill_buf() else {
+            return false;
+        };
+        let Some(&first) = buffer.first() else {
+            return false;
+        };
+        if first.is_ascii_whitespace() || buffer.starts_with("\u{feff}".as_bytes()) {
+            let skip = if first.is_ascii_whitespace() { 1 } else { 3 };
+            reader.consume(skip);
+            continue;
+        }
+        return first == b'[';
+    }
 }

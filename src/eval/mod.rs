@@ -22,8 +22,10 @@ mod evidence;
 mod harness;
 mod judge;
 pub mod junit;
+mod lineup;
 mod metrics;
 mod result;
+pub mod result_file;
 mod run_stats;
 #[cfg(feature = "ssr")]
 mod runner;
@@ -59,6 +61,7 @@ pub use judge::{
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
+pub use lineup::ActualItem;
 pub use metrics::{
     metric_infos, MetricFamily, MetricInfo, Need, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE,
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
@@ -78,7 +81,8 @@ pub use run_stats::{
 #[cfg(feature = "ssr")]
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
 pub use score::{
-    pass_at_and_hat_k, score_case, score_eval_set, summarize_case, summarize_cases, CaseRunScores, ScoreError,
+    pass_at_and_hat_k, score_case, score_cases, score_eval_set, summarize_case, summarize_cases,
+    CaseRunScores, ScoreError, ScoredCase,
 };
 pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

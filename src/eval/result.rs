@@ -251,11 +251,11 @@ impl EvalSetResult {
     /// Names the result as ADK's `create_eval_set_result` does: `{app}_{eval_set_id}_{timestamp}`
     /// with `/` replaced in the name.
     pub fn new(app_name: &str, eval_set_id: &str, scored: ScoredEvalSet, timestamp: f64) -> EvalSetResult {
-        let id = format!("{app_name}_{eval_set_id}_{}", python_float(timestamp));
+        let header = super::result_file::ResultHeader::named(app_name, eval_set_id, timestamp);
         EvalSetResult {
-            eval_set_result_name: Some(id.replace('/', "_")),
-            eval_set_result_id: id,
-            eval_set_id: eval_set_id.to_string(),
+            eval_set_result_name: header.eval_set_result_name,
+            eval_set_result_id: header.eval_set_result_id,
+            eval_set_id: header.eval_set_id,
             eval_case_results: scored.case_results,
             creation_timestamp: timestamp,
             case_summaries: scored.summaries,
@@ -268,11 +268,6 @@ impl EvalSetResult {
 pub struct ScoredEvalSet {
     pub case_results: Vec<EvalCaseResult>,
     pub summaries: Vec<CaseSummary>,
-}
-
-/// A float as Python's `str()` writes it (`1.0`, not `1`).
-fn python_float(value: f64) -> String {
-    serde_json::to_string(&value).unwrap_or_default()
 }
 
 /// A case result as ADK's web server answers with it (`by_alias`, `exclude_none`): camelCase

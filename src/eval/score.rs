@@ -9,6 +9,7 @@ use super::evaluators::{EvaluatorReply, EvaluatorRequest};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
 use super::judge::{judge_case, CaseView, JudgeMetric};
+use super::lineup::{ActualItem, LineUp};
 use super::partial::{tool_used, trajectory_share};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -18,9 +19,9 @@ use super::rouge::response_match_score;
 use super::services::{InvocationScore, ScoringServices};
 use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
-use futures::stream::{self, StreamExt};
+use futures::future;
+use futures::stream::{self, Stream, StreamExt};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Why the actual runs cannot be scored against the expected set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,84 +34,72 @@ pub struct ScoreError {
 
 /// Scores each run (an eval set of actual invocations with the expected set's eval ids and
 /// turn counts) against `expected` with the config's metrics. The runs' invocations move into
-/// the results, as ADK's results hold them.
+/// the results, as ADK's results hold them; results come run after run, each run in the
+/// expected set's order.
 pub async fn score_eval_set(
     expected: &EvalSet,
     runs: Vec<EvalSet>,
     config: &EvalConfig,
     services: &ScoringServices,
 ) -> Result<ScoredEvalSet, ScoreError> {
-    let mut pairs = Vec::with_capacity(expected.eval_cases.len() * runs.len());
-    for (run, actual) in runs.into_iter().enumerate() {
-        pairs.extend(line_up(expected, actual).map_err(|problem| ScoreError { run, problem })?);
+    let items = runs.into_iter().enumerate().flat_map(|(run, actual)| {
+        let cases = actual.eval_cases.into_iter();
+        cases
+            .map(move |case| ActualItem::Case { run, case })
+            .chain(std::iter::once(ActualItem::RunEnd { run }))
+    });
+    let results = score_cases(expected, stream::iter(items), config, services);
+    futures::pin_mut!(results);
+    let mut scored = Vec::new();
+    while let Some(result) = results.next().await {
+        scored.push(result?);
     }
-    // Judged metrics wait on a model, so several cases are scored at once; results keep order.
-    let case_results: Vec<EvalCaseResult> = stream::iter(pairs)
-        .map(|(expected_case, actual)| {
-            score_case(&expected.eval_set_id, expected_case, actual, config, services)
-        })
-        .buffered(SCORING_CONCURRENCY)
-        .collect()
-        .await;
-    // Results come run after run, each run in the expected set's order.
-    let cases = expected.eval_cases.len();
-    let summaries = summarize_cases(
-        expected,
-        case_results
-            .iter()
-            .enumerate()
-            .map(|(index, result)| (index % cases, CaseRunScores::of(result, config))),
-        config,
-    );
+    scored.sort_by_key(|s: &ScoredCase| (s.run, s.case_index));
+    let runs = scored
+        .iter()
+        .map(|s| (s.case_index, CaseRunScores::of(&s.result, config)));
+    let summaries = summarize_cases(expected, runs, config);
     Ok(ScoredEvalSet {
-        case_results,
+        case_results: scored.into_iter().map(|s| s.result).collect(),
         summaries,
     })
 }
 
+/// One scored case run: which run, the expected case's place, its result.
+#[derive(Debug)]
+pub struct ScoredCase {
+    pub run: usize,
+    pub case_index: usize,
+    pub result: EvalCaseResult,
+}
+
+/// Scores actual cases as they arrive (runs one after another, cases in any order; see
+/// [`LineUp`]), several at once since judged metrics wait on a model; results come in arrival
+/// order, and only the cases in flight are held. After an error the caller stops reading.
+pub fn score_cases<'a>(
+    expected: &'a EvalSet,
+    actual: impl Stream<Item = ActualItem> + 'a,
+    config: &'a EvalConfig,
+    services: &'a ScoringServices,
+) -> impl Stream<Item = Result<ScoredCase, ScoreError>> + 'a {
+    let mut lineup = LineUp::new(expected);
+    actual
+        .filter_map(move |item| future::ready(lineup.accept(item).transpose()))
+        .map(move |lined| async move {
+            let lined = lined?;
+            let case = &expected.eval_cases[lined.case_index];
+            let result = score_case(&expected.eval_set_id, case, lined.actual, config, services).await;
+            Ok(ScoredCase {
+                run: lined.run,
+                case_index: lined.case_index,
+                result,
+            })
+        })
+        .buffered(SCORING_CONCURRENCY)
+}
+
 /// Cases scored at once when scoring needs a judge.
 const SCORING_CONCURRENCY: usize = 8;
-
-/// Pairs each expected case with the actual run's invocations of the same eval id, or says
-/// why they do not line up.
-fn line_up(expected: &EvalSet, actual: EvalSet) -> Result<Vec<(&EvalCase, Vec<Invocation>)>, String> {
-    // Each actual case with its place in the file, to name the first left over.
-    let mut actual_cases: HashMap<String, (usize, EvalCase)> = actual
-        .eval_cases
-        .into_iter()
-        .enumerate()
-        .map(|(index, c)| (c.eval_id.clone(), (index, c)))
-        .collect();
-    let mut pairs = Vec::with_capacity(expected.eval_cases.len());
-    for expected_case in &expected.eval_cases {
-        let eval_id = &expected_case.eval_id;
-        let (_, actual_case) = actual_cases
-            .remove(eval_id)
-            .ok_or_else(|| format!("eval case `{eval_id}` is missing"))?;
-        let Some(actual_invocations) = actual_case.conversation else {
-            return Err(format!(
-                "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
-            ));
-        };
-        if let Some(expected_invocations) = &expected_case.conversation {
-            if expected_invocations.len() != actual_invocations.len() {
-                return Err(format!(
-                    "eval case `{eval_id}` has {} invocations where the expected case has {}",
-                    actual_invocations.len(),
-                    expected_invocations.len()
-                ));
-            }
-        }
-        pairs.push((expected_case, actual_invocations));
-    }
-    if let Some((_, extra)) = actual_cases.into_values().min_by_key(|(index, _)| *index) {
-        return Err(format!(
-            "eval case `{}` is not in the expected eval set",
-            extra.eval_id
-        ));
-    }
-    Ok(pairs)
-}
 
 /// One metric on one case, as ADK's `EvaluationResult`.
 struct Evaluation {

@@ -142,7 +142,31 @@ fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FormatError> {
 }
 
 fn parse_json_seed<'a, S: DeserializeSeed<'a>>(text: &'a str, seed: S) -> Result<S::Value, FormatError> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
+    seed_from(serde_json::Deserializer::from_str(text), seed)
+}
+
+/// Reads an evalset in ADK's form from `reader` without holding its text, handing each case to
+/// `on_case` as soon as it is read, with its place in the list; an `Err` from `on_case` stops
+/// reading. Memory holds one case at a time. Errors name the JSON path, line and column.
+pub fn read_evalset_cases<R: std::io::Read>(
+    reader: R,
+    on_case: &mut dyn FnMut(usize, EvalCase) -> Result<(), String>,
+) -> Result<EvalSet, FormatError> {
+    let reader = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, reader));
+    let eval_set = seed_from(reader, EvalSetVisitor { on_case })?;
+    validate_eval_set_id(&eval_set.eval_set_id).map_err(|message| FormatError {
+        path: "eval_set_id".into(),
+        line: 0,
+        column: 0,
+        message,
+    })?;
+    Ok(eval_set)
+}
+
+fn seed_from<'de, R: serde_json::de::Read<'de>, S: DeserializeSeed<'de>>(
+    mut deserializer: serde_json::Deserializer<R>,
+    seed: S,
+) -> Result<S::Value, FormatError> {
     let mut track = serde_path_to_error::Track::new();
     let value = seed
         .deserialize(serde_path_to_error::Deserializer::new(

@@ -21,8 +21,8 @@ pub use ids::{
     validate_new_eval_id,
 };
 pub use import::{
-    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, validate_case, FormatError,
-    LegacyDefaults, SourceFormat,
+    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases, validate_case,
+    FormatError, LegacyDefaults, SourceFormat,
 };
 pub use legacy_export::to_file_form;
 pub use model::{

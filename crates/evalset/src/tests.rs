@@ -439,6 +439,25 @@ fn streaming_parse_hands_over_checked_cases_in_order() {
 }
 
 #[test]
+fn a_reader_hands_over_cases_one_at_a_time_and_errors_say_where() {
+    let text = "{\"eval_set_id\": \"s\", \"eval_cases\": [\n{\"eval_id\": \"a\", \"conversation\": []},\n{\"eval_id\": \"b\", \"conversation\": []}]}";
+    let mut seen = Vec::new();
+    let header = read_evalset_cases(text.as_bytes(), &mut |index, case| {
+        seen.push((index, case.eval_id));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(seen, [(0, "a".to_string()), (1, "b".to_string())]);
+    assert_eq!(header.eval_set_id, "s");
+
+    let broken = text.replace("\"conversation\": []}]", "\"conversation\": 7}]");
+    let err = read_evalset_cases(broken.as_bytes(), &mut |_, _| Ok(())).unwrap_err();
+    assert_eq!((err.path.as_str(), err.line), ("eval_cases[1].conversation", 3), "{err:?}");
+    let stopped = read_evalset_cases(text.as_bytes(), &mut |_, _| Err("enough".into())).unwrap_err();
+    assert!(stopped.message.contains("enough"), "{stopped:?}");
+}
+
+#[test]
 fn floats_survive_exactly() {
     // Without serde_json's float_roundtrip this timestamp comes back one ulp off (…243549).
     let input = r#"{"eval_set_id": "s", "creation_timestamp": 1795425796.2435493, "eval_cases": [

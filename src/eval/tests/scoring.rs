@@ -399,3 +399,54 @@ fn a_case_with_an_agent_error_fails_its_summary() {
     assert_eq!(summary.pass_at_k, [0.5, 1.0]);
     assert_eq!(summary.pass_hat_k, [0.5, 0.0]);
 }
+
+#[test]
+fn result_files_written_case_by_case_are_the_whole_result_byte_for_byte() {
+    use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
+    let weather = call("get_weather", json!({"city": "Paris"}));
+    let expected = eval_set(json!([
+        {"eval_id": "one", "conversation": [turn("Sunny in Paris.", json!([weather]))]},
+        {"eval_id": "two", "conversation": [turn("Done", json!([]))]},
+    ]));
+    let actual = eval_set(json!([
+        {"eval_id": "one", "conversation": [turn("Rain in Paris.", json!([weather]))]},
+        {"eval_id": "two", "conversation": [turn("Done", json!([]))]},
+    ]));
+    let config = EvalConfig::default();
+    for cases in 0..=2 {
+        let mut expected = expected.clone();
+        expected.eval_cases.truncate(cases);
+        let mut actual = actual.clone();
+        actual.eval_cases.truncate(cases);
+        let scored = block_on(score_eval_set(
+            &expected,
+            vec![actual],
+            &config,
+            &ScoringServices::default(),
+        ))
+        .unwrap();
+        let whole = EvalSetResult::new("app", "set", scored.clone(), 1.5);
+        let header = ResultHeader::named("app", "set", 1.5);
+        for depth in [0, 1] {
+            let mut writer = AdkResultWriter::begin(Vec::new(), &header, depth).unwrap();
+            for result in &scored.case_results {
+                writer.case(result).unwrap();
+            }
+            let written = String::from_utf8(writer.finish(Some(&scored.summaries)).unwrap()).unwrap();
+            let pretty = serde_json::to_string_pretty(&whole.to_adk_value()).unwrap();
+            // Inside a list, every line after the first moves in by one level.
+            let pretty = pretty.replace('\n', &format!("\n{}", "  ".repeat(depth)));
+            assert_eq!(written, pretty, "{cases} cases at depth {depth}");
+        }
+
+        let mut summary = SummaryWriter::begin(Vec::new(), &header).unwrap();
+        for result in &scored.case_results {
+            summary.case_run(0, result).unwrap();
+        }
+        let text = summary.finish(&scored.summaries).unwrap();
+        let verdicts: Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(verdicts["case_runs"].as_array().unwrap().len(), cases);
+        assert_eq!(verdicts["cases"].as_array().unwrap().len(), cases);
+        assert_eq!(verdicts["passed"], json!(cases < 1), "{verdicts}");
+    }
+}

@@ -1,0 +1,191 @@
+//! Actual cases matched to the expected set's as they arrive, in any order, run after run: each
+//! must be an expected case, appear once per run, and have as many invocations; a run that ends
+//! short names the first case it lacks. Holds only the expected ids (memory grows with the
+//! expected set, never with the actual ones). Pure.
+
+use super::score::ScoreError;
+use crate::evalset::{EvalCase, EvalSet, Invocation};
+use std::collections::HashMap;
+
+/// What arrives from the actual runs.
+#[derive(Debug)]
+pub enum ActualItem {
+    /// A case of run `run` (the order the runs were given in, from 0).
+    Case { run: usize, case: EvalCase },
+    /// Run `run` has no more cases.
+    RunEnd { run: usize },
+    /// Run `run` could not be read.
+    Unreadable { run: usize, problem: String },
+}
+
+/// An actual case ready to score: its run, the expected case's place, its invocations.
+#[derive(Debug)]
+pub struct LinedUp {
+    pub run: usize,
+    pub case_index: usize,
+    pub actual: Vec<Invocation>,
+}
+
+pub struct LineUp<'a> {
+    expected: &'a EvalSet,
+    by_id: HashMap<&'a str, usize>,
+    /// Which expected cases the current run has had.
+    seen: Vec<bool>,
+    run: usize,
+}
+
+impl<'a> LineUp<'a> {
+    pub fn new(expected: &'a EvalSet) -> Self {
+        let by_id = expected
+            .eval_cases
+            .iter()
+            .enumerate()
+            .map(|(index, case)| (case.eval_id.as_str(), index))
+            .collect();
+        LineUp {
+            expected,
+            by_id,
+            seen: vec![false; expected.eval_cases.len()],
+            run: 0,
+        }
+    }
+
+    /// The case to score, `None` at a run's end, or why the runs cannot be scored.
+    pub fn accept(&mut self, item: ActualItem) -> Result<Option<LinedUp>, ScoreError> {
+        match item {
+            ActualItem::Case { run, case } => self.case(run, case).map(Some),
+            ActualItem::RunEnd { run } => self.end_run(run).map(|()| None),
+            ActualItem::Unreadable { run, problem } => Err(ScoreError { run, problem }),
+        }
+    }
+
+    fn case(&mut self, run: usize, case: EvalCase) -> Result<LinedUp, ScoreError> {
+        self.start(run);
+        let problem = |problem: String| ScoreError { run, problem };
+        let eval_id = &case.eval_id;
+        let Some(&case_index) = self.by_id.get(eval_id.as_str()) else {
+            return Err(problem(format!(
+                "eval case `{eval_id}` is not in the expected eval set"
+            )));
+        };
+        if std::mem::replace(&mut self.seen[case_index], true) {
+            return Err(problem(format!("eval case `{eval_id}` appears twice")));
+        }
+        let Some(actual) = case.conversation else {
+            return Err(problem(format!(
+                "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
+            )));
+        };
+        if let Some(expected) = &self.expected.eval_cases[case_index].conversation {
+            if expected.len() != actual.len() {
+                return Err(problem(format!(
+                    "eval case `{eval_id}` has {} invocations where the expected case has {}",
+                    actual.len(),
+                    expected.len()
+                )));
+            }
+        }
+        Ok(LinedUp {
+            run,
+            case_index,
+            actual,
+        })
+    }
+
+    fn end_run(&mut self, run: usize) -> Result<(), ScoreError> {
+        self.start(run);
+        let missing = self.seen.iter().position(|seen| !seen);
+        self.run = run + 1;
+        self.seen.fill(false);
+        match missing {
+            Some(index) => Err(ScoreError {
+                run,
+                problem: format!(
+                    "eval case `{}` is missing",
+                    self.expected.eval_cases[index].eval_id
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs come one after another: a new run starts with nothing seen.
+    fn start(&mut self, run: usize) {
+        if run != self.run {
+            self.run = run;
+            self.seen.fill(false);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evalset::{Content, Invocation};
+
+    fn case(eval_id: &str, turns: usize) -> EvalCase {
+        let invocation = Invocation {
+            user_content: Content::text("user", "hi"),
+            ..Invocation::default()
+        };
+        EvalCase {
+            eval_id: eval_id.into(),
+            conversation: Some(vec![invocation; turns]),
+            ..EvalCase::default()
+        }
+    }
+
+    fn expected() -> EvalSet {
+        EvalSet {
+            eval_set_id: "s".into(),
+            eval_cases: vec![case("a", 1), case("b", 2)],
+            ..EvalSet::default()
+        }
+    }
+
+    fn item(run: usize, c: EvalCase) -> ActualItem {
+        ActualItem::Case { run, case: c }
+    }
+
+    #[test]
+    fn cases_in_any_order_line_up_with_their_expected_place() {
+        let expected = expected();
+        let mut lineup = LineUp::new(&expected);
+        let b = lineup.accept(item(0, case("b", 2))).unwrap().unwrap();
+        assert_eq!((b.run, b.case_index, b.actual.len()), (0, 1, 2));
+        assert_eq!(
+            lineup.accept(item(0, case("a", 1))).unwrap().unwrap().case_index,
+            0
+        );
+        assert!(lineup.accept(ActualItem::RunEnd { run: 0 }).unwrap().is_none());
+        assert_eq!(lineup.accept(item(1, case("a", 1))).unwrap().unwrap().run, 1);
+    }
+
+    #[test]
+    fn each_mismatch_names_the_case_and_the_run() {
+        let expected = expected();
+        let problem = |items: Vec<ActualItem>| {
+            let mut lineup = LineUp::new(&expected);
+            items
+                .into_iter()
+                .map(|i| lineup.accept(i))
+                .find_map(Result::err)
+                .unwrap()
+        };
+        let missing = problem(vec![item(0, case("a", 1)), ActualItem::RunEnd { run: 0 }]);
+        assert_eq!(
+            (missing.run, missing.problem.as_str()),
+            (0, "eval case `b` is missing")
+        );
+        let extra = problem(vec![item(1, case("z", 1))]);
+        assert_eq!(extra.problem, "eval case `z` is not in the expected eval set");
+        assert_eq!(extra.run, 1);
+        let twice = problem(vec![item(0, case("a", 1)), item(0, case("a", 1))]);
+        assert_eq!(twice.problem, "eval case `a` appears twice");
+        let short = problem(vec![item(0, case("b", 1))]);
+        assert_eq!(
+            short.problem,
+            "eval case `b` has 1 invocations where the expected case has 2"
+        );
+    }
+}
