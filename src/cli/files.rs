@@ -3,7 +3,10 @@
 use super::CliError;
 use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
-use crate::evalset::{eval_set_id_from_file_name, parse_evalset_file, EvalSet, LegacyDefaults};
+use crate::evalset::{
+    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, CompactEvalSet, EvalSet,
+    LegacyDefaults,
+};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -14,25 +17,55 @@ pub fn read_eval_set(path: &Path) -> Result<EvalSet, CliError> {
         message,
     };
     let text = read(path).map_err(input_error)?;
-    let file_name = path
-        .file_name()
+    parse_eval_set(&text, &file_name(path)).map_err(input_error)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    parse_eval_set(&text, &file_name).map_err(input_error)
+        .unwrap_or_default()
+}
+
+/// Reads an evalset file in any form `import` accepts into each case's JSON, checked as
+/// `import` checks it: for a large expected set read once and used a case at a time.
+pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
+    let input_error = |message| CliError::Input {
+        name: path.display().to_string(),
+        message,
+    };
+    let text = read(path).map_err(input_error)?;
+    let file_name = file_name(path);
+    let mut compact = CompactEvalSet::default();
+    let mut new_invocation_id = || uuid::Uuid::new_v4().to_string();
+    let name = eval_set_id_from_file_name(&file_name);
+    let legacy = legacy_defaults(&name, &file_name, &mut new_invocation_id);
+    let (header, _) = parse_evalset_file_streaming(&text, legacy, &mut |case| compact.push(&case))
+        .map_err(|err| input_error(err.to_string()))?;
+    compact.eval_set_id = header.eval_set_id;
+    Ok(compact)
 }
 
 /// Parses evalset text in any form `import` accepts; a legacy list is named after `file_name`.
 pub fn parse_eval_set(text: &str, file_name: &str) -> Result<EvalSet, String> {
     let mut new_invocation_id = || uuid::Uuid::new_v4().to_string();
-    let legacy = LegacyDefaults {
-        name: &eval_set_id_from_file_name(file_name),
-        file_name,
-        now: now_seconds(),
-        new_invocation_id: &mut new_invocation_id,
-    };
-    parse_evalset_file(text, legacy)
+    let name = eval_set_id_from_file_name(file_name);
+    parse_evalset_file(text, legacy_defaults(&name, file_name, &mut new_invocation_id))
         .map(|(set, _)| set)
         .map_err(|e| e.to_string())
+}
+
+/// How a legacy list read from `file_name` is named and stamped.
+fn legacy_defaults<'a>(
+    name: &'a str,
+    file_name: &'a str,
+    new_invocation_id: &'a mut dyn FnMut() -> String,
+) -> LegacyDefaults<'a> {
+    LegacyDefaults {
+        name,
+        file_name,
+        now: now_seconds(),
+        new_invocation_id,
+    }
 }
 
 /// Reads an eval config file (ADK's test_config.json). A threshold outside its metric's scores

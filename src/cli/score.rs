@@ -1,9 +1,9 @@
 //! `evalstudio score`: actual invocations scored against an evalset's expected ones, with no
-//! agent run. The expected set is read whole; each actual set is read a case at a time on a
-//! blocking thread, each case scored as it arrives and its result written at once, so memory
-//! grows with the expected set only.
+//! agent run. The expected set is held as its cases' JSON (parsed again as each is scored);
+//! each actual set is read a case at a time on a blocking thread, each case scored as it
+//! arrives and its result written at once, so memory grows with the expected file only.
 
-use super::files::{parse_eval_set, read_eval_config, read_eval_set, ResultFile};
+use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config, ResultFile};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
@@ -60,7 +60,7 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         None => EvalConfig::default(),
         Some(path) => read_eval_config(path)?,
     };
-    let expected = read_eval_set(&args.expected)?;
+    let expected = read_compact_eval_set(&args.expected)?;
     let header = ResultHeader::named(&args.app, &expected.eval_set_id, now_seconds());
     let mut adk = args
         .json

@@ -4,8 +4,56 @@
 //! expected set, never with the actual ones). Pure.
 
 use super::score::ScoreError;
-use crate::evalset::{EvalCase, EvalSet, Invocation};
+use crate::evalset::{CompactEvalSet, EvalCase, EvalSet, Invocation};
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// The expected cases scoring reads: a parsed set, or a compact one (each case's JSON, parsed
+/// when its actual case arrives) read from a large file.
+pub trait ExpectedCases: Sync {
+    fn eval_set_id(&self) -> &str;
+    fn len(&self) -> usize;
+    fn eval_id(&self, index: usize) -> &str;
+    /// How many invocations case `index` has; none for a conversation scenario.
+    fn turns(&self, index: usize) -> Option<usize>;
+    fn case(&self, index: usize) -> Cow<'_, EvalCase>;
+}
+
+impl ExpectedCases for EvalSet {
+    fn eval_set_id(&self) -> &str {
+        &self.eval_set_id
+    }
+    fn len(&self) -> usize {
+        self.eval_cases.len()
+    }
+    fn eval_id(&self, index: usize) -> &str {
+        &self.eval_cases[index].eval_id
+    }
+    fn turns(&self, index: usize) -> Option<usize> {
+        self.eval_cases[index].conversation.as_ref().map(Vec::len)
+    }
+    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
+        Cow::Borrowed(&self.eval_cases[index])
+    }
+}
+
+impl ExpectedCases for CompactEvalSet {
+    fn eval_set_id(&self) -> &str {
+        &self.eval_set_id
+    }
+    fn len(&self) -> usize {
+        CompactEvalSet::len(self)
+    }
+    fn eval_id(&self, index: usize) -> &str {
+        CompactEvalSet::eval_id(self, index)
+    }
+    fn turns(&self, index: usize) -> Option<usize> {
+        CompactEvalSet::turns(self, index)
+    }
+    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
+        Cow::Owned(CompactEvalSet::case(self, index))
+    }
+}
 
 /// What arrives from the actual runs.
 #[derive(Debug)]
@@ -26,26 +74,23 @@ pub struct LinedUp {
     pub actual: Vec<Invocation>,
 }
 
-pub struct LineUp<'a> {
-    expected: &'a EvalSet,
+pub struct LineUp<'a, E: ExpectedCases + ?Sized> {
+    expected: &'a E,
     by_id: HashMap<&'a str, usize>,
     /// Which expected cases the current run has had.
     seen: Vec<bool>,
     run: usize,
 }
 
-impl<'a> LineUp<'a> {
-    pub fn new(expected: &'a EvalSet) -> Self {
-        let by_id = expected
-            .eval_cases
-            .iter()
-            .enumerate()
-            .map(|(index, case)| (case.eval_id.as_str(), index))
+impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
+    pub fn new(expected: &'a E) -> Self {
+        let by_id = (0..expected.len())
+            .map(|index| (expected.eval_id(index), index))
             .collect();
         LineUp {
             expected,
             by_id,
-            seen: vec![false; expected.eval_cases.len()],
+            seen: vec![false; expected.len()],
             run: 0,
         }
     }
@@ -76,12 +121,11 @@ impl<'a> LineUp<'a> {
                 "eval case `{eval_id}` has no conversation to score (a conversation_scenario is not actual invocations)"
             )));
         };
-        if let Some(expected) = &self.expected.eval_cases[case_index].conversation {
-            if expected.len() != actual.len() {
+        if let Some(expected) = self.expected.turns(case_index) {
+            if expected != actual.len() {
                 return Err(problem(format!(
-                    "eval case `{eval_id}` has {} invocations where the expected case has {}",
+                    "eval case `{eval_id}` has {} invocations where the expected case has {expected}",
                     actual.len(),
-                    expected.len()
                 )));
             }
         }
@@ -100,10 +144,7 @@ impl<'a> LineUp<'a> {
         match missing {
             Some(index) => Err(ScoreError {
                 run,
-                problem: format!(
-                    "eval case `{}` is missing",
-                    self.expected.eval_cases[index].eval_id
-                ),
+                problem: format!("eval case `{}` is missing", self.expected.eval_id(index)),
             }),
             None => Ok(()),
         }

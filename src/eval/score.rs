@@ -9,7 +9,7 @@ use super::evaluators::{EvaluatorReply, EvaluatorRequest};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
 use super::judge::{judge_case, CaseView, JudgeMetric};
-use super::lineup::{ActualItem, LineUp};
+use super::lineup::{ActualItem, ExpectedCases, LineUp};
 use super::partial::{tool_used, trajectory_share};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -76,8 +76,8 @@ pub struct ScoredCase {
 /// Scores actual cases as they arrive (runs one after another, cases in any order; see
 /// [`LineUp`]), several at once since judged metrics wait on a model; results come in arrival
 /// order, and only the cases in flight are held. After an error the caller stops reading.
-pub fn score_cases<'a>(
-    expected: &'a EvalSet,
+pub fn score_cases<'a, E: ExpectedCases>(
+    expected: &'a E,
     actual: impl Stream<Item = ActualItem> + 'a,
     config: &'a EvalConfig,
     services: &'a ScoringServices,
@@ -87,8 +87,8 @@ pub fn score_cases<'a>(
         .filter_map(move |item| future::ready(lineup.accept(item).transpose()))
         .map(move |lined| async move {
             let lined = lined?;
-            let case = &expected.eval_cases[lined.case_index];
-            let result = score_case(&expected.eval_set_id, case, lined.actual, config, services).await;
+            let case = expected.case(lined.case_index);
+            let result = score_case(expected.eval_set_id(), &case, lined.actual, config, services).await;
             Ok(ScoredCase {
                 run: lined.run,
                 case_index: lined.case_index,
@@ -470,22 +470,21 @@ impl CaseRunScores {
 /// the eval set's order; runs of a case are pooled in the order given, and cases with no run
 /// are left out.
 pub fn summarize_cases(
-    expected: &EvalSet,
+    expected: &impl ExpectedCases,
     runs: impl IntoIterator<Item = (usize, CaseRunScores)>,
     config: &EvalConfig,
 ) -> Vec<CaseSummary> {
-    let mut by_case: Vec<Vec<CaseRunScores>> = vec![Vec::new(); expected.eval_cases.len()];
+    let mut by_case: Vec<Vec<CaseRunScores>> = vec![Vec::new(); expected.len()];
     for (case_index, scores) in runs {
         if let Some(case_runs) = by_case.get_mut(case_index) {
             case_runs.push(scores);
         }
     }
-    expected
-        .eval_cases
-        .iter()
-        .zip(by_case)
+    by_case
+        .into_iter()
+        .enumerate()
         .filter(|(_, case_runs)| !case_runs.is_empty())
-        .map(|(case, case_runs)| summarize_case(&case.eval_id, &case_runs, config))
+        .map(|(index, case_runs)| summarize_case(expected.eval_id(index), &case_runs, config))
         .collect()
 }
 

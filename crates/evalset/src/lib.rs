@@ -3,6 +3,7 @@
 
 mod camel;
 mod changes;
+mod compact;
 mod diff;
 mod export;
 mod ids;
@@ -14,6 +15,7 @@ mod tests;
 
 pub use camel::{Camel, CamelCase};
 pub use changes::case_changes;
+pub use compact::CompactEvalSet;
 pub use diff::{case_diff, line_diff, DiffKind, DiffLine};
 pub use export::{to_adk_json, AdkFileWriter};
 pub use ids::{
