@@ -48,8 +48,10 @@ pub struct ScoreArgs {
     profiles: Option<PathBuf>,
 }
 
-/// Actual cases read ahead of scoring: enough to keep the scorer busy, few enough to hold.
-const READ_AHEAD: usize = 32;
+/// Actual cases go to scoring in batches of this many (one hand-over between threads each)…
+const BATCH: usize = 64;
+/// …with at most this many batches read ahead: enough to keep the scorer busy, few to hold.
+const READ_AHEAD: usize = 4;
 
 /// Prints the results table (and writes `--json`, `--json-summary`); exits 0 when every case
 /// passed, else 1. A file is written whole or not at all.
@@ -79,8 +81,12 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         move || read_runs(&paths, &sender)
     });
     let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|item| (item, receiver))
-    });
+        receiver
+            .recv()
+            .await
+            .map(|batch| (futures::stream::iter(batch), receiver))
+    })
+    .flatten();
     let results = score_cases(&expected, arrivals, &config, &services);
     futures::pin_mut!(results);
     let mut runs = Vec::new();
@@ -96,7 +102,6 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
                 .map_err(|err| summary.out().error(err))?;
         }
     }
-    drop(results);
     reader.await.map_err(|err| CliError::Run(err.to_string()))?;
 
     let summaries = summarize_cases(&expected, runs, &config);
@@ -145,26 +150,54 @@ fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
 
 /// Sends each actual set's cases, run after run, then the run's end; stops when scoring has
 /// stopped listening.
-fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<ActualItem>) {
+fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<Vec<ActualItem>>) {
     for (run, path) in paths.iter().enumerate() {
-        let sent = match read_run(path, run, sender) {
-            Ok(()) => sender.blocking_send(ActualItem::RunEnd { run }),
-            Err(problem) => sender.blocking_send(ActualItem::Unreadable { run, problem }),
+        let mut batches = Batches {
+            sender,
+            batch: Vec::with_capacity(BATCH),
         };
-        if sent.is_err() {
+        let last = match read_run(path, run, &mut batches) {
+            Ok(()) => ActualItem::RunEnd { run },
+            Err(problem) => ActualItem::Unreadable { run, problem },
+        };
+        if batches.send(last).and_then(|()| batches.flush()).is_err() {
             return;
         }
     }
 }
 
+/// Items on their way to scoring, handed over a batch at a time.
+struct Batches<'a> {
+    sender: &'a mpsc::Sender<Vec<ActualItem>>,
+    batch: Vec<ActualItem>,
+}
+
+impl Batches<'_> {
+    fn send(&mut self, item: ActualItem) -> Result<(), String> {
+        self.batch.push(item);
+        if self.batch.len() < BATCH {
+            return Ok(());
+        }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        self.sender
+            .blocking_send(batch)
+            .map_err(|_| "scoring stopped".to_string())
+    }
+}
+
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
-fn read_run(path: &Path, run: usize, sender: &mpsc::Sender<ActualItem>) -> Result<(), String> {
+fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|err| format!("cannot read it: {err}"))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let send = |case| {
-        sender
-            .blocking_send(ActualItem::Case { run, case })
-            .map_err(|_| "scoring stopped".to_string())
+    let mut send = |case| {
+        batches.send(ActualItem::Case {
+            run,
+            case: Box::new(case),
+        })
     };
     if starts_with_list(&mut reader) {
         let mut text = String::new();
@@ -176,7 +209,7 @@ fn read_run(path: &Path, run: usize, sender: &mpsc::Sender<ActualItem>) -> Resul
         return parse_eval_set(&text, &name)?
             .eval_cases
             .into_iter()
-            .try_for_each(send);
+            .try_for_each(&mut send);
     }
     read_evalset_cases(reader, &mut |_, case| send(case))
         .map(drop)

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// when its actual case arrives) read from a large file.
 pub trait ExpectedCases: Sync {
     fn eval_set_id(&self) -> &str;
-    fn len(&self) -> usize;
+    fn case_count(&self) -> usize;
     fn eval_id(&self, index: usize) -> &str;
     /// How many invocations case `index` has; none for a conversation scenario.
     fn turns(&self, index: usize) -> Option<usize>;
@@ -23,7 +23,7 @@ impl ExpectedCases for EvalSet {
     fn eval_set_id(&self) -> &str {
         &self.eval_set_id
     }
-    fn len(&self) -> usize {
+    fn case_count(&self) -> usize {
         self.eval_cases.len()
     }
     fn eval_id(&self, index: usize) -> &str {
@@ -41,8 +41,8 @@ impl ExpectedCases for CompactEvalSet {
     fn eval_set_id(&self) -> &str {
         &self.eval_set_id
     }
-    fn len(&self) -> usize {
-        CompactEvalSet::len(self)
+    fn case_count(&self) -> usize {
+        self.len()
     }
     fn eval_id(&self, index: usize) -> &str {
         CompactEvalSet::eval_id(self, index)
@@ -59,7 +59,7 @@ impl ExpectedCases for CompactEvalSet {
 #[derive(Debug)]
 pub enum ActualItem {
     /// A case of run `run` (the order the runs were given in, from 0).
-    Case { run: usize, case: EvalCase },
+    Case { run: usize, case: Box<EvalCase> },
     /// Run `run` has no more cases.
     RunEnd { run: usize },
     /// Run `run` could not be read.
@@ -84,13 +84,13 @@ pub struct LineUp<'a, E: ExpectedCases + ?Sized> {
 
 impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
     pub fn new(expected: &'a E) -> Self {
-        let by_id = (0..expected.len())
+        let by_id = (0..expected.case_count())
             .map(|index| (expected.eval_id(index), index))
             .collect();
         LineUp {
             expected,
             by_id,
-            seen: vec![false; expected.len()],
+            seen: vec![false; expected.case_count()],
             run: 0,
         }
     }
@@ -104,7 +104,7 @@ impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
         }
     }
 
-    fn case(&mut self, run: usize, case: EvalCase) -> Result<LinedUp, ScoreError> {
+    fn case(&mut self, run: usize, case: Box<EvalCase>) -> Result<LinedUp, ScoreError> {
         self.start(run);
         let problem = |problem: String| ScoreError { run, problem };
         let eval_id = &case.eval_id;
@@ -185,7 +185,10 @@ mod tests {
     }
 
     fn item(run: usize, c: EvalCase) -> ActualItem {
-        ActualItem::Case { run, case: c }
+        ActualItem::Case {
+            run,
+            case: Box::new(c),
+        }
     }
 
     #[test]

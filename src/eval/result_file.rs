@@ -146,7 +146,15 @@ struct CaseRunLine<'a> {
     final_eval_status: EvalStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
-    metrics: Vec<Value>,
+    metrics: Vec<MetricLine<'a>>,
+}
+
+#[derive(Serialize)]
+struct MetricLine<'a> {
+    metric_name: &'a str,
+    score: Option<f64>,
+    threshold: Option<f64>,
+    eval_status: EvalStatus,
 }
 
 impl<W: Write> SummaryWriter<W> {
@@ -172,7 +180,12 @@ impl<W: Write> SummaryWriter<W> {
             metrics: result
                 .overall_eval_metric_results
                 .iter()
-                .map(|m| json!({"metric_name": m.metric_name, "score": m.score, "threshold": m.threshold, "eval_status": m.eval_status}))
+                .map(|m| MetricLine {
+                    metric_name: &m.metric_name,
+                    score: m.score,
+                    threshold: m.threshold,
+                    eval_status: m.eval_status,
+                })
                 .collect(),
         };
         self.out

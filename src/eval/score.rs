@@ -45,7 +45,10 @@ pub async fn score_eval_set(
     let items = runs.into_iter().enumerate().flat_map(|(run, actual)| {
         let cases = actual.eval_cases.into_iter();
         cases
-            .map(move |case| ActualItem::Case { run, case })
+            .map(move |case| ActualItem::Case {
+                run,
+                case: Box::new(case),
+            })
             .chain(std::iter::once(ActualItem::RunEnd { run }))
     });
     let results = score_cases(expected, stream::iter(items), config, services);
@@ -474,7 +477,7 @@ pub fn summarize_cases(
     runs: impl IntoIterator<Item = (usize, CaseRunScores)>,
     config: &EvalConfig,
 ) -> Vec<CaseSummary> {
-    let mut by_case: Vec<Vec<CaseRunScores>> = vec![Vec::new(); expected.len()];
+    let mut by_case: Vec<Vec<CaseRunScores>> = vec![Vec::new(); expected.case_count()];
     for (case_index, scores) in runs {
         if let Some(case_runs) = by_case.get_mut(case_index) {
             case_runs.push(scores);

@@ -100,8 +100,19 @@ pub fn parse_evalset_file_streaming(
         on_case(case);
         Ok(())
     };
-    let parsed = parse_json_seed(text, EvalSetVisitor { on_case: &mut check });
-    let eval_set = parsed.map_err(|err| rejected.take().unwrap_or(err))?;
+    let parsed = parse_fast(
+        serde_json::Deserializer::from_str(text),
+        EvalSetVisitor { on_case: &mut check },
+    );
+    let eval_set = parsed.map_err(|err| {
+        rejected.take().unwrap_or_else(|| {
+            // Read again, cases ignored, to say where the error is.
+            let mut ignore = |_: usize, _: EvalCase| Ok(());
+            parse_json_seed(text, EvalSetVisitor { on_case: &mut ignore })
+                .err()
+                .unwrap_or(err)
+        })
+    })?;
     validate_eval_set_id(&eval_set.eval_set_id).map_err(|m| error_at(text, &[Seg::Key("eval_set_id")], m))?;
     Ok((eval_set, SourceFormat::EvalSet))
 }
@@ -136,37 +147,36 @@ pub fn validate_case(case: &EvalCase) -> Result<(), String> {
     Ok(())
 }
 
-/// Deserializes with the failing value's path and the position serde_json reports.
+/// Parses `text`; an error names the JSON path of the bad value, which only a second, slower
+/// pass that tracks the path finds.
 fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FormatError> {
-    parse_json_seed(text, std::marker::PhantomData::<T>)
+    parse_fast(
+        serde_json::Deserializer::from_str(text),
+        std::marker::PhantomData::<T>,
+    )
+    .map_err(|err| {
+        parse_json_seed(text, std::marker::PhantomData::<T>)
+            .err()
+            .unwrap_or(err)
+    })
 }
 
-fn parse_json_seed<'a, S: DeserializeSeed<'a>>(text: &'a str, seed: S) -> Result<S::Value, FormatError> {
-    seed_from(serde_json::Deserializer::from_str(text), seed)
-}
-
-/// Reads an evalset in ADK's form from `reader` without holding its text, handing each case to
-/// `on_case` as soon as it is read, with its place in the list; an `Err` from `on_case` stops
-/// reading. Memory holds one case at a time. Errors name the JSON path, line and column.
-pub fn read_evalset_cases<R: std::io::Read>(
-    reader: R,
-    on_case: &mut dyn FnMut(usize, EvalCase) -> Result<(), String>,
-) -> Result<EvalSet, FormatError> {
-    let reader = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, reader));
-    let eval_set = seed_from(reader, EvalSetVisitor { on_case })?;
-    validate_eval_set_id(&eval_set.eval_set_id).map_err(|message| FormatError {
-        path: "eval_set_id".into(),
-        line: 0,
-        column: 0,
-        message,
-    })?;
-    Ok(eval_set)
-}
-
-fn seed_from<'de, R: serde_json::de::Read<'de>, S: DeserializeSeed<'de>>(
+/// Parses without tracking the path: an error has its line and column, and `$` as its path.
+fn parse_fast<'de, R: serde_json::de::Read<'de>, S: DeserializeSeed<'de>>(
     mut deserializer: serde_json::Deserializer<R>,
     seed: S,
 ) -> Result<S::Value, FormatError> {
+    let value = seed
+        .deserialize(&mut deserializer)
+        .map_err(|err| json_error("$".into(), &err))?;
+    deserializer.end().map_err(|err| json_error("$".into(), &err))?;
+    Ok(value)
+}
+
+/// Parses `text`, tracking the JSON path so that an error names it.
+fn parse_json_seed<'a, S: DeserializeSeed<'a>>(text: &'a str, seed: S) -> Result<S::Value, FormatError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+
     let mut track = serde_path_to_error::Track::new();
     let value = seed
         .deserialize(serde_path_to_error::Deserializer::new(
@@ -188,6 +198,25 @@ fn seed_from<'de, R: serde_json::de::Read<'de>, S: DeserializeSeed<'de>>(
         })?;
     deserializer.end().map_err(|err| json_error("$".into(), &err))?;
     Ok(value)
+}
+
+/// Reads an evalset in ADK's form from `reader` without holding its text, handing each case to
+/// `on_case` as soon as it is read, with its place in the list; an `Err` from `on_case` stops
+/// reading. Memory holds one case at a time. Errors name the line and column (a reader is not
+/// read twice, so the JSON path is `$` but for a case `on_case` refused).
+pub fn read_evalset_cases<R: std::io::Read>(
+    reader: R,
+    on_case: &mut dyn FnMut(usize, EvalCase) -> Result<(), String>,
+) -> Result<EvalSet, FormatError> {
+    let reader = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, reader));
+    let eval_set = parse_fast(reader, EvalSetVisitor { on_case })?;
+    validate_eval_set_id(&eval_set.eval_set_id).map_err(|message| FormatError {
+        path: "eval_set_id".into(),
+        line: 0,
+        column: 0,
+        message,
+    })?;
+    Ok(eval_set)
 }
 
 fn json_error(path: String, err: &serde_json::Error) -> FormatError {

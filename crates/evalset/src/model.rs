@@ -46,6 +46,36 @@ impl IsDefault for Map<String, Value> {
     }
 }
 
+/// A map key: one of a model's own names, or (owned, to be kept in `extra`) another. Reading a
+/// known key allocates nothing, which matters for files of millions of keys.
+enum Key {
+    Known(&'static str),
+    Other(String),
+}
+
+/// Reads a key, matched against a model's names (snake_case and camelCase).
+struct KeySeed(&'static [&'static str]);
+
+impl<'de> de::DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        Ok(match self.0.iter().find(|name| **name == key) {
+            Some(name) => Key::Known(name),
+            None => Key::Other(key.to_string()),
+        })
+    }
+}
+
 /// Declares one ADK model. Each field is `pub name: Type = "camelName"`, with `[required]` after
 /// the fields ADK requires: a required field is always written and its absence is an error; any
 /// other field is written only when it differs from its default.
@@ -98,13 +128,17 @@ macro_rules! adk_model {
                         f.write_str(concat!("an object (", stringify!($name), ")"))
                     }
                     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<$name, A::Error> {
+                        const NAMES: &[&str] = &[$( stringify!($field), $camel, )*];
                         $( let mut $field: Option<$ty> = None; )*
                         let mut extra = Map::new();
-                        while let Some(key) = map.next_key::<String>()? {
-                            #[allow(unreachable_patterns)] // snake_case and camelCase agree for one-word names
-                            match key.as_str() {
-                                $( stringify!($field) | $camel => $field = map.next_value::<Option<$ty>>()?, )*
-                                _ => {
+                        while let Some(key) = map.next_key_seed(KeySeed(NAMES))? {
+                            match key {
+                                #[allow(unreachable_patterns)] // snake_case and camelCase agree for one-word names
+                                Key::Known(name) => match name {
+                                    $( stringify!($field) | $camel => $field = map.next_value::<Option<$ty>>()?, )*
+                                    _ => unreachable!("every name in NAMES has its arm"),
+                                },
+                                Key::Other(key) => {
                                     let value: Value = map.next_value()?;
                                     if !value.is_null() {
                                         extra.insert(key, value);
