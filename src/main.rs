@@ -1,6 +1,10 @@
 //! The `evalstudio` binary: parses the command line and runs it (see the library's `cli`).
 
 #[cfg(feature = "ssr")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(feature = "ssr")]
 fn main() -> std::process::ExitCode {
     use clap::Parser;
     let cli = evalstudio::cli::Cli::parse();

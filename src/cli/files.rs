@@ -120,6 +120,11 @@ impl ResultFile {
         })
     }
 
+    /// Where the file goes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The error of a write to this file, naming it.
     pub fn error(&self, source: io::Error) -> CliError {
         write_error(&self.path, source)

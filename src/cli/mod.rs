@@ -10,6 +10,7 @@ mod import_export;
 mod mcp;
 mod progress;
 mod score;
+mod score_files;
 mod serve;
 mod table;
 #[cfg(test)]

@@ -3,16 +3,18 @@
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
 //! arrives and its result written at once, so memory grows with the expected file only.
 
-use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config, ResultFile};
+use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config};
+use super::score_files::{ScoreFiles, ScoreWriter};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::config::Config;
-use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
+use crate::eval::result_file::ResultHeader;
 use crate::eval::{
     score_cases, summarize_cases, ActualItem, CaseRunScores, EvalConfig, EvalStatus, ScoreError,
+    ScoringServices,
 };
-use crate::evalset::read_evalset_cases;
+use crate::evalset::{read_evalset_cases, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
 use std::io::{BufRead, BufReader};
@@ -64,20 +66,36 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     };
     let expected = read_compact_eval_set(&args.expected)?;
     let header = ResultHeader::named(&args.app, &expected.eval_set_id, now_seconds());
-    let mut adk = args
-        .json
-        .as_deref()
-        .map(|path| adk_file(path, &header))
-        .transpose()?;
-    let mut summary = args
-        .json_summary
-        .as_deref()
-        .map(|path| summary_file(path, &header))
-        .transpose()?;
+    let files = ScoreFiles::create(args.json.as_deref(), args.json_summary.as_deref(), &header)?;
+    let mut writer = ScoreWriter::start(files);
+    let runs = match score_runs(&args.actual, &expected, &config, &services, &mut writer).await {
+        Ok(runs) => runs,
+        Err(err) => {
+            writer.abandon();
+            return Err(err);
+        }
+    };
+    let summaries = summarize_cases(&expected, runs, &config);
+    print!("{}", table::results_table(&summaries, args.actual.len()));
+    writer.finish(&summaries)?;
+    let all_passed = summaries
+        .iter()
+        .all(|case| case.final_eval_status == EvalStatus::Passed);
+    Ok(cases_exit_code(all_passed))
+}
 
+/// Scores every actual set's cases as they are read, hands each result to `writer`, and
+/// answers what the case summaries need of each.
+async fn score_runs(
+    paths: &[PathBuf],
+    expected: &CompactEvalSet,
+    config: &EvalConfig,
+    services: &ScoringServices,
+    writer: &mut ScoreWriter,
+) -> Result<Vec<(usize, CaseRunScores)>, CliError> {
     let (sender, receiver) = mpsc::channel(READ_AHEAD);
     let reader = tokio::task::spawn_blocking({
-        let paths = args.actual.clone();
+        let paths = paths.to_vec();
         move || read_runs(&paths, &sender)
     });
     let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
@@ -87,58 +105,16 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
             .map(|batch| (futures::stream::iter(batch), receiver))
     })
     .flatten();
-    let results = score_cases(&expected, arrivals, &config, &services);
+    let results = score_cases(expected, arrivals, config, services);
     futures::pin_mut!(results);
     let mut runs = Vec::new();
     while let Some(scored) = results.next().await {
-        let scored = scored.map_err(|source| score_error(&args.actual, source))?;
-        runs.push((scored.case_index, CaseRunScores::of(&scored.result, &config)));
-        if let Some(adk) = &mut adk {
-            adk.case(&scored.result).map_err(|err| adk.out().error(err))?;
-        }
-        if let Some(summary) = &mut summary {
-            summary
-                .case_run(scored.run, &scored.result)
-                .map_err(|err| summary.out().error(err))?;
-        }
+        let scored = scored.map_err(|source| score_error(paths, source))?;
+        runs.push((scored.case_index, CaseRunScores::of(&scored.result, config)));
+        writer.push(scored)?;
     }
     reader.await.map_err(|err| CliError::Run(err.to_string()))?;
-
-    let summaries = summarize_cases(&expected, runs, &config);
-    print!("{}", table::results_table(&summaries, args.actual.len()));
-    if let Some(adk) = adk {
-        finished(adk.finish(Some(&summaries)))?.keep()?;
-    }
-    if let Some(summary) = summary {
-        finished(summary.finish(&summaries))?.keep()?;
-    }
-    let all_passed = summaries
-        .iter()
-        .all(|case| case.final_eval_status == EvalStatus::Passed);
-    Ok(cases_exit_code(all_passed))
-}
-
-fn adk_file(path: &Path, header: &ResultHeader) -> Result<AdkResultWriter<ResultFile>, CliError> {
-    let file = ResultFile::create(path)?;
-    let error = |err| CliError::Write {
-        path: path.to_path_buf(),
-        source: err,
-    };
-    AdkResultWriter::begin(file, header, 0).map_err(error)
-}
-
-fn summary_file(path: &Path, header: &ResultHeader) -> Result<SummaryWriter<ResultFile>, CliError> {
-    let file = ResultFile::create(path)?;
-    let error = |err| CliError::Write {
-        path: path.to_path_buf(),
-        source: err,
-    };
-    SummaryWriter::begin(file, header).map_err(error)
-}
-
-/// A closed writer's file, or the error of its last writes.
-fn finished(closed: Result<ResultFile, (ResultFile, std::io::Error)>) -> Result<ResultFile, CliError> {
-    closed.map_err(|(file, err)| file.error(err))
+    Ok(runs)
 }
 
 fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {

@@ -197,6 +197,20 @@ pub struct EvalSetResult {
     pub case_summaries: Vec<CaseSummary>,
 }
 
+impl EvalCaseResult {
+    /// Whether the result holds what [`adk_case_result`] leaves out of files made for ADK
+    /// (Evalstudio's `reason`, `evidence` and `tool_sources`); without them it is written as is.
+    pub fn has_evalstudio_fields(&self) -> bool {
+        let evalstudio = |m: &EvalMetricResult| m.details.reason.is_some() || m.details.evidence.is_some();
+        !self.tool_sources.is_empty()
+            || self.overall_eval_metric_results.iter().any(evalstudio)
+            || self
+                .eval_metric_result_per_invocation
+                .iter()
+                .any(|invocation| invocation.eval_metric_results.iter().any(evalstudio))
+    }
+}
+
 /// A stored case result as ADK reads it: its `EvalMetricResultDetails` forbids keys it does
 /// not define, so the files made for ADK (`--json`, the run export) leave out Evalstudio's
 /// `reason`, `evidence` and `tool_sources`, which the browser and REST keep.

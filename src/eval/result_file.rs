@@ -39,14 +39,10 @@ fn python_float(value: f64) -> String {
 /// ADK's EvalSetResult, its case results written as they come.
 pub struct AdkResultWriter<W: Write> {
     out: W,
-    /// What each line of a case is indented by: the result's own depth, plus two levels.
-    indent: Vec<u8>,
-    /// The closing lines' indent: the result's own depth.
-    depth: String,
+    /// The result's own depth, in levels of two spaces.
+    depth: usize,
     creation_timestamp: f64,
     cases: usize,
-    /// A case's pretty text, reused from case to case.
-    buffer: Vec<u8>,
 }
 
 impl<W: Write> AdkResultWriter<W> {
@@ -63,41 +59,43 @@ impl<W: Write> AdkResultWriter<W> {
         write!(out, ",\n{pad}  \"eval_case_results\": [")?;
         Ok(AdkResultWriter {
             out,
-            indent: format!("\n{pad}    ").into_bytes(),
-            depth: pad,
+            depth,
             creation_timestamp: header.creation_timestamp,
             cases: 0,
-            buffer: Vec::new(),
         })
     }
 
     /// Appends a case result as ADK reads it (see [`adk_case_result`]).
     pub fn case(&mut self, result: &EvalCaseResult) -> io::Result<()> {
-        let value = adk_case_result(serde_json::to_value(result).map_err(io::Error::other)?);
-        self.stored_case(&value)
+        if result.has_evalstudio_fields() {
+            let value = adk_case_result(serde_json::to_value(result).map_err(io::Error::other)?);
+            return self.stored_case(&value);
+        }
+        self.next_case()?;
+        self.pretty(result, self.depth + 2)
     }
 
     /// Appends a case result already in ADK's form.
     pub fn stored_case(&mut self, value: &Value) -> io::Result<()> {
-        self.out.write_all(if self.cases == 0 { b"" } else { b"," })?;
-        self.out.write_all(&self.indent)?;
-        self.cases += 1;
-        let indent = self.indent.clone();
-        self.pretty(value, &indent)
+        self.next_case()?;
+        self.pretty(value, self.depth + 2)
     }
 
-    /// `value` pretty, each line after the first moved in by `indent` (a newline and spaces).
-    fn pretty(&mut self, value: &impl Serialize, indent: &[u8]) -> io::Result<()> {
-        self.buffer.clear();
-        serde_json::to_writer_pretty(&mut self.buffer, value)?;
-        // Newlines only separate tokens in pretty JSON (strings escape theirs).
-        for (n, line) in self.buffer.split(|b| *b == b'\n').enumerate() {
-            if n > 0 {
-                self.out.write_all(indent)?;
-            }
-            self.out.write_all(line)?;
-        }
+    fn next_case(&mut self) -> io::Result<()> {
+        self.out.write_all(if self.cases == 0 { b"\n" } else { b",\n" })?;
+        indent(&mut self.out, self.depth + 2)?;
+        self.cases += 1;
         Ok(())
+    }
+
+    /// `value` pretty, as it is written `depth` levels in.
+    fn pretty(&mut self, value: &impl Serialize, depth: usize) -> io::Result<()> {
+        let formatter = NestedPretty {
+            depth,
+            has_value: false,
+        };
+        let mut serializer = serde_json::Serializer::with_formatter(&mut self.out, formatter);
+        value.serialize(&mut serializer).map_err(io::Error::other)
     }
 
     /// Where the result goes.
@@ -115,7 +113,7 @@ impl<W: Write> AdkResultWriter<W> {
     }
 
     fn close(&mut self, case_summaries: Option<&[CaseSummary]>) -> io::Result<()> {
-        let pad = self.depth.clone();
+        let pad = "  ".repeat(self.depth);
         if self.cases == 0 {
             write!(self.out, "]")?;
         } else {
@@ -125,9 +123,79 @@ impl<W: Write> AdkResultWriter<W> {
         serde_json::to_writer(&mut self.out, &self.creation_timestamp)?;
         if let Some(summaries) = case_summaries {
             write!(self.out, ",\n{pad}  \"case_summaries\": ")?;
-            self.pretty(&summaries, format!("\n{pad}  ").as_bytes())?;
+            self.pretty(&summaries, self.depth + 1)?;
         }
         write!(self.out, "\n{pad}}}")
+    }
+}
+
+fn indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        out.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// serde_json's `PrettyFormatter` (two spaces), for a value that starts `depth` levels in: what
+/// `to_string_pretty` of the whole result writes there.
+struct NestedPretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl serde_json::ser::Formatter for NestedPretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            indent(out, self.depth)?;
+        }
+        out.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(out, self.depth)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            indent(out, self.depth)?;
+        }
+        out.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(out, self.depth)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 

@@ -1,0 +1,149 @@
+//! `score`'s result files, written on a thread of their own as scored cases arrive, so that
+//! formatting (and letting go of) each result runs beside the scoring rather than in its way.
+
+use super::files::ResultFile;
+use super::CliError;
+use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
+use crate::eval::{CaseSummary, ScoredCase};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
+
+/// Scored cases cross to the writing thread in batches of this many…
+const BATCH: usize = 64;
+/// …with at most this many batches waiting.
+const WAITING: usize = 4;
+
+/// The files asked for: ADK's EvalSetResult (`--json`) and the verdicts (`--json-summary`).
+pub struct ScoreFiles {
+    adk: Option<AdkResultWriter<ResultFile>>,
+    summary: Option<SummaryWriter<ResultFile>>,
+}
+
+impl ScoreFiles {
+    pub fn create(
+        json: Option<&Path>,
+        json_summary: Option<&Path>,
+        header: &ResultHeader,
+    ) -> Result<Self, CliError> {
+        let adk = json
+            .map(|path| {
+                AdkResultWriter::begin(ResultFile::create(path)?, header, 0)
+                    .map_err(|err| write_error(path, err))
+            })
+            .transpose()?;
+        let summary = json_summary
+            .map(|path| {
+                SummaryWriter::begin(ResultFile::create(path)?, header).map_err(|err| write_error(path, err))
+            })
+            .transpose()?;
+        Ok(ScoreFiles { adk, summary })
+    }
+
+    fn write(&mut self, scored: &ScoredCase) -> Result<(), WriteFailed> {
+        if let Some(adk) = &mut self.adk {
+            adk.case(&scored.result)
+                .map_err(|err| WriteFailed(adk.out().path().to_path_buf(), err))?;
+        }
+        if let Some(summary) = &mut self.summary {
+            summary
+                .case_run(scored.run, &scored.result)
+                .map_err(|err| WriteFailed(summary.out().path().to_path_buf(), err))?;
+        }
+        Ok(())
+    }
+
+    /// Closes each file with the cases over all runs and puts it in place.
+    fn finish(self, summaries: &[CaseSummary]) -> Result<(), CliError> {
+        if let Some(adk) = self.adk {
+            closed(adk.finish(Some(summaries)))?.keep()?;
+        }
+        if let Some(summary) = self.summary {
+            closed(summary.finish(summaries))?.keep()?;
+        }
+        Ok(())
+    }
+}
+
+/// A write that failed on the writing thread (which a `CliError` cannot leave).
+struct WriteFailed(PathBuf, io::Error);
+
+/// The writing thread and the batch on its way to it.
+pub struct ScoreWriter {
+    sender: Option<SyncSender<Vec<ScoredCase>>>,
+    batch: Vec<ScoredCase>,
+    thread: Option<JoinHandle<Result<ScoreFiles, WriteFailed>>>,
+}
+
+impl ScoreWriter {
+    pub fn start(mut files: ScoreFiles) -> Self {
+        let (sender, receiver) = sync_channel::<Vec<ScoredCase>>(WAITING);
+        let thread = std::thread::spawn(move || {
+            for batch in receiver {
+                batch.iter().try_for_each(|scored| files.write(scored))?;
+            }
+            Ok(files)
+        });
+        ScoreWriter {
+            sender: Some(sender),
+            batch: Vec::with_capacity(BATCH),
+            thread: Some(thread),
+        }
+    }
+
+    /// Hands a scored case over; a write that failed shows here (or at `finish`).
+    pub fn push(&mut self, scored: ScoredCase) -> Result<(), CliError> {
+        self.batch.push(scored);
+        if self.batch.len() < BATCH {
+            return Ok(());
+        }
+        self.send()
+    }
+
+    fn send(&mut self) -> Result<(), CliError> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        let sent = self.sender.as_ref().map(|sender| sender.send(batch));
+        if let Some(Err(_)) = sent {
+            // The thread stopped: a write failed, and it says which.
+            return self.join().map(drop);
+        }
+        Ok(())
+    }
+
+    /// Writes what is left, closes the files with `summaries` and puts them in place.
+    pub fn finish(mut self, summaries: &[CaseSummary]) -> Result<(), CliError> {
+        self.send()?;
+        self.join()?.finish(summaries)
+    }
+
+    /// Stops writing; the files are not put in place.
+    pub fn abandon(mut self) {
+        drop(self.join());
+    }
+
+    fn join(&mut self) -> Result<ScoreFiles, CliError> {
+        self.sender = None;
+        let thread = self
+            .thread
+            .take()
+            .ok_or_else(|| CliError::Run("the results were written already".into()))?;
+        match thread.join() {
+            Ok(Ok(files)) => Ok(files),
+            Ok(Err(WriteFailed(path, source))) => Err(CliError::Write { path, source }),
+            Err(_) => Err(CliError::Run("writing the results failed".into())),
+        }
+    }
+}
+
+fn write_error(path: &Path, source: io::Error) -> CliError {
+    CliError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A closed writer's file, or the error of its last writes.
+fn closed(closed: Result<ResultFile, (ResultFile, io::Error)>) -> Result<ResultFile, CliError> {
+    closed.map_err(|(file, err)| file.error(err))
+}
