@@ -129,9 +129,14 @@ impl<W: Write> AdkResultWriter<W> {
     }
 }
 
+/// Two spaces a level, in one write (results nest about ten levels deep).
 fn indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
-    for _ in 0..depth {
-        out.write_all(b"  ")?;
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    let mut left = 2 * depth;
+    while left > 0 {
+        let step = left.min(SPACES.len());
+        out.write_all(&SPACES[..step])?;
+        left -= step;
     }
     Ok(())
 }
