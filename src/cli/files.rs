@@ -4,10 +4,11 @@ use super::CliError;
 use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
 use crate::evalset::{
-    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, CompactEvalSet, EvalSet,
-    LegacyDefaults,
+    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases,
+    validate_case, CompactEvalSet, EvalSet, LegacyDefaults,
 };
-use std::io::{self, BufWriter, Write};
+use std::collections::HashSet;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Reads an evalset file in any form `import` accepts.
@@ -27,12 +28,32 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Reads an evalset file in any form `import` accepts into each case's JSON, checked as
-/// `import` checks it: for a large expected set read once and used a case at a time.
+/// `import` checks it: for a large expected set read once and used a case at a time. ADK's form
+/// is read from the file a case at a time; a legacy list, or a file with an error (to say on
+/// which line), is read whole.
 pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
     let input_error = |message| CliError::Input {
         name: path.display().to_string(),
         message,
     };
+    let file = std::fs::File::open(path).map_err(|e| input_error(format!("cannot read it: {e}")))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    if !starts_with_list(&mut reader) {
+        let mut compact = CompactEvalSet::default();
+        let mut seen = HashSet::new();
+        let streamed = read_evalset_cases(reader, &mut |_, case| {
+            validate_case(&case)?;
+            if !seen.insert(case.eval_id.clone()) {
+                return Err(format!("duplicate eval_id `{}`", case.eval_id));
+            }
+            compact.push(&case);
+            Ok(())
+        });
+        if let Ok(header) = streamed {
+            compact.eval_set_id = header.eval_set_id;
+            return Ok(compact);
+        }
+    }
     let text = read(path).map_err(input_error)?;
     let file_name = file_name(path);
     let mut compact = CompactEvalSet::default();
@@ -43,6 +64,26 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
         .map_err(|err| input_error(err.to_string()))?;
     compact.eval_set_id = header.eval_set_id;
     Ok(compact)
+}
+
+/// Whether the first thing in a file is `[` (a legacy list), looked at without consuming
+/// anything but the whitespace (and byte order mark) before it.
+pub fn starts_with_list(reader: &mut impl BufRead) -> bool {
+    loop {
+        let Ok(buffer) = reader.fill_buf() else {
+            return false;
+        };
+        let Some(&first) = buffer.first() else {
+            return false;
+        };
+        if first.is_ascii_whitespace() {
+            reader.consume(1);
+        } else if buffer.starts_with("\u{feff}".as_bytes()) {
+            reader.consume(3);
+        } else {
+            return first == b'[';
+        }
+    }
 }
 
 /// Parses evalset text in any form `import` accepts; a legacy list is named after `file_name`.

@@ -3,7 +3,7 @@
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
 //! arrives and its result written at once, so memory grows with the expected file only.
 
-use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config};
+use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config, starts_with_list};
 use super::score_files::{ScoreFiles, ScoreWriter};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
@@ -17,7 +17,7 @@ use crate::eval::{
 use crate::evalset::{read_evalset_cases, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tokio::sync::mpsc;
@@ -76,7 +76,11 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         }
     };
     let summaries = summarize_cases(&expected, runs, &config);
-    print!("{}", table::results_table(&summaries, args.actual.len()));
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    table::write_results_table(&mut stdout, &summaries, args.actual.len())
+        .and_then(|()| std::io::Write::flush(&mut stdout))
+        .map_err(|err| CliError::Run(format!("cannot print the results: {err}")))?;
+    drop(stdout);
     writer.finish(&summaries)?;
     let all_passed = summaries
         .iter()
@@ -190,22 +194,4 @@ fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), St
     read_evalset_cases(reader, &mut |_, case| send(case))
         .map(drop)
         .map_err(|err| err.to_string())
-}
-
-/// Whether the first thing in the file is `[` (a legacy list), looked at without consuming it.
-fn starts_with_list(reader: &mut impl BufRead) -> bool {
-    loop {
-        let Ok(buffer) = reader.fill_buf() else {
-            return false;
-        };
-        let Some(&first) = buffer.first() else {
-            return false;
-        };
-        if first.is_ascii_whitespace() || buffer.starts_with("\u{feff}".as_bytes()) {
-            let skip = if first.is_ascii_whitespace() { 1 } else { 3 };
-            reader.consume(skip);
-            continue;
-        }
-        return first == b'[';
-    }
 }

@@ -1,51 +1,54 @@
 //! What `eval` and `score` print about scored cases: a table of each case's metrics, the
-//! counts, and the agent errors. Pure: the caller prints the text.
+//! counts, and the agent errors. Pure: text, or any `io::Write`.
 
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::EvalRunCase;
-use std::fmt::Write;
+use std::io;
 
 /// One row per case and metric, then the counts; each line ends with a newline.
 pub fn results_table(summaries: &[CaseSummary], runs: usize) -> String {
+    let mut text = Vec::new();
+    write_results_table(&mut text, summaries, runs).expect("writing to memory cannot fail");
+    String::from_utf8(text).expect("the table is text")
+}
+
+/// [`results_table`] written as it goes: the columns are measured first, so no row is held
+/// (tens of thousands of cases make millions of cells).
+pub fn write_results_table(
+    out: &mut impl io::Write,
+    summaries: &[CaseSummary],
+    runs: usize,
+) -> io::Result<()> {
     let number = |value: Option<f64>| value.map_or("-".to_string(), |v| format!("{v:.4}"));
-    let mut rows = vec![["case", "metric", "score", "threshold", "status"].map(String::from)];
+    let mut widths = ["case".len(), "(case)".len(), "score".len(), "threshold".len()];
+    for case in summaries {
+        widths[0] = widths[0].max(case.eval_id.chars().count());
+        for metric in &case.metrics {
+            widths[1] = widths[1].max(metric.metric_name.chars().count());
+            widths[2] = widths[2].max(number(metric.score).len());
+            widths[3] = widths[3].max(number(metric.threshold).len());
+        }
+    }
+    let [w0, w1, w2, w3] = widths;
+    let mut row = |case: &str, metric: &str, score: &str, threshold: &str, status: &dyn std::fmt::Display| {
+        writeln!(
+            out,
+            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}"
+        )
+    };
+    row("case", "metric", "score", "threshold", &"status")?;
     for case in summaries {
         for metric in &case.metrics {
-            rows.push([
-                case.eval_id.clone(),
-                metric.metric_name.clone(),
-                number(metric.score),
-                number(metric.threshold),
-                metric.eval_status.to_string(),
-            ]);
+            let (score, threshold) = (number(metric.score), number(metric.threshold));
+            row(
+                &case.eval_id,
+                &metric.metric_name,
+                &score,
+                &threshold,
+                &metric.eval_status,
+            )?;
         }
-        rows.push([
-            case.eval_id.clone(),
-            "(case)".into(),
-            String::new(),
-            String::new(),
-            case.final_eval_status.to_string(),
-        ]);
-    }
-    let widths: Vec<usize> = (0..5)
-        .map(|column| {
-            rows.iter()
-                .map(|row| row[column].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut text = String::new();
-    for [case, metric, score, threshold, status] in &rows {
-        writeln!(
-            text,
-            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}",
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-        )
-        .expect("writing to a String cannot fail");
+        row(&case.eval_id, "(case)", "", "", &case.final_eval_status)?;
     }
     let count = |status: EvalStatus| {
         summaries
@@ -60,15 +63,13 @@ pub fn results_table(summaries: &[CaseSummary], runs: usize) -> String {
     };
     let cases = summaries.len();
     writeln!(
-        text,
+        out,
         "{cases} case{}: {} passed, {} failed, {} not evaluated{over_runs}",
         if cases == 1 { "" } else { "s" },
         count(EvalStatus::Passed),
         count(EvalStatus::Failed),
         count(EvalStatus::NotEvaluated),
     )
-    .expect("writing to a String cannot fail");
-    text
 }
 
 /// One `ERROR` line per case run the agent could not finish.
