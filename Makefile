@@ -89,7 +89,7 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 
 ## conformance: our export and metrics against google-adk's own file writer and evaluators, its judge metrics
 ## against the same scripted judge, MCP tool results as its McpTool records them, ADK 2.13's web-server
-## routes against its own FastAPI app (in a venv, from PyPI)
+## routes against its own FastAPI app (in a venv, from PyPI), and score's peak memory against the expected file's size
 conformance: $(VENV)/.installed node-tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
 	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
@@ -97,6 +97,7 @@ conformance: $(VENV)/.installed node-tools
 	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 	$(VENV)/bin/python conformance/adk_mcp.py "$(CARGO_TARGET_DIR)/debug/evalstudio" end2end/node_modules/.bin/mcp-server-everything
 	$(VENV)/bin/python conformance/adk_dev_routes.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/agents
+	$(VENV)/bin/python conformance/score_memory.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)
@@ -109,13 +110,15 @@ e2e: tools $(VENV)/.installed
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk, case list, results views, embeddings, first page load on Fast 4G
-bench: model
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views, embeddings, first page load on Fast 4G
+bench: model $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
 	cargo bench --features ssr --bench folder
 	cargo bench --features ssr --bench scoring
+	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --release --features ssr --bin evalstudio
+	ADK_PYTHON="$(VENV)/bin/python" scripts/bench-whole-score
 	cargo bench --features ssr --bench case_list
 	cargo bench --features ssr --bench run_views
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
