@@ -103,6 +103,11 @@ impl<W: Write> AdkResultWriter<W> {
         &self.out
     }
 
+    /// Where the result goes, to take what was written so far (a `Vec` sent on in chunks).
+    pub fn out_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Closes the list and the result, with Evalstudio's `case_summaries` (which ADK's reader
     /// ignores) when given; answers the writer, with the error if a write failed.
     pub fn finish(mut self, case_summaries: Option<&[CaseSummary]>) -> Result<W, (W, io::Error)> {

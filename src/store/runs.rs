@@ -381,6 +381,33 @@ impl Store {
             .collect()
     }
 
+    /// Up to `limit` case results (ADK JSON as stored) of a run, in run and case order, after
+    /// the case run `after` (run index, case index): a run read a page at a time.
+    pub async fn eval_run_results_page(
+        &self,
+        run_row: i64,
+        after: Option<(i64, i64)>,
+        limit: i64,
+    ) -> StoreResult<Vec<((i64, i64), Value)>> {
+        let (run_index, case_index) = after.unwrap_or((-1, -1));
+        let rows: Vec<(i64, i64, String)> = sqlx::query_as(
+            "SELECT run_index, case_index, result_json FROM eval_run_cases \
+             WHERE run_row = ? AND (run_index, case_index) > (?, ?) ORDER BY run_index, case_index LIMIT ?",
+        )
+        .bind(run_row)
+        .bind(run_index)
+        .bind(case_index)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|(run_index, case_index, json)| {
+                let result = serde_json::from_str(&json).map_err(corrupt)?;
+                Ok(((run_index, case_index), result))
+            })
+            .collect()
+    }
+
     /// One case's stored runs, in run order, with their whole results.
     pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
         let rows = sqlx::query(

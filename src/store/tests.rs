@@ -270,6 +270,33 @@ async fn finished_case_runs_are_stored_in_batches() {
 }
 
 #[tokio::test]
+async fn a_runs_results_read_a_page_at_a_time_in_run_and_case_order() {
+    let (_dir, store) = temp_store().await;
+    let run = weather_run(&store).await;
+    let second_run = |case_index| EvalRunCase {
+        run_index: 1,
+        ..case_run(case_index, 1)
+    };
+    // Stored out of order, across two runs.
+    let cases = [second_run(0), case_run(2, 1), case_run(0, 1), case_run(1, 2)];
+    store.save_eval_run_cases(run.row, &cases, &[]).await.unwrap();
+    let mut read = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.eval_run_results_page(run.row, after, 2).await.unwrap();
+        let Some(&(last, _)) = page.last() else { break };
+        read.extend(
+            page.into_iter()
+                .map(|(at, result)| (at, result["eval_id"].clone())),
+        );
+        after = Some(last);
+    }
+    let order: Vec<(i64, i64)> = read.iter().map(|(at, _)| *at).collect();
+    assert_eq!(order, [(0, 0), (0, 1), (0, 2), (1, 0)]);
+    assert_eq!(read[3].1, "case_0");
+}
+
+#[tokio::test]
 async fn deletes_older_than_the_undo_window_are_purged() {
     let (_dir, store) = temp_store().await;
     store.create_eval_set("demo", "set", 0.0).await.unwrap();

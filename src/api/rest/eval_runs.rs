@@ -10,6 +10,7 @@ use crate::service::eval_runs::{self, StoredEvalSetResult};
 use crate::service::run_plan::{tool_execution, RunEvalSet, RunMetrics, RunRequest};
 use crate::service::run_progress::{self, ProgressEvent};
 use crate::service::{metric_offer, run_export, run_views};
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -196,26 +197,29 @@ async fn export_eval_result(
     Query(query): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let store = &state.services.store;
-    let (file, content_type) = match query.format.as_deref().unwrap_or("adk") {
-        "adk" => (
-            run_export::adk_result_file(store, &app, &result_id).await?,
-            "application/json",
-        ),
-        "junit" => (
-            run_export::junit_file(store, &app, &result_id).await?,
-            "application/xml",
-        ),
+    let (file_name, body, content_type) = match query.format.as_deref().unwrap_or("adk") {
+        // Streamed a page of cases at a time: a large run is never whole in memory.
+        "adk" => {
+            let file = run_export::adk_result_chunks(store, &app, &result_id).await?;
+            let chunks = file.chunks.map(|chunk| {
+                chunk
+                    .map(Bytes::from)
+                    .map_err(|err| std::io::Error::other(err.to_string()))
+            });
+            (file.file_name, Body::from_stream(chunks), "application/json")
+        }
+        "junit" => {
+            let file = run_export::junit_file(store, &app, &result_id).await?;
+            (file.file_name, Body::from(file.text), "application/xml")
+        }
         other => {
             return Err(ApiError::bad_request(format!(
                 "format `{other}` is not one of adk, junit"
             )))
         }
     };
-    let disposition = format!(
-        "attachment; filename=\"{}\"",
-        file.file_name.replace(['"', '\\'], "_")
-    );
-    let mut response = (StatusCode::OK, file.text).into_response();
+    let disposition = format!("attachment; filename=\"{}\"", file_name.replace(['"', '\\'], "_"));
+    let mut response = (StatusCode::OK, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     if let Ok(value) = HeaderValue::from_str(&disposition) {
