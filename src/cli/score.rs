@@ -76,12 +76,11 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         }
     };
     let summaries = summarize_cases(&expected, runs, &config);
+    writer.finish(&summaries)?;
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     table::write_results_table(&mut stdout, &summaries, args.actual.len())
         .and_then(|()| std::io::Write::flush(&mut stdout))
         .map_err(|err| CliError::Run(format!("cannot print the results: {err}")))?;
-    drop(stdout);
-    writer.finish(&summaries)?;
     let all_passed = summaries
         .iter()
         .all(|case| case.final_eval_status == EvalStatus::Passed);
