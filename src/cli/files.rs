@@ -21,7 +21,8 @@ pub fn read_eval_set(path: &Path) -> Result<EvalSet, CliError> {
     parse_eval_set(&text, &file_name(path)).map_err(input_error)
 }
 
-fn file_name(path: &Path) -> String {
+/// The path's last part, as text.
+pub fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
@@ -193,7 +194,8 @@ impl Write for ResultFile {
     }
 }
 
-fn write_error(path: &Path, source: io::Error) -> CliError {
+/// A failed write of `path`.
+pub fn write_error(path: &Path, source: io::Error) -> CliError {
     CliError::Write {
         path: path.to_path_buf(),
         source,

@@ -3,7 +3,7 @@
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
 //! arrives and its result written at once, so memory grows with the expected file only.
 
-use super::files::{parse_eval_set, read_compact_eval_set, read_eval_config, starts_with_list};
+use super::files::{file_name, parse_eval_set, read_compact_eval_set, read_eval_config, starts_with_list};
 use super::score_files::{ScoreFiles, ScoreWriter};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
@@ -181,11 +181,7 @@ fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), St
     if starts_with_list(&mut reader) {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut reader, &mut text).map_err(|err| err.to_string())?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        return parse_eval_set(&text, &name)?
+        return parse_eval_set(&text, &file_name(path))?
             .eval_cases
             .into_iter()
             .try_for_each(&mut send);

@@ -1,7 +1,7 @@
 //! `score`'s result files, written on a thread of their own as scored cases arrive, so that
 //! formatting (and letting go of) each result runs beside the scoring rather than in its way.
 
-use super::files::ResultFile;
+use super::files::{write_error, ResultFile};
 use super::CliError;
 use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
 use crate::eval::{CaseSummary, ScoredCase};
@@ -133,13 +133,6 @@ impl ScoreWriter {
             Ok(Err(WriteFailed(path, source))) => Err(CliError::Write { path, source }),
             Err(_) => Err(CliError::Run("writing the results failed".into())),
         }
-    }
-}
-
-fn write_error(path: &Path, source: io::Error) -> CliError {
-    CliError::Write {
-        path: path.to_path_buf(),
-        source,
     }
 }
 

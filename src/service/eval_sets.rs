@@ -87,7 +87,12 @@ pub const EVAL_SET_TOOL_MODE_KEY: &str = "tool_execution_mode";
 
 /// The tool execution mode an evalset names as its default, if a valid one.
 pub fn eval_set_tool_mode(set: &EvalSet) -> Option<ToolExecutionMode> {
-    set.extra
+    tool_mode_in(&set.extra)
+}
+
+/// The mode named among an evalset file's keys that ADK does not define.
+fn tool_mode_in(extra: &Map<String, Value>) -> Option<ToolExecutionMode> {
+    extra
         .get(EVAL_SET_TOOL_MODE_KEY)
         .and_then(Value::as_str)
         .and_then(ToolExecutionMode::parse)
@@ -99,12 +104,7 @@ pub async fn stored_tool_mode(
     app: &str,
     eval_set_id: &str,
 ) -> Result<Option<ToolExecutionMode>, EvalSetError> {
-    let extra = store.eval_set_extra(app, eval_set_id).await?;
-    let set = EvalSet {
-        extra,
-        ..EvalSet::default()
-    };
-    Ok(eval_set_tool_mode(&set))
+    Ok(tool_mode_in(&store.eval_set_extra(app, eval_set_id).await?))
 }
 
 pub async fn create_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<(), EvalSetError> {

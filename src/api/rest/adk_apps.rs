@@ -15,6 +15,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 /// `GET /list-apps` and `GET /version`, at the root as ADK has them.
 pub fn list_apps_route() -> Router<AppState> {
@@ -52,38 +53,49 @@ async fn list_apps(
     if !query.detailed {
         return Ok(Json(json!(apps)));
     }
+    // One ADK server lists every app of a folder: each server is asked once.
+    let mut listed_by: HashMap<String, Value> = HashMap::new();
     let mut detailed = Vec::with_capacity(apps.len());
     for app in &apps {
         let Some(profile) = state.services.profiles.get(app) else {
             continue;
         };
-        match profile.outline() {
-            Some(outline) => detailed.push(outline.list_entry()),
-            None => detailed.extend(adk_list_entry(profile).await?),
+        if let Some(outline) = profile.outline() {
+            detailed.push(outline.list_entry());
+            continue;
         }
+        let base_url = adk_base_url(profile).unwrap_or_default();
+        if !listed_by.contains_key(&base_url) {
+            let listed = adk_detailed_list(&base_url).await?;
+            listed_by.insert(base_url.clone(), listed);
+        }
+        detailed.extend(adk_list_entry(profile, &listed_by[&base_url]));
     }
     Ok(Json(json!({ "apps": detailed })))
 }
 
-/// An `adk` profile's app as its server lists it, named as the profile.
-async fn adk_list_entry(profile: &AgentProfile) -> Result<Option<Value>, DevError> {
-    let base_url = adk_base_url(profile).unwrap_or_default();
-    let listed: Value = reqwest::get(format!("{base_url}/list-apps?detailed=true"))
+/// ADK's `ListAppsResponse` from its server.
+async fn adk_detailed_list(base_url: &str) -> Result<Value, DevError> {
+    let listed = reqwest::get(format!("{base_url}/list-apps?detailed=true"))
         .await
         .and_then(reqwest::Response::error_for_status)
         .map_err(ApiError::internal)?
         .json()
         .await
         .map_err(ApiError::internal)?;
+    Ok(listed)
+}
+
+/// An `adk` profile's app as its server listed it, named as the profile.
+fn adk_list_entry(profile: &AgentProfile, listed: &Value) -> Option<Value> {
     let app = profile.adk_app.as_deref().unwrap_or(&profile.name);
-    let entry = listed["apps"]
-        .as_array()
-        .and_then(|apps| apps.iter().find(|entry| entry["name"] == app))
-        .cloned();
-    Ok(entry.map(|mut entry| {
-        entry["name"] = json!(profile.name);
-        entry
-    }))
+    let mut entry = listed["apps"]
+        .as_array()?
+        .iter()
+        .find(|entry| entry["name"] == app)?
+        .clone();
+    entry["name"] = json!(profile.name);
+    Some(entry)
 }
 
 #[derive(Deserialize)]
