@@ -34,7 +34,7 @@ LLAMA_MODEL ?= $(HOME)/.cache/evalstudio/models/qwen2.5-coder-0.5b-instruct-q4_k
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run web build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser
+.PHONY: run web build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser gnu-time
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -111,7 +111,7 @@ e2e: tools $(VENV)/.installed
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
 ## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views, embeddings, first page load on Fast 4G
-bench: model $(VENV)/.installed
+bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
@@ -142,6 +142,13 @@ node-tools: end2end/node_modules/.package-lock.json
 
 end2end/node_modules/.package-lock.json: end2end/package.json end2end/package-lock.json
 	cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+
+# scripts/bench-whole-score measures peak RSS with GNU time (Debian's `time`).
+gnu-time:
+	@test -x /usr/bin/time || { \
+		echo "installing Debian's time"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq time >/dev/null; }
 
 browser:
 	@test -x /usr/bin/chromium || { \
