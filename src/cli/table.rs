@@ -3,6 +3,7 @@
 
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::EvalRunCase;
+use std::fmt::{self, Display, Write as _};
 use std::io;
 
 /// One row per case and metric, then the counts; each line ends with a newline.
@@ -19,36 +20,45 @@ pub fn write_results_table(
     summaries: &[CaseSummary],
     runs: usize,
 ) -> io::Result<()> {
-    let number = |value: Option<f64>| value.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let mut text = String::new();
+    let mut width = |value: Option<f64>| {
+        text.clear();
+        write!(text, "{:.4}", Number(value)).expect("writing to a String cannot fail");
+        text.len()
+    };
     let mut widths = ["case".len(), "(case)".len(), "score".len(), "threshold".len()];
     for case in summaries {
         widths[0] = widths[0].max(case.eval_id.chars().count());
         for metric in &case.metrics {
             widths[1] = widths[1].max(metric.metric_name.chars().count());
-            widths[2] = widths[2].max(number(metric.score).len());
-            widths[3] = widths[3].max(number(metric.threshold).len());
+            widths[2] = widths[2].max(width(metric.score));
+            widths[3] = widths[3].max(width(metric.threshold));
         }
     }
     let [w0, w1, w2, w3] = widths;
-    let mut row = |case: &str, metric: &str, score: &str, threshold: &str, status: &dyn std::fmt::Display| {
-        writeln!(
-            out,
-            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}"
-        )
-    };
-    row("case", "metric", "score", "threshold", &"status")?;
+    writeln!(
+        out,
+        "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  status",
+        "case", "metric", "score", "threshold"
+    )?;
+    let mut row =
+        |case: &str, metric: &str, score: &dyn Display, threshold: &dyn Display, status: &dyn Display| {
+            writeln!(
+                out,
+                "{case:<w0$}  {metric:<w1$}  {score:>w2$.4}  {threshold:>w3$.4}  {status}"
+            )
+        };
     for case in summaries {
         for metric in &case.metrics {
-            let (score, threshold) = (number(metric.score), number(metric.threshold));
             row(
                 &case.eval_id,
                 &metric.metric_name,
-                &score,
-                &threshold,
+                &Number(metric.score),
+                &Number(metric.threshold),
                 &metric.eval_status,
             )?;
         }
-        row(&case.eval_id, "(case)", "", "", &case.final_eval_status)?;
+        row(&case.eval_id, "(case)", &"", &"", &case.final_eval_status)?;
     }
     let count = |status: EvalStatus| {
         summaries
@@ -70,6 +80,18 @@ pub fn write_results_table(
         count(EvalStatus::Failed),
         count(EvalStatus::NotEvaluated),
     )
+}
+
+/// A score or threshold as the table shows it: with the format's precision, `-` when absent.
+struct Number(Option<f64>);
+
+impl Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(value) => Display::fmt(&value, f),
+            None => f.pad("-"),
+        }
+    }
 }
 
 /// One `ERROR` line per case run the agent could not finish.

@@ -14,6 +14,7 @@ use super::simulator::SimulatorConfig;
 use super::trajectory::{MatchType, TrajectoryCriterion};
 use super::ScoreRange;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The metrics to score, in the config's order.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +37,7 @@ pub struct MetricConfig {
     pub kind: MetricKind,
     /// The criterion as ADK's `EvalMetric.criterion` dumps it: `threshold`,
     /// `include_intermediate_responses_in_final`, then any other keys as written.
-    pub criterion: Map<String, Value>,
+    pub criterion: Arc<Map<String, Value>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +72,7 @@ impl MetricConfig {
             threshold: 0.0,
             scores: ScoreRange::UNIT,
             kind: MetricKind::Efficiency(metric),
-            criterion: Map::new(),
+            criterion: Arc::default(),
         }
     }
 
@@ -109,7 +110,7 @@ impl Default for EvalConfig {
             threshold,
             scores: ScoreRange::UNIT,
             kind,
-            criterion: base_criterion(threshold, false),
+            criterion: Arc::new(base_criterion(threshold, false)),
         };
         EvalConfig::with_informational(vec![
             metric(
@@ -140,7 +141,7 @@ impl EvalConfig {
             .metrics
             .iter()
             .filter(|m| !m.is_informational())
-            .map(|m| (m.name.clone(), Value::Object(m.criterion.clone())))
+            .map(|m| (m.name.clone(), Value::Object(Map::clone(&m.criterion))))
             .collect();
         let mut json = serde_json::json!({ "criteria": criteria });
         if !self.simulator.written.is_empty() {
@@ -344,7 +345,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             threshold,
             scores: declared_scores(&criterion, &path)?,
             kind: MetricKind::Evaluator(target),
-            criterion,
+            criterion: Arc::new(criterion),
         });
     }
     // ADK's criteria may carry extra keys, so a prompt on a built-in metric would be ignored.
@@ -393,7 +394,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         threshold,
         scores,
         kind,
-        criterion,
+        criterion: Arc::new(criterion),
     })
 }
 

@@ -618,6 +618,7 @@ mod tests {
     use futures::executor::block_on;
     use futures::future::BoxFuture;
     use serde_json::json;
+    use std::borrow::Cow;
     use std::collections::HashSet;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
@@ -725,7 +726,13 @@ mod tests {
             } else {
                 &case
             };
-            let result = block_on(score_case("set", case, vec![weather_turn()], &config, &services));
+            let result = block_on(score_case(
+                "set",
+                Cow::Borrowed(case),
+                vec![weather_turn()],
+                &config,
+                &services,
+            ));
             let turn = &result.eval_metric_result_per_invocation[0].eval_metric_results[0];
             assert_eq!(turn.metric_name, spec.name);
             assert!(

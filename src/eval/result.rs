@@ -7,6 +7,7 @@ use crate::evalset::{Camel, Invocation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 use std::fmt;
+use std::sync::Arc;
 
 /// ADK's `EvalStatus`, an int enum: it serialises as 1, 2, 3 or 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +84,8 @@ impl<'de> Deserialize<'de> for EvalStatus {
 pub struct EvalMetricResult {
     pub metric_name: String,
     pub threshold: Option<f64>,
-    pub criterion: Option<Map<String, Value>>,
+    /// Shared with the config's metric: every invocation's result names the same criterion.
+    pub criterion: Option<Arc<Map<String, Value>>>,
     pub custom_function_path: Option<String>,
     pub score: Option<f64>,
     pub eval_status: EvalStatus,

@@ -3,7 +3,7 @@
 //! result gives) and the compact summary CI reads for verdicts (`--json-summary`). Pure: any
 //! `io::Write`.
 
-use super::result::{adk_case_result, CaseSummary, EvalCaseResult, EvalStatus};
+use super::result::{adk_case_result, CaseSummary, EvalCaseResult, EvalStatus, MetricSummary};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -227,6 +227,17 @@ struct CaseRunLine<'a> {
     metrics: Vec<MetricLine<'a>>,
 }
 
+/// One case over all runs, keys in the order the summary has always had.
+#[derive(Serialize)]
+struct CaseLine<'a> {
+    eval_id: &'a str,
+    final_eval_status: EvalStatus,
+    num_runs: usize,
+    passed_runs: usize,
+    errors: usize,
+    metrics: &'a [MetricSummary],
+}
+
 #[derive(Serialize)]
 struct MetricLine<'a> {
     metric_name: &'a str,
@@ -297,12 +308,16 @@ impl<W: Write> SummaryWriter<W> {
                 EvalStatus::NotEvaluated | EvalStatus::Informational => 2,
             };
             counts[slot] += 1;
-            let line = json!({
-                "eval_id": case.eval_id, "final_eval_status": case.final_eval_status,
-                "num_runs": case.num_runs, "passed_runs": case.passed_runs, "errors": case.errors,
-                "metrics": case.metrics,
-            });
-            write!(self.out, "{}\n{line}", if n == 0 { "" } else { "," })?;
+            let line = CaseLine {
+                eval_id: &case.eval_id,
+                final_eval_status: case.final_eval_status,
+                num_runs: case.num_runs,
+                passed_runs: case.passed_runs,
+                errors: case.errors,
+                metrics: &case.metrics,
+            };
+            self.out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut self.out, &line)?;
         }
         let passed = counts[0] == summaries.len();
         write!(

@@ -21,7 +21,8 @@ use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
 use futures::future;
 use futures::stream::{self, Stream, StreamExt};
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Why the actual runs cannot be scored against the expected set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,7 +92,7 @@ pub fn score_cases<'a, E: ExpectedCases>(
         .map(move |lined| async move {
             let lined = lined?;
             let case = expected.case(lined.case_index);
-            let result = score_case(expected.eval_set_id(), &case, lined.actual, config, services).await;
+            let result = score_case(expected.eval_set_id(), case, lined.actual, config, services).await;
             Ok(ScoredCase {
                 run: lined.run,
                 case_index: lined.case_index,
@@ -116,25 +117,37 @@ struct Evaluation {
 }
 
 /// Scores one case's actual invocations (one run) against the expected case with every metric
-/// of the config.
+/// of the config. An owned expected case gives its invocations to the result; a borrowed one
+/// is copied.
 pub async fn score_case(
     eval_set_id: &str,
-    expected: &EvalCase,
+    expected: Cow<'_, EvalCase>,
     actual: Vec<Invocation>,
     config: &EvalConfig,
     services: &ScoringServices,
 ) -> EvalCaseResult {
     let mut evaluations = Vec::with_capacity(config.metrics.len());
     for metric in &config.metrics {
-        evaluations.push(evaluate_metric(metric, eval_set_id, expected, &actual, services).await);
+        evaluations.push(evaluate_metric(metric, eval_set_id, &expected, &actual, services).await);
     }
-    let expected_invocations = expected.conversation.as_deref();
+    let eval_id = expected.eval_id.clone();
+    let user_id = expected
+        .session_input
+        .as_ref()
+        .map(|input| input.user_id.as_str())
+        .filter(|id| !id.is_empty())
+        .unwrap_or("test_user_id")
+        .to_string();
+    let mut expected_invocations = match expected {
+        Cow::Owned(case) => case.conversation.unwrap_or_default(),
+        Cow::Borrowed(case) => case.conversation.clone().unwrap_or_default(),
+    }
+    .into_iter();
     let mut per_invocation: Vec<EvalMetricResultPerInvocation> = actual
         .into_iter()
-        .enumerate()
-        .map(|(index, invocation)| EvalMetricResultPerInvocation {
+        .map(|invocation| EvalMetricResultPerInvocation {
             actual_invocation: invocation,
-            expected_invocation: expected_invocations.and_then(|e| e.get(index)).cloned(),
+            expected_invocation: expected_invocations.next(),
             eval_metric_results: Vec::with_capacity(config.metrics.len()),
         })
         .collect();
@@ -158,23 +171,17 @@ pub async fn score_case(
                 .push(metric_result(metric, score, status, details));
         }
     }
-    let user_id = expected
-        .session_input
-        .as_ref()
-        .map(|input| input.user_id.as_str())
-        .filter(|id| !id.is_empty())
-        .unwrap_or("test_user_id");
     EvalCaseResult {
         eval_set_file: Some(eval_set_id.to_string()),
         eval_set_id: eval_set_id.to_string(),
-        eval_id: expected.eval_id.clone(),
+        eval_id,
         final_eval_status: EvalStatus::of_case(overall.iter().map(|r| r.eval_status)),
         eval_metric_results: None,
         overall_eval_metric_results: overall,
         eval_metric_result_per_invocation: per_invocation,
         session_id: String::new(),
         session_details: None,
-        user_id: Some(user_id.to_string()),
+        user_id: Some(user_id),
         error: None,
         tool_sources: Vec::new(),
     }
@@ -201,7 +208,7 @@ async fn evaluate_metric(
         MetricKind::Evaluator(target) => {
             let request = EvaluatorRequest {
                 metric_name: metric.name.clone(),
-                criterion: metric.criterion.clone(),
+                criterion: Map::clone(&metric.criterion),
                 eval_set_id: eval_set_id.to_string(),
                 eval_case: expected_case.clone(),
                 expected_invocations: expected_case.conversation.clone(),

@@ -3,6 +3,7 @@
 //! user (`case_run`); cases run concurrently up to a limit, are scored as each finishes (so the
 //! caller can store results one by one), and one case failing never stops the others.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -125,8 +126,14 @@ pub fn run_and_score<'a>(
                     attempts += 1;
                     case_run = run().await;
                 }
-                let mut result =
-                    score_case(&expected.eval_set_id, case, case_run.actual, config, services).await;
+                let mut result = score_case(
+                    &expected.eval_set_id,
+                    Cow::Borrowed(case),
+                    case_run.actual,
+                    config,
+                    services,
+                )
+                .await;
                 result.session_id = case_run.session_id;
                 result.error = case_run.error;
                 result.tool_sources = case_run.tool_sources;

@@ -48,7 +48,7 @@ fn parses_thresholds_and_criteria() {
     assert_eq!(config.metrics[0].name, RESPONSE_MATCH_SCORE);
     assert_eq!(config.metrics[0].kind, MetricKind::ResponseMatch);
     assert_eq!(
-        Value::Object(config.metrics[0].criterion.clone()),
+        Value::Object(serde_json::Map::clone(&config.metrics[0].criterion)),
         json!({"threshold": 0.5, "include_intermediate_responses_in_final": false})
     );
     let trajectory = &config.metrics[1];
