@@ -97,7 +97,7 @@ conformance: $(VENV)/.installed node-tools
 	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 	$(VENV)/bin/python conformance/adk_mcp.py "$(CARGO_TARGET_DIR)/debug/evalstudio" end2end/node_modules/.bin/mcp-server-everything
 	$(VENV)/bin/python conformance/adk_dev_routes.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/agents
-	$(VENV)/bin/python conformance/score_memory.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
+	$(VENV)/bin/python conformance/memory_slopes.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 
 $(VENV)/.installed: conformance/requirements.txt
 	python3 -m venv $(VENV)

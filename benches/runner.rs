@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
 use evalstudio::eval::{EvalConfig, RunOptions, ScoringServices};
-use evalstudio::evalset::{Content, EvalCase, EvalSet, Invocation};
+use evalstudio::evalset::{CompactEvalSet, Content, EvalCase, EvalSet, Invocation};
 use evalstudio::records::RunStatus;
 use evalstudio::service::eval_runs::execute_eval_run;
 use evalstudio::service::run_plan::{record_run, RunPlan};
@@ -52,7 +52,7 @@ fn eval_set(cases: usize) -> EvalSet {
 async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> (Duration, Vec<f64>) {
     let plan = RunPlan {
         app_name: "demo".into(),
-        expected: eval_set(cases),
+        expected: CompactEvalSet::of(&eval_set(cases)),
         config: EvalConfig::default(),
         agent_name: "demo".into(),
         agent: agent.clone(),

@@ -1,21 +1,26 @@
 //! `evalstudio eval`: evalsets run through an agent and scored, each run stored as it goes so
 //! an interrupted or cancelled one can be resumed.
 
-use super::files::{parse_eval_set, read_eval_config, read_eval_set, write};
+use super::files::{read_compact_eval_set, read_eval_config, write_error, ResultFile};
 use super::progress::Progress;
 use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
 use crate::config::Config;
-use crate::eval::{junit, EvalConfig, EvalStatus, RunOptions};
+use crate::eval::junit::{JunitWriter, RunError};
+use crate::eval::{CaseSummary, EvalConfig, EvalStatus, RunOptions};
+use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunScope, RunStatus};
 use crate::service::eval_runs::{
-    case_summaries, eval_run, eval_run_cases, eval_set_result, execute_eval_run, stored_plan,
+    case_summaries, eval_run_cases, execute_eval_run, stored_config, EvalRunError,
 };
+use crate::service::run_export::adk_result_chunks;
 use crate::service::run_plan::{
     claim_resume, plan_run, record_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
 };
 use crate::store::{EvalRunRecord, Store};
 use clap::Args;
+use futures::StreamExt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -103,17 +108,19 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
             let _ = cancel.send(true);
         }
     });
-    let mut results = Vec::new();
-    let mut junit_suites = Vec::new();
+    let mut json = JsonResults::create(args.json.as_deref(), runs.len())?;
+    let mut junit = args.junit.as_deref().map(JunitFile::create).transpose()?;
     let mut all_passed = true;
     for (record, agent) in runs {
-        let (expected, config) = stored_plan(&record).map_err(|err| CliError::Run(err.to_string()))?;
         let summary = &record.summary;
+        let config = stored_config(&summary.result_id, &record.config_json)
+            .map_err(|err| CliError::Run(err.to_string()))?;
+        let case_count = summary.case_count();
         eprintln!(
             "running {} ({} case{} × {} run{}) on agent `{}`, results as `{}`",
-            expected.eval_set_id,
-            expected.eval_cases.len(),
-            if expected.eval_cases.len() == 1 { "" } else { "s" },
+            summary.eval_set_id,
+            case_count,
+            if case_count == 1 { "" } else { "s" },
             summary.num_runs,
             if summary.num_runs == 1 { "" } else { "s" },
             summary.agent,
@@ -140,53 +147,143 @@ pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
             return Ok(cases_exit_code(false));
         }
         let cases = eval_run_cases(&store, &record, false).await?;
-        let summaries = case_summaries(&expected, &config, &cases);
+        let summaries = case_summaries(case_count, &config, &cases);
         let errors: Vec<&EvalRunCase> = cases.iter().filter(|c| c.error.is_some()).collect();
-        println!("{}", expected.eval_set_id);
-        print!("{}", table::results_table(&summaries, summary.num_runs as usize));
-        print!("{}", table::error_lines(&errors));
+        println!("{}", summary.eval_set_id);
+        print_results(&summaries, summary.num_runs as usize, &errors)?;
         all_passed &= summaries
             .iter()
             .all(|case| case.final_eval_status == EvalStatus::Passed);
-        let run_errors: Vec<junit::RunError> = errors
-            .iter()
-            .map(|c| junit::RunError {
-                eval_id: &c.eval_id,
-                run_index: c.run_index,
-                error: c.error.as_deref().unwrap_or_default(),
-            })
-            .collect();
-        junit_suites.push(junit::suite(&expected.eval_set_id, &summaries, &run_errors));
-        if args.json.is_some() {
-            // Read back: the record given holds the run as it started, not as it finished.
-            let record = eval_run(&store, &summary.app_name, &summary.result_id).await?;
-            let result = eval_set_result(&store, &record)
-                .await
-                .map_err(|err| CliError::Run(err.to_string()))?;
-            results.push(result.for_adk());
+        if let Some(junit) = &mut junit {
+            junit.suite(&summary.eval_set_id, &summaries, &errors)?;
+        }
+        if let Some(json) = &mut json {
+            json.append(&store, &record).await?;
         }
     }
-
-    if let Some(path) = &args.json {
-        let text = if results.len() == 1 {
-            serde_json::to_string_pretty(&results[0])
-        } else {
-            serde_json::to_string_pretty(&results)
-        }
-        .expect("results serialise");
-        write(path, text)?;
+    if let Some(json) = json {
+        json.finish()?;
     }
-    if let Some(path) = &args.junit {
-        write(path, junit::report(&junit_suites))?;
+    if let Some(junit) = junit {
+        junit.finish()?;
     }
     Ok(cases_exit_code(all_passed))
+}
+
+/// Prints a run's table and its agent errors, a row at a time.
+fn print_results(summaries: &[CaseSummary], runs: usize, errors: &[&EvalRunCase]) -> Result<(), CliError> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    table::write_results_table(&mut out, summaries, runs)
+        .and_then(|()| out.write_all(table::error_lines(errors).as_bytes()))
+        .and_then(|()| out.flush())
+        .map_err(|err| CliError::Run(format!("cannot print the results: {err}")))
+}
+
+/// `--json`: ADK's EvalSetResult of each run (a list of them when there are several), each
+/// read from the store a page at a time once its run has finished, so memory never holds a
+/// whole result.
+struct JsonResults {
+    file: ResultFile,
+    several: bool,
+    written: usize,
+}
+
+impl JsonResults {
+    fn create(path: Option<&Path>, runs: usize) -> Result<Option<Self>, CliError> {
+        let Some(path) = path else { return Ok(None) };
+        Ok(Some(JsonResults {
+            file: ResultFile::create(path)?,
+            several: runs > 1,
+            written: 0,
+        }))
+    }
+
+    /// Appends the finished run.
+    async fn append(&mut self, store: &Store, record: &EvalRunRecord) -> Result<(), CliError> {
+        let before: &[u8] = match (self.several, self.written) {
+            (false, _) => b"",
+            (true, 0) => b"[\n  ",
+            (true, _) => b",\n  ",
+        };
+        self.write(before)?;
+        let summary = &record.summary;
+        let run_failed = |err: EvalRunError| CliError::Run(err.to_string());
+        let mut chunks = adk_result_chunks(
+            store,
+            &summary.app_name,
+            &summary.result_id,
+            usize::from(self.several),
+        )
+        .await
+        .map_err(run_failed)?
+        .chunks;
+        while let Some(chunk) = chunks.next().await {
+            self.write(&chunk.map_err(run_failed)?)?;
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.file.write_all(bytes).map_err(|err| self.file.error(err))
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        if self.several {
+            self.write(b"\n]")?;
+        }
+        self.file.keep()
+    }
+}
+
+/// `--junit`: a suite per run, written once its run has ended.
+struct JunitFile {
+    path: PathBuf,
+    writer: JunitWriter<ResultFile>,
+}
+
+impl JunitFile {
+    fn create(path: &Path) -> Result<Self, CliError> {
+        let writer = JunitWriter::begin(ResultFile::create(path)?).map_err(|err| write_error(path, err))?;
+        Ok(JunitFile {
+            path: path.to_path_buf(),
+            writer,
+        })
+    }
+
+    fn suite(
+        &mut self,
+        eval_set_id: &str,
+        summaries: &[CaseSummary],
+        errors: &[&EvalRunCase],
+    ) -> Result<(), CliError> {
+        let errors: Vec<RunError> = errors
+            .iter()
+            .map(|case| RunError {
+                eval_id: &case.eval_id,
+                run_index: case.run_index,
+                error: case.error.as_deref().unwrap_or_default(),
+            })
+            .collect();
+        self.writer
+            .suite(eval_set_id, summaries, &errors)
+            .map_err(|err| write_error(&self.path, err))
+    }
+
+    fn finish(self) -> Result<(), CliError> {
+        let path = self.path;
+        self.writer
+            .finish()
+            .map_err(|err| write_error(&path, err))?
+            .keep()
+    }
 }
 
 /// The run `args` ask for of the evalset `name` (a file, else an evalset id in the database).
 async fn run_request(store: &Store, args: &EvalArgs, name: &str) -> Result<RunRequest, CliError> {
     let path = Path::new(name);
     let (set, file) = if path.exists() {
-        (read_eval_set(path)?, Some(path))
+        (read_compact_eval_set(path)?, Some(path))
     } else {
         let input_error = |message| CliError::Input {
             name: name.to_string(),
@@ -196,7 +293,8 @@ async fn run_request(store: &Store, args: &EvalArgs, name: &str) -> Result<RunRe
             .export_adk_json(&args.app, name)
             .await
             .map_err(|err| input_error(format!("no such file, and {err}")))?;
-        (parse_eval_set(&json, name).map_err(input_error)?, None)
+        let set = CompactEvalSet::from_adk_json(&json).map_err(|err| input_error(err.to_string()))?;
+        (set, None)
     };
     let config = eval_config(args.config.as_deref(), file)?;
     let config = match &args.metrics {

@@ -11,16 +11,6 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// Reads an evalset file in any form `import` accepts.
-pub fn read_eval_set(path: &Path) -> Result<EvalSet, CliError> {
-    let input_error = |message| CliError::Input {
-        name: path.display().to_string(),
-        message,
-    };
-    let text = read(path).map_err(input_error)?;
-    parse_eval_set(&text, &file_name(path)).map_err(input_error)
-}
-
 /// The path's last part, as text.
 pub fn file_name(path: &Path) -> String {
     path.file_name()
@@ -51,7 +41,7 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
             Ok(())
         });
         if let Ok(header) = streamed {
-            compact.eval_set_id = header.eval_set_id;
+            compact.header = header;
             return Ok(compact);
         }
     }
@@ -63,7 +53,7 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
     let legacy = legacy_defaults(&name, &file_name, &mut new_invocation_id);
     let (header, _) = parse_evalset_file_streaming(&text, legacy, &mut |case| compact.push(&case))
         .map_err(|err| input_error(err.to_string()))?;
-    compact.eval_set_id = header.eval_set_id;
+    compact.header = header;
     Ok(compact)
 }
 

@@ -65,7 +65,7 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         Some(path) => read_eval_config(path)?,
     };
     let expected = read_compact_eval_set(&args.expected)?;
-    let header = ResultHeader::named(&args.app, &expected.eval_set_id, now_seconds());
+    let header = ResultHeader::named(&args.app, expected.eval_set_id(), now_seconds());
     let files = ScoreFiles::create(args.json.as_deref(), args.json_summary.as_deref(), &header)?;
     let mut writer = ScoreWriter::start(files);
     let runs = match score_runs(&args.actual, &expected, &config, &services, &mut writer).await {

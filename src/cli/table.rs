@@ -6,15 +6,9 @@ use crate::records::EvalRunCase;
 use std::fmt::{self, Display, Write as _};
 use std::io;
 
-/// One row per case and metric, then the counts; each line ends with a newline.
-pub fn results_table(summaries: &[CaseSummary], runs: usize) -> String {
-    let mut text = Vec::new();
-    write_results_table(&mut text, summaries, runs).expect("writing to memory cannot fail");
-    String::from_utf8(text).expect("the table is text")
-}
-
-/// [`results_table`] written as it goes: the columns are measured first, so no row is held
-/// (tens of thousands of cases make millions of cells).
+/// One row per case and metric, then the counts, each line ending with a newline; written as
+/// it goes, the columns measured first, so no row is held (tens of thousands of cases make
+/// millions of cells).
 pub fn write_results_table(
     out: &mut impl io::Write,
     summaries: &[CaseSummary],
@@ -113,6 +107,13 @@ pub fn error_lines(errors: &[&EvalRunCase]) -> String {
 mod tests {
     use super::*;
     use crate::cli::test_summaries::{case, errored_run, metric};
+
+    /// The table as text.
+    fn results_table(summaries: &[CaseSummary], runs: usize) -> String {
+        let mut text = Vec::new();
+        write_results_table(&mut text, summaries, runs).expect("writing to memory cannot fail");
+        String::from_utf8(text).expect("the table is text")
+    }
 
     #[test]
     fn columns_line_up_and_the_counts_follow() {

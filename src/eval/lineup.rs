@@ -39,7 +39,7 @@ impl ExpectedCases for EvalSet {
 
 impl ExpectedCases for CompactEvalSet {
     fn eval_set_id(&self) -> &str {
-        &self.eval_set_id
+        CompactEvalSet::eval_set_id(self)
     }
     fn case_count(&self) -> usize {
         self.len()

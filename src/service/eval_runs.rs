@@ -13,7 +13,7 @@ use crate::eval::{
     adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalCaseResult,
     EvalConfig, FinishedCase, RunOptions, ScoringServices,
 };
-use crate::evalset::EvalSet;
+use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunStatus};
 use crate::store::{EvalRunRecord, Store, StoreError, RENEW_EVERY};
 use futures::{FutureExt, StreamExt};
@@ -33,9 +33,9 @@ const WRITE_BATCH: usize = 256;
 pub struct UnreadableRun(pub String);
 
 /// The eval set and config a stored run was started with.
-pub fn stored_plan(record: &EvalRunRecord) -> Result<(EvalSet, EvalConfig), UnreadableRun> {
-    // Stored eval sets are always ADK's own form, which the model reads directly.
-    let expected: EvalSet = serde_json::from_str(&record.expected_json).map_err(|e| {
+pub fn stored_plan(record: &EvalRunRecord) -> Result<(CompactEvalSet, EvalConfig), UnreadableRun> {
+    // Stored eval sets are always ADK's own form, read a case at a time.
+    let expected = CompactEvalSet::from_adk_json(&record.expected_json).map_err(|e| {
         UnreadableRun(format!(
             "the stored eval set of `{}` is unreadable: {e}",
             record.summary.result_id
@@ -199,11 +199,10 @@ pub(crate) fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalR
 
 /// The case summaries of a stored run (pooled over runs, with pass@k), in the eval set's
 /// order; cases with no stored run yet are left out.
-pub fn case_summaries(expected: &EvalSet, config: &EvalConfig, cases: &[EvalRunCase]) -> Vec<CaseSummary> {
-    let count = expected.eval_cases.len() as i64;
+pub fn case_summaries(case_count: i64, config: &EvalConfig, cases: &[EvalRunCase]) -> Vec<CaseSummary> {
     summarise(cases, config)
         .into_iter()
-        .filter(|row| row.case_index < count)
+        .filter(|row| row.case_index < case_count)
         .map(|row| row.summary)
         .collect()
 }
@@ -339,9 +338,9 @@ pub async fn eval_set_result(
     store: &Store,
     record: &EvalRunRecord,
 ) -> Result<StoredEvalSetResult, EvalRunError> {
-    let (expected, config) = stored_plan(record)?;
+    let config = stored_config(&record.summary.result_id, &record.config_json)?;
     let cases = store.eval_run_cases(record.row, true).await?;
-    let summaries = case_summaries(&expected, &config, &cases);
+    let summaries = case_summaries(record.summary.case_count(), &config, &cases);
     let summary = &record.summary;
     Ok(StoredEvalSetResult {
         eval_set_result_id: summary.result_id.clone(),

@@ -1,7 +1,7 @@
 //! A stored run as files: ADK's EvalSetResult JSON, as `adk eval` writes it into
 //! `.adk/eval_history/<name>.evalset_result.json`, and JUnit XML for CI systems.
 
-use super::eval_runs::{case_summaries, stored_plan, EvalRunError, UnreadableRun};
+use super::eval_runs::{case_summaries, stored_config, EvalRunError, UnreadableRun};
 use crate::eval::result_file::{AdkResultWriter, ResultHeader};
 use crate::eval::{adk_case_result, junit};
 use crate::store::Store;
@@ -13,8 +13,9 @@ pub struct RunFile {
     pub text: String,
 }
 
-/// Case results read from the store this many at a time.
-const PAGE: i64 = 256;
+/// Case results read from the store this many at a time: a result of a few turns parses to
+/// about 100 KB, so a page stays a few MB.
+const PAGE: i64 = 32;
 
 /// A run's ADK file as it is produced: its name, and its text a page of cases at a time.
 pub struct RunFileChunks {
@@ -24,11 +25,13 @@ pub struct RunFileChunks {
 
 /// The run as the file ADK's eval history holds (pretty, two-space indented, as pydantic's
 /// `model_dump_json(indent=2)`), its case results run after run, read from the store and
-/// written a page at a time: memory holds one page, however large the run.
+/// written a page at a time: memory holds one page, however large the run. `depth`: the levels
+/// the result starts in (0 for a file of its own, 1 as an element of a list).
 pub async fn adk_result_chunks(
     store: &Store,
     app: &str,
     result_id: &str,
+    depth: usize,
 ) -> Result<RunFileChunks, EvalRunError> {
     let record = store.eval_run(app, result_id).await?;
     let summary = &record.summary;
@@ -40,7 +43,7 @@ pub async fn adk_result_chunks(
         eval_set_id: summary.eval_set_id.clone(),
         creation_timestamp: summary.created_at,
     };
-    let writer = AdkResultWriter::begin(Vec::new(), &header, 0).map_err(write_failed)?;
+    let writer = AdkResultWriter::begin(Vec::new(), &header, depth).map_err(write_failed)?;
     let start = Page::Next { writer, after: None };
     let (store, run_row) = (store.clone(), record.row);
     let chunks = stream::unfold(start, move |page| {
@@ -101,7 +104,7 @@ fn write_failed(err: std::io::Error) -> EvalRunError {
 
 /// The whole file at once, for the folder's eval history.
 pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Result<RunFile, EvalRunError> {
-    let RunFileChunks { file_name, chunks } = adk_result_chunks(store, app, result_id).await?;
+    let RunFileChunks { file_name, chunks } = adk_result_chunks(store, app, result_id, 0).await?;
     let parts: Vec<Vec<u8>> = chunks.try_collect().await?;
     let text = String::from_utf8(parts.concat()).map_err(|err| write_failed(std::io::Error::other(err)))?;
     Ok(RunFile { file_name, text })
@@ -110,9 +113,9 @@ pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Resul
 /// The run as JUnit XML: one test case per eval case, pooled over its runs.
 pub async fn junit_file(store: &Store, app: &str, result_id: &str) -> Result<RunFile, EvalRunError> {
     let record = store.eval_run(app, result_id).await?;
-    let (expected, config) = stored_plan(&record)?;
+    let config = stored_config(&record.summary.result_id, &record.config_json)?;
     let cases = store.eval_run_cases(record.row, false).await?;
-    let summaries = case_summaries(&expected, &config, &cases);
+    let summaries = case_summaries(record.summary.case_count(), &config, &cases);
     let errors: Vec<junit::RunError> = cases
         .iter()
         .filter_map(|c| {
@@ -123,9 +126,8 @@ pub async fn junit_file(store: &Store, app: &str, result_id: &str) -> Result<Run
             })
         })
         .collect();
-    let suite = junit::suite(&record.summary.eval_set_id, &summaries, &errors);
     Ok(RunFile {
         file_name: format!("{}.junit.xml", record.summary.result_id.replace('/', "_")),
-        text: junit::report(&[suite]),
+        text: junit::report(&record.summary.eval_set_id, &summaries, &errors),
     })
 }

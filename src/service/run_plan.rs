@@ -11,7 +11,7 @@ use crate::agent::{Agent, AgentKind, AgentProfiles, ReplayMiss, ToolExecution, T
 use crate::clock::now_seconds;
 use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
-use crate::evalset::{to_adk_json, EvalSet};
+use crate::evalset::CompactEvalSet;
 use crate::records::{MetricChoice, RunCommit, RunOrigin, RunScope, RunStatus};
 use crate::store::{EvalRunRecord, NewEvalRun, Store};
 use serde_json::Value;
@@ -37,7 +37,7 @@ pub enum RunEvalSet {
     /// An eval set of the app in the store, by id.
     Stored(String),
     /// One read from a file, not stored.
-    Given(EvalSet),
+    Given(CompactEvalSet),
 }
 
 /// Everything a run is started with.
@@ -77,8 +77,8 @@ impl From<ToolExecution> for RequestedTools {
 /// A checked request: what will run, how it is scored, by which agent.
 pub struct RunPlan {
     pub app_name: String,
-    /// Only the chosen cases.
-    pub expected: EvalSet,
+    /// Only the chosen cases, each held as its JSON.
+    pub expected: CompactEvalSet,
     pub config: EvalConfig,
     pub agent_name: String,
     pub agent: Arc<dyn Agent>,
@@ -115,7 +115,7 @@ pub async fn plan_run(
         mode: request
             .tools
             .mode
-            .or_else(|| eval_set_tool_mode(&expected))
+            .or_else(|| eval_set_tool_mode(&expected.header))
             .unwrap_or_default(),
         replay_miss: request.tools.replay_miss,
     };
@@ -123,10 +123,10 @@ pub async fn plan_run(
     let chosen = chosen_cases(store, &request.app_name, &expected, request.scope).await?;
     let whole_set = chosen.is_none();
     if let Some(chosen) = chosen {
-        expected.eval_cases.retain(|case| chosen.contains(&case.eval_id));
+        expected.retain(|eval_id| chosen.iter().any(|id| id == eval_id));
     }
-    if expected.eval_cases.is_empty() {
-        return Err(EvalRunError::NoCases(expected.eval_set_id));
+    if expected.is_empty() {
+        return Err(EvalRunError::NoCases(expected.header.eval_set_id));
     }
     Ok(RunPlan {
         app_name: request.app_name,
@@ -181,12 +181,12 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
     Ok(store
         .create_eval_run(&NewEvalRun {
             app_name: &plan.app_name,
-            eval_set_id: &plan.expected.eval_set_id,
+            eval_set_id: plan.expected.eval_set_id(),
             agent: &plan.agent_name,
-            expected_json: &to_adk_json(&plan.expected),
+            expected_json: &plan.expected.to_json(),
             config_json: &plan.config.to_json().to_string(),
             num_runs: plan.num_runs,
-            total: plan.expected.eval_cases.len() * plan.num_runs,
+            total: plan.expected.len() * plan.num_runs,
             created_at: now_seconds(),
             label: plan.label.as_deref(),
             whole_set: plan.whole_set,
@@ -262,9 +262,13 @@ fn profile_agent(profiles: &AgentProfiles, name: &str) -> Result<Arc<dyn Agent>,
     profiles.agent_or_error(name).map_err(EvalRunError::UnknownAgent)
 }
 
-async fn stored_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<EvalSet, EvalRunError> {
+async fn stored_eval_set(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<CompactEvalSet, EvalRunError> {
     let json = store.export_adk_json(app, eval_set_id).await?;
-    serde_json::from_str(&json).map_err(|e| {
+    CompactEvalSet::from_adk_json(&json).map_err(|e| {
         EvalRunError::Unreadable(UnreadableRun(format!(
             "eval set `{eval_set_id}` could not be read back: {e}"
         )))
@@ -275,7 +279,7 @@ async fn stored_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Result<
 async fn chosen_cases(
     store: &Store,
     app: &str,
-    expected: &EvalSet,
+    expected: &CompactEvalSet,
     scope: RunScope,
 ) -> Result<Option<Vec<String>>, EvalRunError> {
     let ids = match scope {
@@ -283,19 +287,16 @@ async fn chosen_cases(
         RunScope::Selected(ids) if ids.is_empty() => return Err(EvalRunError::NothingSelected),
         RunScope::Selected(ids) => ids,
         RunScope::FailedLastRun => {
-            let failed = failed_in_latest_run(store, app, &expected.eval_set_id).await?;
+            let failed = failed_in_latest_run(store, app, expected.eval_set_id()).await?;
             if failed.is_empty() {
-                return Err(EvalRunError::NoneFailed(expected.eval_set_id.clone()));
+                return Err(EvalRunError::NoneFailed(expected.eval_set_id().to_string()));
             }
             failed
         }
     };
-    if let Some(missing) = ids
-        .iter()
-        .find(|id| !expected.eval_cases.iter().any(|c| &c.eval_id == *id))
-    {
+    if let Some(missing) = ids.iter().find(|id| !expected.contains(id)) {
         return Err(EvalRunError::UnknownCase {
-            eval_set_id: expected.eval_set_id.clone(),
+            eval_set_id: expected.eval_set_id().to_string(),
             eval_id: missing.clone(),
         });
     }

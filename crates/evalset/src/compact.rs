@@ -2,12 +2,14 @@
 //! cases take about ten times their JSON's size in memory; a large expected set read once and
 //! used a case at a time (scoring) needs only its text.
 
+use crate::import::{read_evalset_cases, FormatError};
 use crate::model::{EvalCase, EvalSet};
 
 /// The cases of an evalset, each kept as compact JSON with what lining up needs at hand.
 #[derive(Debug, Default)]
 pub struct CompactEvalSet {
-    pub eval_set_id: String,
+    /// The set's own fields (id, name, timestamps, extra keys); its `eval_cases` stay empty.
+    pub header: EvalSet,
     cases: Vec<CompactCase>,
 }
 
@@ -20,18 +22,64 @@ struct CompactCase {
 }
 
 impl CompactEvalSet {
-    pub fn new(eval_set_id: &str) -> Self {
+    /// A set with `header`'s fields and no cases yet.
+    pub fn new(header: EvalSet) -> Self {
         CompactEvalSet {
-            eval_set_id: eval_set_id.to_string(),
+            header: EvalSet {
+                eval_cases: Vec::new(),
+                ..header
+            },
             cases: Vec::new(),
         }
     }
 
     /// Every case of a parsed set.
     pub fn of(set: &EvalSet) -> Self {
-        let mut compact = CompactEvalSet::new(&set.eval_set_id);
+        let mut compact = CompactEvalSet::new(EvalSet {
+            eval_set_id: set.eval_set_id.clone(),
+            name: set.name.clone(),
+            description: set.description.clone(),
+            eval_cases: Vec::new(),
+            creation_timestamp: set.creation_timestamp,
+            extra: set.extra.clone(),
+        });
         set.eval_cases.iter().for_each(|case| compact.push(case));
         compact
+    }
+
+    /// A set in ADK's form (as [`CompactEvalSet::to_json`] writes it), read a case at a time.
+    pub fn from_adk_json(text: &str) -> Result<Self, FormatError> {
+        let mut compact = CompactEvalSet::default();
+        let header = read_evalset_cases(text.as_bytes(), &mut |_, case| {
+            compact.push(&case);
+            Ok(())
+        })?;
+        compact.header = header;
+        Ok(compact)
+    }
+
+    /// The set in ADK's form as compact JSON (what a run stores), from the cases' JSON as held.
+    pub fn to_json(&self) -> String {
+        const EMPTY_LIST: &str = "\"eval_cases\":[]";
+        let header = serde_json::to_string(&self.header).expect("an eval set serialises");
+        // Only string fields come before the list, and a string holds no unescaped quote, so the
+        // first match is the list itself.
+        let at = header.find(EMPTY_LIST).expect("eval_cases is always written") + EMPTY_LIST.len() - 1;
+        let cases: usize = self.cases.iter().map(|case| case.json.len() + 1).sum();
+        let mut json = String::with_capacity(header.len() + cases);
+        json.push_str(&header[..at]);
+        for (index, case) in self.cases.iter().enumerate() {
+            if index > 0 {
+                json.push(',');
+            }
+            json.push_str(&case.json);
+        }
+        json.push_str(&header[at..]);
+        json
+    }
+
+    pub fn eval_set_id(&self) -> &str {
+        &self.header.eval_set_id
     }
 
     pub fn push(&mut self, case: &EvalCase) {
@@ -42,6 +90,15 @@ impl CompactEvalSet {
                 .expect("an eval case serialises")
                 .into(),
         });
+    }
+
+    /// Keeps the cases whose eval id `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.cases.retain(|case| keep(&case.eval_id));
+    }
+
+    pub fn contains(&self, eval_id: &str) -> bool {
+        self.cases.iter().any(|case| &*case.eval_id == eval_id)
     }
 
     pub fn len(&self) -> usize {
@@ -84,5 +141,25 @@ mod tests {
         assert_eq!((compact.turns(0), compact.turns(1)), (Some(1), None));
         assert_eq!(compact.case(0), set.eval_cases[0]);
         assert_eq!(compact.case(1), set.eval_cases[1]);
+    }
+
+    #[test]
+    fn its_json_round_trips_with_the_sets_own_fields_and_a_narrowed_set_keeps_its_order() {
+        let set: EvalSet = serde_json::from_value(
+            json!({"eval_set_id": "s", "name": "S", "tool_execution_mode": "replay",
+            "eval_cases": [{"eval_id": "a"}, {"eval_id": "b"}, {"eval_id": "c"}]}),
+        )
+        .unwrap();
+        let mut compact = CompactEvalSet::of(&set);
+        assert_eq!(serde_json::from_str::<EvalSet>(&compact.to_json()).unwrap(), set);
+        compact.retain(|id| id != "b");
+        let back = CompactEvalSet::from_adk_json(&compact.to_json()).unwrap();
+        assert_eq!(
+            (back.eval_set_id(), back.header.name.as_deref()),
+            ("s", Some("S"))
+        );
+        assert_eq!(back.header.extra["tool_execution_mode"], "replay");
+        assert_eq!((back.len(), back.eval_id(0), back.eval_id(1)), (2, "a", "c"));
+        assert!(back.contains("c") && !back.contains("b"));
     }
 }

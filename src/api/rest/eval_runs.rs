@@ -200,7 +200,7 @@ async fn export_eval_result(
     let (file_name, body, content_type) = match query.format.as_deref().unwrap_or("adk") {
         // Streamed a page of cases at a time: a large run is never whole in memory.
         "adk" => {
-            let file = run_export::adk_result_chunks(store, &app, &result_id).await?;
+            let file = run_export::adk_result_chunks(store, &app, &result_id, 0).await?;
             let chunks = file.chunks.map(|chunk| {
                 chunk
                     .map(Bytes::from)

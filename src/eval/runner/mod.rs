@@ -3,7 +3,6 @@
 //! user (`case_run`); cases run concurrently up to a limit, are scored as each finishes (so the
 //! caller can store results one by one), and one case failing never stops the others.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,11 +12,11 @@ use futures::stream::{self, Stream, StreamExt};
 use tokio::sync::Semaphore;
 
 use super::config::EvalConfig;
+use super::lineup::ExpectedCases;
 use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
 use crate::agent::{Agent, ToolExecution};
-use crate::evalset::EvalSet;
 use case_run::run_case;
 
 mod case_run;
@@ -81,25 +80,19 @@ pub struct CaseSchedule<'a> {
 pub fn run_and_score<'a>(
     agent: Arc<dyn Agent>,
     app_name: &'a str,
-    expected: &'a EvalSet,
+    expected: &'a (impl ExpectedCases + ?Sized),
     config: &'a EvalConfig,
     services: &'a ScoringServices,
     options: &'a RunOptions,
     schedule: CaseSchedule<'a>,
 ) -> impl Stream<Item = FinishedCase> + 'a {
     let CaseSchedule { skip, admission } = schedule;
-    let jobs = (0..options.num_runs.max(1)).flat_map(|run| {
-        expected
-            .eval_cases
-            .iter()
-            .enumerate()
-            .map(move |(index, case)| (run, index, case))
-    });
-    let jobs: Vec<_> = jobs
-        .filter(|(run, index, _)| !skip.contains(&(*run, *index)))
-        .collect();
+    let count = expected.case_count();
+    let jobs = (0..options.num_runs.max(1))
+        .flat_map(move |run| (0..count).map(move |index| (run, index)))
+        .filter(move |job| !skip.contains(job));
     stream::iter(jobs)
-        .map(move |(run_index, case_index, case)| {
+        .map(move |(run_index, case_index)| {
             let agent = agent.clone();
             async move {
                 if let Some(admission) = admission {
@@ -109,12 +102,14 @@ pub fn run_and_score<'a>(
                         .expect("the admission semaphore is never closed")
                         .forget();
                 }
+                // Each case is read (parsed again, for a compact set) only once its turn comes.
+                let case = expected.case(case_index);
                 let mut attempts = 1;
                 let run = || {
                     run_case(
                         agent.as_ref(),
                         app_name,
-                        case,
+                        &case,
                         &config.simulator,
                         services,
                         options,
@@ -126,14 +121,8 @@ pub fn run_and_score<'a>(
                     attempts += 1;
                     case_run = run().await;
                 }
-                let mut result = score_case(
-                    &expected.eval_set_id,
-                    Cow::Borrowed(case),
-                    case_run.actual,
-                    config,
-                    services,
-                )
-                .await;
+                let mut result =
+                    score_case(expected.eval_set_id(), case, case_run.actual, config, services).await;
                 result.session_id = case_run.session_id;
                 result.error = case_run.error;
                 result.tool_sources = case_run.tool_sources;
