@@ -50,7 +50,7 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("bench.db")).await.unwrap();
     for (id, cases) in [("small", 100), ("large", 10_000)] {
-        import_file(&store, "bench", "x.json", None, &evalset(id, cases), false)
+        import_file(&store, "bench", "x.json", None, evalset(id, cases), false)
             .await
             .unwrap();
     }

@@ -59,7 +59,7 @@ async fn run_phase(phase: &str, file: &Path, db: &Path) {
         "import" => {
             // The same path as the REST import and the CLI: parse, check, store in one transaction.
             let text = std::fs::read_to_string(file).unwrap();
-            let summary = import_file(&store, "bench", "bench.evalset.json", None, &text, true)
+            let summary = import_file(&store, "bench", "bench.evalset.json", None, text, true)
                 .await
                 .unwrap();
             assert_eq!(summary.cases, CASES);

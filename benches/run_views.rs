@@ -109,7 +109,7 @@ async fn main() {
     let config = EvalConfig::from_picked(METRICS.iter().map(|m| (*m, 0.5, None))).unwrap();
     let mut runs = Vec::new();
     for (set, cases) in [("small", 100), ("large", 10_000)] {
-        import_file(&store, "bench", "x.json", None, &evalset(set, cases), false)
+        import_file(&store, "bench", "x.json", None, evalset(set, cases), false)
             .await
             .unwrap();
         let first = stored_run(&store, set, cases, &config, 0, 1_000.0).await;

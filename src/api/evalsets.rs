@@ -70,7 +70,7 @@ pub async fn import_eval_set(
     use eval_sets::ImportError;
     let store = &super::services().store;
     let import_as = import_as.as_deref().map(str::trim).filter(|id| !id.is_empty());
-    match eval_sets::import_file(store, &app, &file_name, import_as, &content, replace).await {
+    match eval_sets::import_file(store, &app, &file_name, import_as, content, replace).await {
         Ok(summary) => Ok(ImportOutcome::Imported(summary)),
         Err(ImportError::Format(err)) => Ok(ImportOutcome::Invalid(err)),
         Err(ImportError::Exists(eval_set_id)) => Ok(ImportOutcome::AlreadyExists { eval_set_id }),

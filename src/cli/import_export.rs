@@ -45,7 +45,7 @@ pub async fn import(db: &Path, args: ImportArgs) -> Result<ExitCode, CliError> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                import_file(&store, &args.app, &name, None, &text, args.replace)
+                import_file(&store, &args.app, &name, None, text, args.replace)
                     .await
                     .map_err(|e| e.to_string())
             }

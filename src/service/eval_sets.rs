@@ -152,7 +152,7 @@ pub async fn import_file(
     app: &str,
     file_name: &str,
     id_override: Option<&str>,
-    text: &str,
+    text: String,
     replace: bool,
 ) -> Result<ImportSummary, ImportError> {
     validate_app_name(app).map_err(ImportError::InvalidId)?;
@@ -173,7 +173,9 @@ pub async fn import_file(
     // Cases go straight to their stored form, so a big file is never held parsed in full.
     let mut rows = Vec::new();
     let (mut eval_set, format) =
-        parse_evalset_file_streaming(text, legacy, &mut |case| rows.push(CaseRow::new(&case)))?;
+        parse_evalset_file_streaming(&text, legacy, &mut |case| rows.push(CaseRow::new(&case)))?;
+    // The rows hold what is stored; the file's text goes before they are written.
+    drop(text);
     if id_override.is_some() {
         eval_set.eval_set_id = name;
     }

@@ -46,10 +46,17 @@ async fn services(dir: &tempfile::TempDir, judge: Arc<dyn Judge>) -> Services {
 
 /// Imports [`EVALSET`] as the `weather` evalset of the demo app; answers its id.
 async fn import_weather(services: &Services) -> String {
-    import_file(&services.store, "demo", "weather.test.json", None, EVALSET, false)
-        .await
-        .unwrap()
-        .eval_set_id
+    import_file(
+        &services.store,
+        "demo",
+        "weather.test.json",
+        None,
+        EVALSET.into(),
+        false,
+    )
+    .await
+    .unwrap()
+    .eval_set_id
 }
 
 /// Starts a run of every case of the imported weather evalset on the demo agent, `num_runs`
@@ -166,16 +173,9 @@ async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
         })
         .collect();
     let file = serde_json::json!({"eval_set_id": "weather", "eval_cases": cases}).to_string();
-    import_file(
-        &services.store,
-        "demo",
-        "weather.evalset.json",
-        None,
-        &file,
-        false,
-    )
-    .await
-    .unwrap();
+    import_file(&services.store, "demo", "weather.evalset.json", None, file, false)
+        .await
+        .unwrap();
     let config = EvalConfig::from_picked([("response_match_score", 0.1, None)]).unwrap();
     let (record, handle) = start_weather_run(&services, config, 1).await;
     handle.await.unwrap();

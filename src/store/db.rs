@@ -571,9 +571,12 @@ pub struct CaseRow {
 
 impl CaseRow {
     pub fn new(case: &EvalCase) -> CaseRow {
+        let mut case_json = serde_json::to_string(case).expect("serializing an EvalCase cannot fail");
+        // An import holds every row until its transaction; the writer's spare room would be up to half.
+        case_json.shrink_to_fit();
         CaseRow {
             eval_id: case.eval_id.clone(),
-            case_json: serde_json::to_string(case).expect("serializing an EvalCase cannot fail"),
+            case_json,
             turn_count: case.turn_count() as i64,
             tool_call_count: case.tool_call_count() as i64,
             first_user_message: case.first_user_message(),

@@ -3,9 +3,11 @@
 //! route takes (with the line and column), always as `{"error", "detail"}`.
 
 use super::error::ApiError;
-use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
+use axum::http::header;
 use axum::http::StatusCode;
+use axum::RequestExt;
+use futures::StreamExt;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -18,25 +20,42 @@ pub struct JsonBody<T>(pub Option<T>);
 impl<S: Send + Sync> FromRequest<S> for TextBody {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes =
-            Bytes::from_request(request, state)
-                .await
-                .map_err(|rejection| match rejection.status() {
-                    StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
-                    status => ApiError::new(
-                        status,
-                        "could not read the request body",
-                        json!(rejection.body_text()),
-                    ),
-                })?;
-        String::from_utf8(bytes.into()).map(TextBody).map_err(|e| {
+    /// Read into one buffer sized by Content-Length, so an import of a large file holds it once
+    /// (collecting chunks and then joining them holds it twice).
+    async fn from_request(request: Request, _: &S) -> Result<Self, Self::Rejection> {
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|length| length.to_str().ok()?.parse::<usize>().ok())
+            .unwrap_or(0);
+        let mut chunks = request.into_limited_body().into_data_stream();
+        // The length is a claim until the bytes arrive: the limit still applies as they do.
+        let mut bytes = Vec::with_capacity(declared.min(PREALLOCATE_AT_MOST));
+        while let Some(chunk) = chunks.next().await {
+            bytes.extend_from_slice(&chunk.map_err(unreadable_body)?);
+        }
+        String::from_utf8(bytes).map(TextBody).map_err(|e| {
             ApiError::bad_request(format!(
                 "the body is not UTF-8 text (invalid byte at offset {})",
                 e.utf8_error().valid_up_to()
             ))
         })
     }
+}
+
+/// Room reserved up front for a body that says how long it is.
+const PREALLOCATE_AT_MOST: usize = 1 << 30;
+
+fn unreadable_body(err: axum::Error) -> ApiError {
+    let inner = err.into_inner();
+    if inner.is::<http_body_util::LengthLimitError>() {
+        return ApiError::too_large();
+    }
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "could not read the request body",
+        json!(inner.to_string()),
+    )
 }
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {

@@ -91,7 +91,7 @@ async fn import(
         &app,
         file_name,
         query.eval_set_id.as_deref(),
-        &text,
+        text,
         query.replace,
     )
     .await?;
