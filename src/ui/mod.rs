@@ -66,6 +66,18 @@ pub fn ErrorNote(message: String) -> impl IntoView {
     }
 }
 
+/// A metric's column heading: its name, breakable only after an underscore, so a narrow score
+/// column reads `tool_trajectory_` / `avg_score` rather than a letter or two a line.
+#[component]
+pub fn MetricHeading(name: String) -> impl IntoView {
+    let segments: Vec<String> = name.split_inclusive('_').map(str::to_string).collect();
+    view! {
+        <th scope="col" class="num mono metric-heading" title=name>
+            {segments.into_iter().map(|segment| view! { {segment}<wbr /> }).collect_view()}
+        </th>
+    }
+}
+
 /// A server function error as a person should read it, without the transport's prefix.
 pub fn error_text(err: &ServerFnError) -> String {
     match err {

@@ -7,7 +7,7 @@ use crate::api::evaluate::{cancel_eval, resume_eval};
 use crate::eval::Efficiency;
 use crate::records::ResultsPage;
 use crate::records::RunStatus;
-use crate::ui::{error_text, ErrorNote};
+use crate::ui::{error_text, ErrorNote, MetricHeading};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -47,7 +47,7 @@ pub(super) fn RunResults(
         .metric_names
         .iter()
         .filter(|name| Efficiency::from_name(name).is_none())
-        .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
+        .map(|name| view! { <MetricHeading name=name.clone() /> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
     let cases = view.case_summaries.clone();

@@ -12,7 +12,9 @@ use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::RunPage as RunPageData;
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
-use crate::ui::{case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote, NotFound};
+use crate::ui::{
+    case_result_href, error_text, eval_set_href, short_time_seconds, ErrorNote, MetricHeading, NotFound,
+};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -86,7 +88,7 @@ fn RunView(data: RunPageData) -> impl IntoView {
         .unwrap_or_default();
     let heads = metric_names
         .iter()
-        .map(|name| view! { <th scope="col" class="num mono">{name.clone()}</th> })
+        .map(|name| view! { <MetricHeading name=name.clone() /> })
         .collect_view();
     let heat_map = (!metric_names.is_empty()).then(|| {
         view! {
