@@ -7,6 +7,7 @@ mod case_across_runs;
 mod case_actions;
 mod case_editor;
 mod case_history;
+mod case_list;
 mod case_list_address;
 mod case_result;
 mod case_status;
