@@ -8,6 +8,7 @@ mod editor;
 mod events;
 mod fields;
 mod rubrics;
+mod saving;
 mod tool_uses;
 mod turns;
 
