@@ -11,8 +11,10 @@ use super::{case_href, encode_query_value, error_text, ErrorNote, NotFound};
 use crate::api::cases::UndoDeleteCases;
 use crate::api::evalsets::get_eval_set;
 use crate::api::list_cases;
+use crate::records::CaseListPage;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::hooks::{use_location, use_navigate, use_params_map, use_query_map};
+use leptos_router::params::ParamsMap;
 use std::collections::BTreeSet;
 
 #[component]
@@ -56,16 +58,54 @@ pub fn EvalSetPage() -> impl IntoView {
     );
     // Read once per evalset (the list reloads often): a missing one is a 404 page.
     let eval_set = Resource::new(move || (app(), eval_set_id()), |(app, id)| get_eval_set(app, id));
+    follow_deletes(actions, undo, query);
+
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <a href="/">"Evalsets"</a>
+            <span aria-hidden="true">"/"</span>
+            <span class="mono">{eval_set_id}</span>
+        </nav>
+        {move || view! { <EvalSetFileNote app=app() eval_set_id=eval_set_id() changed=file_changed /> }}
+        <UndoBanner
+            undo
+            undone
+            deleted=Signal::derive(deleted)
+            app=Signal::derive(app)
+            eval_set_id=Signal::derive(eval_set_id)
+        />
+        <ActionNotes actions app=Signal::derive(app) eval_set_id=Signal::derive(eval_set_id) />
+        <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
+            {move || Suspend::new(async move {
+                match eval_set.await {
+                    Ok(Some(_)) => {
+                        view! {
+                            <CasesOf cases actions selected />
+                            // Outside the list, which a run's progress redraws.
+                            <EvaluatePanel app=app() eval_set_id=eval_set_id() />
+                        }
+                            .into_any()
+                    }
+                    Ok(None) => view! { <NotFound /> }.into_any(),
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// After a delete, the address names the deleted cases (the undo offer); after an undo, it
+/// names none, replacing the entry so Back and a reload do not offer it again.
+fn follow_deletes(actions: ListActions, undo: ServerAction<UndoDeleteCases>, query: Memo<ParamsMap>) {
     let navigate = use_navigate();
-    // This page's address with `?deleted=` naming `ids` (none: the undo offer is gone, so a
-    // reload does not offer it again).
+    let location = use_location();
+    // This page's address with `?deleted=` naming `ids`.
     let address_deleting = move |ids: Vec<String>| {
         let mut params = query.get_untracked();
         params.remove("deleted");
         let mut href = format!(
-            "/evalsets/{}/{}?{}",
-            untrack(app),
-            untrack(eval_set_id),
+            "{}?{}",
+            location.pathname.get_untracked(),
             params.to_query_string().trim_start_matches('?')
         );
         for id in ids {
@@ -94,7 +134,39 @@ pub fn EvalSetPage() -> impl IntoView {
             navigate(&address_deleting(Vec::new()), replace);
         }
     });
-    let undo_banner = move || {
+}
+
+/// The page of cases, once read (a missing evalset is a 404 page).
+#[component]
+fn CasesOf(
+    cases: Resource<Result<Option<CaseListPage>, ServerFnError>>,
+    actions: ListActions,
+    selected: RwSignal<BTreeSet<String>>,
+) -> impl IntoView {
+    view! {
+        <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
+            {move || Suspend::new(async move {
+                match cases.await {
+                    Ok(Some(page)) => view! { <CaseList page actions selected /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The offer to undo a delete (the cases the address names), or what an undo brought back.
+#[component]
+fn UndoBanner(
+    undo: ServerAction<UndoDeleteCases>,
+    /// The ids the last undo brought back.
+    undone: RwSignal<Vec<String>>,
+    deleted: Signal<Vec<String>>,
+    app: Signal<String>,
+    eval_set_id: Signal<String>,
+) -> impl IntoView {
+    move || {
         if let Some(Ok(())) = undo.value().get() {
             let names = undone.get().join(", ");
             return Some(
@@ -102,7 +174,7 @@ pub fn EvalSetPage() -> impl IntoView {
                     .into_any(),
             );
         }
-        let eval_ids = deleted();
+        let eval_ids = deleted.get();
         if eval_ids.is_empty() {
             return None;
         }
@@ -115,8 +187,8 @@ pub fn EvalSetPage() -> impl IntoView {
                     <button on:click=move |_| {
                         undone.set(eval_ids.clone());
                         undo.dispatch(UndoDeleteCases {
-                            app: app(),
-                            eval_set_id: eval_set_id(),
+                            app: app.get(),
+                            eval_set_id: eval_set_id.get(),
                             eval_ids: eval_ids.clone(),
                         });
                     }>"Undo"</button>
@@ -125,8 +197,13 @@ pub fn EvalSetPage() -> impl IntoView {
             }
             .into_any(),
         )
-    };
-    let action_error = move || {
+    }
+}
+
+/// What the list's actions answered: a failed delete or duplicate, or where the copy went.
+#[component]
+fn ActionNotes(actions: ListActions, app: Signal<String>, eval_set_id: Signal<String>) -> impl IntoView {
+    let failed = move || {
         let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
         failed(actions.delete.value().get())
             .or_else(|| failed(actions.duplicate.value().get().map(|r| r.map(|_| ()))))
@@ -134,47 +211,15 @@ pub fn EvalSetPage() -> impl IntoView {
     };
     let copied = move || {
         let copy = actions.duplicate.value().get()?.ok()?;
-        let href = case_href(&app(), &eval_set_id(), &copy);
+        let href = case_href(&app.get(), &eval_set_id.get(), &copy);
         Some(view! {
             <div class="notice" role="status">
                 "Duplicated as " <a class="mono" href=href>{copy}</a> "."
             </div>
         })
     };
-
     view! {
-        <nav class="breadcrumbs" aria-label="Breadcrumb">
-            <a href="/">"Evalsets"</a>
-            <span aria-hidden="true">"/"</span>
-            <span class="mono">{eval_set_id}</span>
-        </nav>
-        {move || view! { <EvalSetFileNote app=app() eval_set_id=eval_set_id() changed=file_changed /> }}
-        {undo_banner}
         {copied}
-        {action_error}
-        <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
-            {move || Suspend::new(async move {
-                match eval_set.await {
-                    Ok(Some(_)) => {
-                        view! {
-                            <Transition fallback=|| view! { <p class="muted">"Loading cases…"</p> }>
-                                {move || Suspend::new(async move {
-                                    match cases.await {
-                                        Ok(Some(page)) => view! { <CaseList page actions selected /> }.into_any(),
-                                        Ok(None) => view! { <NotFound /> }.into_any(),
-                                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                                    }
-                                })}
-                            </Transition>
-                            // Outside the list, which a run's progress redraws.
-                            <EvaluatePanel app=app() eval_set_id=eval_set_id() />
-                        }
-                            .into_any()
-                    }
-                    Ok(None) => view! { <NotFound /> }.into_any(),
-                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                }
-            })}
-        </Transition>
+        {failed}
     }
 }
