@@ -34,32 +34,72 @@ pub fn EvalSetsPage() -> impl IntoView {
     let app = Memo::new(move |_| query.read().get("app").unwrap_or_else(|| DEFAULT_APP.to_string()));
     let create = ServerAction::<CreateEvalSet>::new();
     let delete = ServerAction::<DeleteEvalSet>::new();
-    let import_state = RwSignal::new(ImportState::Idle);
-    // The evalset id to import under, when the file's own is not the one wanted.
-    let import_as = RwSignal::new(String::new());
-    let imports_done = RwSignal::new(0u32);
+    let importer = Importer::new(app);
     let eval_sets = Resource::new(
         move || {
             (
                 app.get(),
                 create.version().get(),
                 delete.version().get(),
-                imports_done.get(),
+                importer.done.get(),
             )
         },
         |(app, ..)| list_eval_sets(app),
     );
-    let apps = Resource::new(move || imports_done.get(), |_| list_apps());
+    let apps = Resource::new(move || importer.done.get(), |_| list_apps());
     let pending_delete = RwSignal::new(None::<EvalSetSummary>);
+    view! {
+        <div class="page-header">
+            <div>
+                <h1>"Evalsets"</h1>
+                <p class="muted">
+                    "ADK evalset files: import them, browse their cases, export them unchanged."
+                </p>
+            </div>
+            <AppPicker app apps />
+        </div>
+        <section class="toolbar" aria-label="Add evalsets">
+            <CreateForm app create />
+            <ImportControls importer />
+        </section>
+        <ActionError value=Signal::derive(move || create.value().get()) />
+        <ActionError value=Signal::derive(move || delete.value().get()) />
+        <ImportStatus state=importer.state on_replace=move |(name, content)| importer.run(name, content, true) />
+        <EvalSetList eval_sets pending_delete />
+        <ConfirmDelete pending_delete delete />
+    }
+}
 
-    let run_import = move |file_name: String, content: String, replace: bool| {
-        import_state.set(ImportState::Working(file_name.clone()));
+/// Imports files into the app shown, one at a time, and says how each went.
+#[derive(Clone, Copy)]
+struct Importer {
+    app: Memo<String>,
+    state: RwSignal<ImportState>,
+    /// The evalset id to import under, when the file's own is not the one wanted.
+    import_as: RwSignal<String>,
+    /// Bumped by each import that stored something.
+    done: RwSignal<u32>,
+}
+
+impl Importer {
+    fn new(app: Memo<String>) -> Self {
+        Importer {
+            app,
+            state: RwSignal::new(ImportState::Idle),
+            import_as: RwSignal::new(String::new()),
+            done: RwSignal::new(0),
+        }
+    }
+
+    /// Imports `content` (replacing an evalset of the same id when `replace`).
+    fn run(self, file_name: String, content: String, replace: bool) {
+        self.state.set(ImportState::Working(file_name.clone()));
         spawn_local(async move {
-            let app = app.get_untracked();
-            let id = Some(import_as.get_untracked());
+            let app = self.app.get_untracked();
+            let id = Some(self.import_as.get_untracked());
             let next = match import_eval_set(app, file_name.clone(), content.clone(), replace, id).await {
                 Ok(ImportOutcome::Imported(summary)) => {
-                    imports_done.update(|n| *n += 1);
+                    self.done.update(|n| *n += 1);
                     ImportState::Done(summary)
                 }
                 Ok(ImportOutcome::AlreadyExists { eval_set_id }) => ImportState::Exists {
@@ -79,40 +119,34 @@ pub fn EvalSetsPage() -> impl IntoView {
                     message: error_text(&err),
                 },
             };
-            import_state.set(next);
+            self.state.set(next);
         });
-    };
+    }
 
-    let on_file_chosen = move |ev: leptos::ev::Event| {
+    /// Reads the file the user chose, then imports it.
+    fn import_chosen(self, ev: leptos::ev::Event) {
         let Some(file) = browser::take_chosen_file(&ev) else {
             return;
         };
         let file_name = file.name.clone();
-        import_state.set(ImportState::Working(file_name.clone()));
+        self.state.set(ImportState::Working(file_name.clone()));
         spawn_local(async move {
             match file.text().await {
-                Some(content) => run_import(file_name, content, false),
-                None => import_state.set(ImportState::Failed {
+                Some(content) => self.run(file_name, content, false),
+                None => self.state.set(ImportState::Failed {
                     file_name,
                     message: "the file could not be read as text".into(),
                 }),
             }
         });
-    };
+    }
+}
 
+/// A new, empty evalset by id.
+#[component]
+fn CreateForm(app: Memo<String>, create: ServerAction<CreateEvalSet>) -> impl IntoView {
     view! {
-        <div class="page-header">
-            <div>
-                <h1>"Evalsets"</h1>
-                <p class="muted">
-                    "ADK evalset files: import them, browse their cases, export them unchanged."
-                </p>
-            </div>
-            <AppPicker app apps />
-        </div>
-
-        <section class="toolbar" aria-label="Add evalsets">
-            <div class="inline-form">
+        <div class="inline-form">
             <ActionForm action=create>
                 <input type="hidden" name="app" value=move || app.get() />
                 <label for="new-eval-set-id">"New evalset"</label>
@@ -128,42 +162,53 @@ pub fn EvalSetsPage() -> impl IntoView {
                     {move || if create.pending().get() { "Creating…" } else { "Create" }}
                 </button>
             </ActionForm>
-            </div>
-            <label class="import-as">
-                "Import as "
-                <input
-                    placeholder="the file's own id"
-                    pattern="[A-Za-z0-9_.\\-]+"
-                    title="An evalset id to import the file under instead of its own: letters, digits, _, - and ."
-                    bind:value=import_as
-                />
-            </label>
-            <label class="button file-button">
-                "Import file…"
-                <input
-                    type="file"
-                    accept=".json,application/json"
-                    data-testid="import-file"
-                    on:change=on_file_chosen
-                />
-            </label>
-        </section>
-        {move || {
-            create
-                .value()
-                .get()
-                .and_then(Result::err)
-                .map(|err| view! { <ErrorNote message=error_text(&err) /> })
-        }}
-        {move || {
-            delete
-                .value()
-                .get()
-                .and_then(Result::err)
-                .map(|err| view! { <ErrorNote message=error_text(&err) /> })
-        }}
-        <ImportStatus state=import_state on_replace=move |(name, content)| run_import(name, content, true) />
+        </div>
+    }
+}
 
+/// The id to import under, and the file picker.
+#[component]
+fn ImportControls(importer: Importer) -> impl IntoView {
+    view! {
+        <label class="import-as">
+            "Import as "
+            <input
+                placeholder="the file's own id"
+                pattern="[A-Za-z0-9_.\\-]+"
+                title="An evalset id to import the file under instead of its own: letters, digits, _, - and ."
+                bind:value=importer.import_as
+            />
+        </label>
+        <label class="button file-button">
+            "Import file…"
+            <input
+                type="file"
+                accept=".json,application/json"
+                data-testid="import-file"
+                on:change=move |ev| importer.import_chosen(ev)
+            />
+        </label>
+    }
+}
+
+/// What a failed create or delete said.
+#[component]
+fn ActionError(value: Signal<Option<Result<(), ServerFnError>>>) -> impl IntoView {
+    move || {
+        value
+            .get()
+            .and_then(Result::err)
+            .map(|err| view! { <ErrorNote message=error_text(&err) /> })
+    }
+}
+
+/// The app's evalsets, or what to do when it has none.
+#[component]
+fn EvalSetList(
+    eval_sets: Resource<Result<Vec<EvalSetSummary>, ServerFnError>>,
+    pending_delete: RwSignal<Option<EvalSetSummary>>,
+) -> impl IntoView {
+    view! {
         <Transition fallback=|| view! { <p class="muted">"Loading evalsets…"</p> }>
             {move || Suspend::new(async move {
                 match eval_sets.await {
@@ -184,7 +229,6 @@ pub fn EvalSetsPage() -> impl IntoView {
                 }
             })}
         </Transition>
-        <ConfirmDelete pending_delete delete />
     }
 }
 
