@@ -15,7 +15,7 @@ use super::{
 };
 use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
 use crate::eval::{EvalCaseResult, EvalStatus};
-use crate::records::{CaseRunOutcome, RunStatus};
+use crate::records::{CaseRunOutcome, EvalRunCase, RunStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;
@@ -136,39 +136,8 @@ fn CaseResultBody(
         runs,
         current,
     } = view;
-    let (app, set, result_id) = (
-        summary.app_name.clone(),
-        summary.eval_set_id.clone(),
-        summary.result_id.clone(),
-    );
     let eval_id = runs.first().map(|r| r.eval_id.clone()).unwrap_or_default();
-    let shown = runs.iter().find(|r| r.run_index == run).or(runs.first()).cloned();
-    let switcher = (runs.len() > 1).then(|| {
-        let links = runs
-            .iter()
-            .map(|r| {
-                let href = format!(
-                    "{}&run={}",
-                    case_result_href(&app, &set, &result_id, &r.eval_id),
-                    r.run_index
-                );
-                let status = match r.outcome() {
-                    CaseRunOutcome::Error => "error",
-                    CaseRunOutcome::Passed => "passed",
-                    CaseRunOutcome::Failed => "failed",
-                    CaseRunOutcome::NotEvaluated => "not evaluated",
-                };
-                let current = Some(r.run_index) == shown.as_ref().map(|s| s.run_index);
-                view! {
-                    <a href=href aria-current=current.then_some("page") class="run-link">
-                        {format!("Run {} · {status}", r.run_index + 1)}
-                    </a>
-                }
-            })
-            .collect_view();
-        view! { <nav class="run-switcher" aria-label="Runs of this case">{links}</nav> }
-    });
-    let Some(shown) = shown else {
+    let Some(shown) = runs.iter().find(|r| r.run_index == run).or(runs.first()).cloned() else {
         let message = if summary.status == RunStatus::Running {
             "This case has not finished yet in this run."
         } else {
@@ -181,93 +150,45 @@ fn CaseResultBody(
         .into_any();
     };
     let result = EvalCaseResult::deserialize(&shown.result);
-    let status = result
-        .as_ref()
-        .map(|r| r.final_eval_status)
-        .unwrap_or(EvalStatus::NotEvaluated);
-    let errors = usize::from(shown.error.is_some());
     // A conversation the simulated user played has nothing expected to accept into.
     let simulated = result.as_ref().is_ok_and(|r| {
         r.eval_metric_result_per_invocation
             .iter()
             .all(|turn| turn.expected_invocation.is_none())
     });
-    let run_index = shown.run_index;
-    let version = current.as_ref().map(|c| c.version);
-    let accept_turn = version.filter(|_| errors == 0 && !simulated).map(|version| {
-        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
-        Callback::new(move |turn: usize| {
-            accept.dispatch(AcceptActual {
-                app: app.clone(),
-                result_id: result_id.clone(),
-                eval_id: eval_id.clone(),
-                run: run_index,
-                turn: Some(turn),
-                version,
-            });
-        })
-    });
-    let accept_all = accept_turn.map(|_| {
-        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
-        move |_| {
-            accept.dispatch(AcceptActual {
-                app: app.clone(),
-                result_id: result_id.clone(),
-                eval_id: eval_id.clone(),
-                run: run_index,
-                turn: None,
-                version: version.unwrap_or_default(),
-            });
-        }
-    });
-    let on_rerun = {
-        let (app, result_id, eval_id) = (app.clone(), result_id.clone(), eval_id.clone());
-        move |_| {
-            rerun.dispatch(RerunCase {
-                app: app.clone(),
-                result_id: result_id.clone(),
-                eval_id: eval_id.clone(),
-            });
-        }
+    let target = CaseRunTarget {
+        app: summary.app_name.clone(),
+        eval_set_id: summary.eval_set_id.clone(),
+        result_id: summary.result_id.clone(),
+        eval_id,
+        run: shown.run_index,
+        version: current.as_ref().map(|c| c.version),
     };
-    let turns = match result {
-        Ok(result) => view! { <TurnResults result on_accept=accept_turn /> }.into_any(),
+    let can_accept = target.version.is_some() && shown.error.is_none() && !simulated;
+    let accept_turn = can_accept.then(|| {
+        let target = target.clone();
+        Callback::new(move |turn: usize| target.accept(accept, Some(turn)))
+    });
+    let turns = match result.as_ref() {
+        Ok(result) => view! { <TurnResults result=result.clone() on_accept=accept_turn /> }.into_any(),
         Err(err) => {
             view! { <ErrorNote message=format!("The stored result could not be read: {err}") /> }.into_any()
         }
     };
+    let status = result.map_or(EvalStatus::NotEvaluated, |r| r.final_eval_status);
+    let errors = usize::from(shown.error.is_some());
     view! {
         <div class="page-header">
             <div>
-                <h1 class="mono">{eval_id.clone()}</h1>
+                <h1 class="mono">{target.eval_id.clone()}</h1>
                 <p class="muted">
                     {case_status_badge(status, errors)} " · run of " {short_time_seconds(summary.created_at)} " · agent "
                     <code>{summary.agent.clone()}</code> " · " {run_status_badge(summary.status)}
                 </p>
             </div>
-            <div class="case-actions">
-                {accept_all
-                    .map(|on_click| {
-                        view! {
-                            <button on:click=on_click disabled=move || accept.pending().get()>
-                                "Accept actual as expected"
-                            </button>
-                        }
-                    })}
-                <button class="primary" on:click=on_rerun disabled=move || rerun.pending().get()>
-                    "Re-run this case"
-                </button>
-                {current
-                    .as_ref()
-                    .map(|_| {
-                        view! {
-                            <a class="button" href=edit_href(&app, &set, &eval_id)>"Edit case"</a>
-                            <a class="button" href=case_href(&app, &set, &eval_id)>"Case"</a>
-                        }
-                    })}
-            </div>
+            <CaseRunActions target=target.clone() can_accept accept rerun />
         </div>
-        {switcher}
+        {(runs.len() > 1).then(|| view! { <RunSwitcher target=target.clone() runs /> })}
         {current.is_none().then(|| view! { <p class="note note-warning">"This case has been deleted since the run: there is nothing to accept into."</p> })}
         {shown.error.clone().map(|e| view! { <ErrorNote message=format!("Agent error: {e}") /> })}
         {simulated
@@ -281,4 +202,112 @@ fn CaseResultBody(
         {turns}
     }
     .into_any()
+}
+
+/// The case run a result page shows, as its actions name it.
+#[derive(Clone)]
+struct CaseRunTarget {
+    app: String,
+    eval_set_id: String,
+    result_id: String,
+    eval_id: String,
+    run: i64,
+    /// The stored case's version, which an accept sends back; none once it was deleted.
+    version: Option<i64>,
+}
+
+impl CaseRunTarget {
+    /// Accepts the run's actual invocation `turn` (or all of them) as expected.
+    fn accept(&self, accept: ServerAction<AcceptActual>, turn: Option<usize>) {
+        accept.dispatch(AcceptActual {
+            app: self.app.clone(),
+            result_id: self.result_id.clone(),
+            eval_id: self.eval_id.clone(),
+            run: self.run,
+            turn,
+            version: self.version.unwrap_or_default(),
+        });
+    }
+
+    fn rerun(&self, rerun: ServerAction<RerunCase>) {
+        rerun.dispatch(RerunCase {
+            app: self.app.clone(),
+            result_id: self.result_id.clone(),
+            eval_id: self.eval_id.clone(),
+        });
+    }
+}
+
+/// Accept the whole run as expected, re-run the case, and go to the case.
+#[component]
+fn CaseRunActions(
+    target: CaseRunTarget,
+    can_accept: bool,
+    accept: ServerAction<AcceptActual>,
+    rerun: ServerAction<RerunCase>,
+) -> impl IntoView {
+    let (app, set, eval_id) = (
+        target.app.clone(),
+        target.eval_set_id.clone(),
+        target.eval_id.clone(),
+    );
+    let exists = target.version.is_some();
+    let (accepting, rerunning) = (target.clone(), target);
+    view! {
+        <div class="case-actions">
+            {can_accept
+                .then(|| {
+                    view! {
+                        <button
+                            on:click=move |_| accepting.accept(accept, None)
+                            disabled=move || accept.pending().get()
+                        >
+                            "Accept actual as expected"
+                        </button>
+                    }
+                })}
+            <button
+                class="primary"
+                on:click=move |_| rerunning.rerun(rerun)
+                disabled=move || rerun.pending().get()
+            >
+                "Re-run this case"
+            </button>
+            {exists
+                .then(|| {
+                    view! {
+                        <a class="button" href=edit_href(&app, &set, &eval_id)>"Edit case"</a>
+                        <a class="button" href=case_href(&app, &set, &eval_id)>"Case"</a>
+                    }
+                })}
+        </div>
+    }
+}
+
+/// Links to each run of the case, the one shown marked.
+#[component]
+fn RunSwitcher(target: CaseRunTarget, runs: Vec<EvalRunCase>) -> impl IntoView {
+    let links = runs
+        .iter()
+        .map(|r| {
+            let href = format!(
+                "{}&run={}",
+                case_result_href(&target.app, &target.eval_set_id, &target.result_id, &r.eval_id),
+                r.run_index
+            );
+            let status = match r.outcome() {
+                CaseRunOutcome::Error => "error",
+                CaseRunOutcome::Passed => "passed",
+                CaseRunOutcome::Failed => "failed",
+                CaseRunOutcome::NotEvaluated => "not evaluated",
+            };
+            let current = r.run_index == target.run;
+            view! {
+                <a href=href aria-current=current.then_some("page") class="run-link">
+                    {format!("Run {} · {status}", r.run_index + 1)}
+                </a>
+            }
+        })
+        .collect_view();
+    view! { <nav class="run-switcher" aria-label="Runs of this case">{links}</nav> }
 }
