@@ -9,7 +9,7 @@ use super::{
 };
 use crate::api::runs::run_details;
 use crate::eval::{CaseSummary, EvalStatus};
-use crate::records::RunPage as RunPageData;
+use crate::records::{EvalRunSummary, RunPage as RunPageData};
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
 use crate::ui::{
@@ -62,49 +62,38 @@ fn RunView(data: RunPageData) -> impl IntoView {
         summary.result_id.clone(),
         summary.eval_set_id.clone(),
     );
-    let export = crate::ui::rest_links::run_export(&app, &result_id);
-    let compare_links = other_runs
-        .iter()
-        .map(|other| {
-            view! {
-                <li>
-                    <a href=compare_href(&app, &result_id, &other.result_id)>
-                        {format!("against {} ({})", run_short_title(other), pass_rate(other))}
-                    </a>
-                    {rerun_note(other).map(|note| view! { <span class="run-note">{note}</span> })}
-                </li>
-            }
-        })
-        .collect_view();
-    let metric_names: Vec<String> = cases
+    let scored = cases
         .first()
-        .map(|c| {
-            c.metrics
-                .iter()
-                .filter(|m| m.threshold.is_some())
-                .map(|m| m.metric_name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
-    let heads = metric_names
-        .iter()
-        .map(|name| view! { <MetricHeading name=name.clone() /> })
-        .collect_view();
-    let heat_map = (!metric_names.is_empty()).then(|| {
-        view! {
-            <section class="card">
-                <h2>"Cases by metric"</h2>
-                <HeatMap app=app.clone() eval_set_id=set.clone() result_id=result_id.clone() cases=cases.clone() />
-            </section>
-        }
-    });
-    let rows = cases
-        .into_iter()
-        .map(|case| case_row(&app, &set, &result_id, case))
-        .collect_view();
-    let pager = page_links(page, page_count, &|n| {
-        format!("{}?page={n}", run_href(&app, &result_id))
-    });
+        .is_some_and(|c| c.metrics.iter().any(|m| m.threshold.is_some()));
+    view! {
+        <RunHeader summary=summary.clone() />
+        <section class="card">
+            <h2>"Metrics"</h2>
+            <MetricsTable metrics />
+        </section>
+        {(!other_runs.is_empty()).then(|| view! { <CompareLinks summary other_runs /> })}
+        {scored
+            .then(|| {
+                view! {
+                    <section class="card">
+                        <h2>"Cases by metric"</h2>
+                        <HeatMap app=app.clone() eval_set_id=set.clone() result_id=result_id.clone() cases=cases.clone() />
+                    </section>
+                }
+            })}
+        <RunCases app set result_id cases page page_count />
+    }
+}
+
+/// The run's title, id, label, what it ran and how it went, and its exports.
+#[component]
+fn RunHeader(summary: EvalRunSummary) -> impl IntoView {
+    let (app, result_id, set) = (
+        summary.app_name.clone(),
+        summary.result_id.clone(),
+        summary.eval_set_id.clone(),
+    );
+    let export = crate::ui::rest_links::run_export(&app, &result_id);
     view! {
         <div class="page-header">
             <div>
@@ -114,7 +103,7 @@ fn RunView(data: RunPageData) -> impl IntoView {
                     {rerun_note(&summary).map(|note| view! { <span class="run-note">{note}</span> })}
                     {source_notes(&summary)}
                 </p>
-                <RunLabel app=app.clone() result_id=result_id.clone() label=summary.label.clone() />
+                <RunLabel app=app.clone() result_id label=summary.label.clone() />
                 <p class="muted">
                     {run_status_badge(summary.status)} " · evalset "
                     <a class="mono" href=eval_set_href(&app, &set)>{set.clone()}</a> " · agent "
@@ -130,20 +119,58 @@ fn RunView(data: RunPageData) -> impl IntoView {
                 </a>
             </div>
         </div>
+    }
+}
+
+/// This run against each other run of its evalset.
+#[component]
+fn CompareLinks(summary: EvalRunSummary, other_runs: Vec<EvalRunSummary>) -> impl IntoView {
+    let links = other_runs
+        .iter()
+        .map(|other| {
+            view! {
+                <li>
+                    <a href=compare_href(&summary.app_name, &summary.result_id, &other.result_id)>
+                        {format!("against {} ({})", run_short_title(other), pass_rate(other))}
+                    </a>
+                    {rerun_note(other).map(|note| view! { <span class="run-note">{note}</span> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
         <section class="card">
-            <h2>"Metrics"</h2>
-            <MetricsTable metrics />
+            <h2>"Compare"</h2>
+            <ul class="compare-links">{links}</ul>
         </section>
-        {(!other_runs.is_empty())
-            .then(|| {
-                view! {
-                    <section class="card">
-                        <h2>"Compare"</h2>
-                        <ul class="compare-links">{compare_links}</ul>
-                    </section>
-                }
-            })}
-        {heat_map}
+    }
+}
+
+/// A page of the run's cases with their metrics' scores.
+#[component]
+fn RunCases(
+    app: String,
+    set: String,
+    result_id: String,
+    cases: Vec<CaseSummary>,
+    page: i64,
+    page_count: i64,
+) -> impl IntoView {
+    let heads = cases.first().map(|c| {
+        c.metrics
+            .iter()
+            .filter(|m| m.threshold.is_some())
+            .map(|m| view! { <MetricHeading name=m.metric_name.clone() /> })
+            .collect_view()
+    });
+    let pager = page_links(page, page_count, &|n| {
+        format!("{}?page={n}", run_href(&app, &result_id))
+    });
+    let rows = cases
+        .into_iter()
+        .map(|case| case_row(&app, &set, &result_id, case))
+        .collect_view();
+    view! {
         <section class="card">
             <h2>"Cases"</h2>
             <table class="data-table run-cases">
