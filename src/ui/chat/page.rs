@@ -13,11 +13,12 @@ use super::session_title::SessionTitle;
 use super::transcript::Transcript;
 use crate::api::chat::{get_chat_session, list_chat_sessions, new_chat_session, stop_chat_turn};
 use crate::api::DEFAULT_APP;
-use crate::records::SessionTurn;
+use crate::records::{SessionRecord, SessionTurn};
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
@@ -36,9 +37,54 @@ pub fn ChatPage() -> impl IntoView {
             move |_| list_chat_sessions(app.clone()),
         )
     };
-    let session = {
+    let chat = ChatState::new(app.clone(), session_id, sessions_changed);
+    let navigate = use_navigate();
+    let send = {
         let app = app.clone();
-        Resource::new(
+        move |message: String| spawn_local(chat.send(app.clone(), message, navigate.clone()))
+    };
+    view! {
+        <div class="chat-layout">
+            <SessionList sessions session_id sessions_changed app=app.clone() />
+            <section class="chat-main" aria-label="Conversation">
+                <ShownSession app=app.clone() chat />
+                {move || chat.send_error.get().map(|message| view! { <ErrorNote message /> })}
+                <FollowLatest
+                    new_turns=chat.new_turns
+                    live=chat.live
+                    loaded=Signal::derive(move || chat.session.track())
+                />
+                <Composer live=chat.live on_send=send on_stop=move || chat.stop() />
+            </section>
+            <Transition fallback=|| ()>
+                {move || {
+                    let app = app.clone();
+                    Suspend::new(async move {
+                        let record = chat.session.await.ok().flatten();
+                        view! { <AddSessionPanel app record new_turns=chat.new_turns form=chat.add_form /> }
+                    })
+                }}
+            </Transition>
+        </div>
+    }
+}
+
+/// What the page's parts share: the session shown, the turns answered since it loaded, the
+/// turn being answered now, and what sending one found. Every part a signal, so it is `Copy`.
+#[derive(Clone, Copy)]
+struct ChatState {
+    session_id: Memo<Option<String>>,
+    session: Resource<Result<Option<SessionRecord>, ServerFnError>>,
+    new_turns: RwSignal<Vec<SessionTurn>>,
+    live: RwSignal<Option<LiveTurn>>,
+    send_error: RwSignal<Option<String>>,
+    add_form: AddSessionForm,
+    sessions_changed: RwSignal<u32>,
+}
+
+impl ChatState {
+    fn new(app: String, session_id: Memo<Option<String>>, sessions_changed: RwSignal<u32>) -> Self {
+        let session = Resource::new(
             move || session_id.get(),
             move |id| {
                 let app = app.clone();
@@ -49,111 +95,100 @@ pub fn ChatPage() -> impl IntoView {
                     }
                 }
             },
-        )
-    };
-    // Turns answered since the session was loaded, and the turn being answered now.
-    let new_turns = RwSignal::new(Vec::<SessionTurn>::new());
-    let live = RwSignal::new(None::<LiveTurn>);
-    let send_error = RwSignal::new(None::<String>);
-    let add_form = AddSessionForm::new();
-    Effect::watch(
-        move || session_id.get(),
-        move |_, _, _| {
-            new_turns.set(Vec::new());
-            add_form.session_changed();
-        },
-        false,
-    );
+        );
+        let chat = ChatState {
+            session_id,
+            session,
+            new_turns: RwSignal::new(Vec::new()),
+            live: RwSignal::new(None),
+            send_error: RwSignal::new(None),
+            add_form: AddSessionForm::new(),
+            sessions_changed,
+        };
+        Effect::watch(
+            move || session_id.get(),
+            move |_, _, _| {
+                chat.new_turns.set(Vec::new());
+                chat.add_form.session_changed();
+            },
+            false,
+        );
+        chat
+    }
 
-    let navigate = use_navigate();
-    let send = {
-        let app = app.clone();
-        move |message: String| {
-            let (app, navigate) = (app.clone(), navigate.clone());
-            send_error.set(None);
-            live.set(Some(LiveTurn {
-                session_id: session_id.get_untracked().unwrap_or_default(),
-                user_message: message.clone(),
-                events: Vec::new(),
-            }));
-            spawn_local(async move {
-                let (id, created) = match session_id.get_untracked() {
-                    Some(id) => (id, false),
-                    None => match new_chat_session(app.clone()).await {
-                        Ok(created) => {
-                            let id = created.summary.id;
-                            live.update(|l| l.iter_mut().for_each(|l| l.session_id = id.clone()));
-                            add_form.adopt_new_session();
-                            navigate(&chat_href(&app, Some(&id)), Default::default());
-                            (id, true)
-                        }
-                        Err(err) => {
-                            live.set(None);
-                            send_error.set(Some(error_text(&err)));
-                            return;
-                        }
-                    },
-                };
-                match stream_turn(app, id, message, live).await {
-                    // A new session is loaded afresh (the navigation above started that), so
-                    // its first turn comes from the store rather than being appended twice.
-                    Ok(_) if created => session.refetch(),
-                    Ok(turn) => new_turns.update(|turns| turns.push(turn)),
-                    Err(message) => send_error.set(Some(message)),
+    /// Sends `message` as the next turn, in a new session when none is shown (the address then
+    /// names it), and follows the answer as it streams.
+    async fn send(self, app: String, message: String, navigate: impl Fn(&str, NavigateOptions)) {
+        self.send_error.set(None);
+        self.live.set(Some(LiveTurn {
+            session_id: self.session_id.get_untracked().unwrap_or_default(),
+            user_message: message.clone(),
+            events: Vec::new(),
+        }));
+        let (id, created) = match self.session_id.get_untracked() {
+            Some(id) => (id, false),
+            None => match new_chat_session(app.clone()).await {
+                Ok(created) => {
+                    let id = created.summary.id;
+                    self.live
+                        .update(|l| l.iter_mut().for_each(|l| l.session_id = id.clone()));
+                    self.add_form.adopt_new_session();
+                    navigate(&chat_href(&app, Some(&id)), Default::default());
+                    (id, true)
                 }
-                live.set(None);
-                sessions_changed.update(|n| *n += 1);
-            });
+                Err(err) => {
+                    self.live.set(None);
+                    self.send_error.set(Some(error_text(&err)));
+                    return;
+                }
+            },
+        };
+        match stream_turn(app, id, message, self.live).await {
+            // A new session is loaded afresh (the navigation above started that), so its first
+            // turn comes from the store rather than being appended twice.
+            Ok(_) if created => self.session.refetch(),
+            Ok(turn) => self.new_turns.update(|turns| turns.push(turn)),
+            Err(message) => self.send_error.set(Some(message)),
         }
-    };
-    let stop = move || {
-        if let Some(id) = live.with_untracked(|l| l.as_ref().map(|l| l.session_id.clone())) {
+        self.live.set(None);
+        self.sessions_changed.update(|n| *n += 1);
+    }
+
+    /// Stops the turn being answered.
+    fn stop(self) {
+        if let Some(id) = self
+            .live
+            .with_untracked(|l| l.as_ref().map(|l| l.session_id.clone()))
+        {
             spawn_local(async move {
                 if let Err(err) = stop_chat_turn(id).await {
-                    send_error.set(Some(error_text(&err)));
+                    self.send_error.set(Some(error_text(&err)));
                 }
             });
         }
-    };
+    }
+}
 
-    let app_for_title = app.clone();
+/// The session shown: its title and its transcript, with the turns answered since it loaded.
+#[component]
+fn ShownSession(app: String, chat: ChatState) -> impl IntoView {
     view! {
-        <div class="chat-layout">
-            <SessionList sessions session_id sessions_changed app=app.clone() />
-            <section class="chat-main" aria-label="Conversation">
-                <Transition fallback=|| view! { <p class="muted">"Loading session…"</p> }>
-                    {move || {
-                        let app_for_title = app_for_title.clone();
-                        Suspend::new(async move {
-                        match session.await {
-                            Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                            Ok(record) => {
-                                view! {
-                                    <SessionTitle app=app_for_title.clone() record=record.clone() sessions_changed />
-                                    <Transcript record new_turns live />
-                                }
-                                    .into_any()
+        <Transition fallback=|| view! { <p class="muted">"Loading session…"</p> }>
+            {move || {
+                let app = app.clone();
+                Suspend::new(async move {
+                    match chat.session.await {
+                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                        Ok(record) => {
+                            view! {
+                                <SessionTitle app record=record.clone() sessions_changed=chat.sessions_changed />
+                                <Transcript record new_turns=chat.new_turns live=chat.live />
                             }
+                                .into_any()
                         }
-                    })
-                    }}
-                </Transition>
-                {move || send_error.get().map(|message| view! { <ErrorNote message /> })}
-                <FollowLatest new_turns live loaded=Signal::derive(move || session.track()) />
-                <Composer live on_send=send on_stop=stop />
-            </section>
-            <Transition fallback=|| ()>
-                {
-                    let app = app.clone();
-                    move || {
-                        let app = app.clone();
-                        Suspend::new(async move {
-                            let record = session.await.ok().flatten();
-                            view! { <AddSessionPanel app record new_turns form=add_form /> }
-                        })
                     }
-                }
-            </Transition>
-        </div>
+                })
+            }}
+        </Transition>
     }
 }
