@@ -10,8 +10,8 @@ use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    adk_case_result, run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalCaseResult,
-    EvalConfig, FinishedCase, RunOptions, ScoringServices,
+    run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalCaseResult, EvalConfig,
+    FinishedCase, RunOptions, ScoringServices,
 };
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunStatus};
@@ -322,14 +322,6 @@ store_refusals!(EvalRunError);
 impl From<ConfigError> for EvalRunError {
     fn from(error: ConfigError) -> Self {
         EvalRunError::BadConfig(error.to_string())
-    }
-}
-
-impl StoredEvalSetResult {
-    /// The result as a file for ADK: its case results without what ADK's reader refuses.
-    pub fn for_adk(mut self) -> Self {
-        self.eval_case_results = self.eval_case_results.into_iter().map(adk_case_result).collect();
-        self
     }
 }
 
