@@ -13,7 +13,7 @@ use crate::service::{startup, Services};
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
-use axum::Router;
+use axum::{Extension, Router};
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::net::SocketAddr;
@@ -80,6 +80,7 @@ pub fn router_with_adk_web_ui(
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell));
     assets::serve_assets(app, &site_root, &pkg_dir)
         .layer(DefaultBodyLimit::max(max_body_bytes))
+        .layer(Extension(rest::BodyLimit(max_body_bytes)))
         .with_state(state)
 }
 

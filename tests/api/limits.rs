@@ -25,6 +25,26 @@ async fn a_body_over_the_limit_gets_413() {
     );
 }
 
+#[tokio::test]
+async fn a_body_without_a_length_is_refused_once_it_passes_the_limit() {
+    let app = spawn_app_with_body_limit(1024).await;
+    // Sent in chunks, with no Content-Length: the limit can only apply as the bytes arrive.
+    let chunks = vec![
+        r#"{"eval_set_id": "big", "eval_cases": [], "padding": ""#.to_string(),
+        "x".repeat(4096),
+        r#""}"#.to_string(),
+    ];
+    let body = reqwest::Body::wrap_stream(futures::stream::iter(
+        chunks.into_iter().map(Ok::<_, std::io::Error>),
+    ));
+    assert_error(
+        app.post("/apps/demo/import", body).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    assert_eq!(app.get_json("/apps/demo/eval_sets").await, json!([]));
+}
+
 /// Every route that reads a body, with a path that exists (so the body is what is refused).
 const BODY_ROUTES: &[(&str, &str)] = &[
     ("POST", "/apps/demo/import"),

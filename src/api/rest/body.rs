@@ -11,6 +11,11 @@ use futures::StreamExt;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+/// The largest request body the server takes, as the router was built with it (axum's own
+/// limit is not readable from a request): the room a body may reserve before it arrives.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimit(pub usize);
+
 /// The body as UTF-8 text (an evalset file, a case).
 pub struct TextBody(pub String);
 
@@ -28,9 +33,14 @@ impl<S: Send + Sync> FromRequest<S> for TextBody {
             .get(header::CONTENT_LENGTH)
             .and_then(|length| length.to_str().ok()?.parse::<usize>().ok())
             .unwrap_or(0);
+        let limit = request.extensions().get::<BodyLimit>().map(|limit| limit.0);
+        // Over the limit by its own account: refused before a byte is read.
+        if limit.is_some_and(|limit| declared > limit) {
+            return Err(ApiError::too_large());
+        }
         let mut chunks = request.into_limited_body().into_data_stream();
         // The length is a claim until the bytes arrive: the limit still applies as they do.
-        let mut bytes = Vec::with_capacity(declared.min(PREALLOCATE_AT_MOST));
+        let mut bytes = Vec::with_capacity(declared.min(limit.unwrap_or(PREALLOCATE_WITHOUT_LIMIT)));
         while let Some(chunk) = chunks.next().await {
             bytes.extend_from_slice(&chunk.map_err(unreadable_body)?);
         }
@@ -43,8 +53,9 @@ impl<S: Send + Sync> FromRequest<S> for TextBody {
     }
 }
 
-/// Room reserved up front for a body that says how long it is.
-const PREALLOCATE_AT_MOST: usize = 1 << 30;
+/// The room a body may reserve up front on a router built without a [`BodyLimit`] (axum's
+/// default limit).
+const PREALLOCATE_WITHOUT_LIMIT: usize = 2 << 20;
 
 fn unreadable_body(err: axum::Error) -> ApiError {
     let inner = err.into_inner();

@@ -14,6 +14,7 @@ mod eval_sets;
 mod run;
 mod sessions;
 
+pub use body::BodyLimit;
 pub use error::ApiError;
 
 use super::AppState;
