@@ -23,4 +23,11 @@ function failOnConsoleErrors(test) {
   });
 }
 
-module.exports = { open, failOnConsoleErrors };
+/** Unfolds the Evaluate panel's metrics, folded under a line that names the picked ones. */
+async function openRunSettings(page) {
+  const settings = page.locator('details.run-settings');
+  if (!(await settings.evaluate((details) => details.open))) await settings.locator('> summary').click();
+  await expect(settings).toHaveAttribute('open', '');
+}
+
+module.exports = { open, failOnConsoleErrors, openRunSettings };

@@ -1,7 +1,7 @@
 // The case list shows each case's outcome in the latest run, filters the failed ones, and the
 // run form can run only those.
 const { test, expect } = require('@playwright/test');
-const { open, failOnConsoleErrors } = require('../support');
+const { open, failOnConsoleErrors, openRunSettings } = require('../support');
 
 failOnConsoleErrors(test);
 
@@ -24,6 +24,7 @@ test('statuses and metric chips appear as a run goes; failed cases filter and re
   const rows = page.locator('.case-table tbody tr');
   await expect(rows.first().locator('.status-cell')).toContainText('not run');
 
+  await openRunSettings(page);
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   const paris = page.getByRole('row', { name: /Select paris/ });

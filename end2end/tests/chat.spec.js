@@ -2,7 +2,7 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 
-const { open } = require('../support');
+const { open, openRunSettings } = require('../support');
 
 test('chat, add the session to a new evalset, open the case and export it', async ({ page }) => {
   const errors = [];
@@ -205,6 +205,7 @@ test('run an evaluation of a saved session and read its scores inline', async ({
   await expect(detail.locator('.metric-results li').filter({ hasText: 'tool_call_count_v1' })).toContainText('i INFO');
 
   // A threshold no score can reach is refused, naming the metric, and nothing runs.
+  await openRunSettings(page);
   await page.getByLabel('response_match_score threshold').fill('1.5');
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.locator('.run-form [role=alert]')).toContainText('response_match_score threshold: 1.5 is outside');

@@ -2,7 +2,7 @@
 // used, the metric picker searches and refuses a threshold the metric cannot score, the run
 // page's histogram colours a perfect score as passing, and a missing thing is a 404 page.
 const { test, expect } = require('@playwright/test');
-const { open } = require('../support');
+const { open, openRunSettings } = require('../support');
 
 /** The page's console errors, except the 404 a test asks for on purpose. */
 function consoleErrors(page) {
@@ -77,6 +77,10 @@ test('metrics are searched, and a threshold the metric cannot score is refused b
   expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
   await open(page, '/evalsets/demo/picker_e2e');
 
+  // The metrics are folded under one line that names the picked ones; Run evaluation comes first.
+  await expect(page.locator('.run-settings > summary')).toContainText('tool_trajectory_avg_score ≥ 1, response_match_score ≥ 0.8');
+  await expect(page.getByRole('checkbox', { name: 'tool_trajectory_avg_score' })).toBeHidden();
+  await openRunSettings(page);
   // Run evaluation comes before the metrics.
   const run = page.getByRole('button', { name: 'Run evaluation' });
   const firstMetric = page.getByRole('checkbox', { name: 'tool_trajectory_avg_score' });
@@ -113,6 +117,7 @@ test('a perfect score against a threshold of 1 is drawn as passing', async ({ pa
   const set = { eval_set_id: 'histogram_e2e', eval_cases: [weather('paris', 'Paris'), weather('lyon', 'Lyon')] };
   expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
   await open(page, '/evalsets/demo/histogram_e2e');
+  await openRunSettings(page);
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.locator('.run-header')).toContainText('finished');
@@ -139,6 +144,7 @@ test('runs read by name: a label given at start, renamed later, and a re-run of 
   const set = { eval_set_id: 'names_e2e', eval_cases: [weather('paris', 'Paris'), weather('lyon', 'Lyon')] };
   expect((await request.post('/apps/demo/import', { data: JSON.stringify(set) })).status()).toBe(201);
   await open(page, '/evalsets/demo/names_e2e');
+  await openRunSettings(page);
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByLabel('Label').fill('baseline');
   await page.getByRole('button', { name: 'Run evaluation' }).click();
@@ -205,6 +211,7 @@ test('Show opens expected against actual inline, and an import can take another 
   await expect(page.getByRole('status')).toContainText('Imported 1 case into inline_e2e');
 
   await open(page, '/evalsets/demo/inline_e2e');
+  await openRunSettings(page);
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByRole('button', { name: 'Run evaluation' }).click();
   const row = page.locator('.results-table').getByRole('row', { name: /lyon/ });

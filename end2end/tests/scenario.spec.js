@@ -2,7 +2,7 @@
 // simulated user (the fake model, as the judge's model the simulator falls back to), and its
 // conversation shown turn by turn.
 const { test, expect } = require('@playwright/test');
-const { open, failOnConsoleErrors } = require('../support');
+const { open, failOnConsoleErrors, openRunSettings } = require('../support');
 
 failOnConsoleErrors(test);
 
@@ -30,6 +30,7 @@ test('a new scenario case runs with the simulated user and its conversation is s
   await expect(page.locator('main')).toContainText('Ask for the weather in Paris, then in Rome');
 
   await open(page, '/evalsets/demo/scenario_e2e');
+  await openRunSettings(page);
   await page.getByRole('checkbox', { name: 'response_match_score' }).uncheck();
   await page.getByRole('checkbox', { name: 'tool_trajectory_avg_score' }).uncheck();
   await page.getByRole('checkbox', { name: 'tool_single_use' }).check();
@@ -70,6 +71,7 @@ test('a new scenario case runs with the simulated user and its conversation is s
   // The run form's simulated-user settings: instructions without the placeholders are refused
   // there, naming them; a limit of one turn ends the conversation after the starting prompt.
   await open(page, '/evalsets/demo/scenario_e2e');
+  await openRunSettings(page);
   await page.getByText('Simulated user (scenario cases)').click();
   await page.getByLabel('Its own instructions (optional)').fill('Just chat.');
   await page.getByRole('button', { name: 'Run evaluation' }).click();

@@ -1,7 +1,8 @@
 //! The browser's own APIs the pages use, in one place: local storage, the address bar, focus,
-//! the page's scroll position, leaving the page, a chosen file and a server-sent event stream. Each does its work in the
-//! browser (`hydrate`); on the server, where pages are rendered but never run, each is a
-//! stand-in that does nothing. No other file of `ui` names web-sys or needs a cfg for these.
+//! the page's scroll position, leaving the page, a chosen file, a details element's state and a
+//! server-sent event stream. Each does its work in the browser (`hydrate`); on the server, where
+//! pages are rendered but never run, each is a stand-in that does nothing. No other file of `ui`
+//! names web-sys or needs a cfg for these.
 
 pub use imp::*;
 
@@ -156,6 +157,11 @@ mod imp {
         }
     }
 
+    /// Whether the `<details>` that `ev` (its toggle event) is from is open now.
+    pub fn details_open(ev: &leptos::ev::Event) -> bool {
+        event_target::<web_sys::HtmlDetailsElement>(ev).open()
+    }
+
     /// The stream and the listeners it needs kept alive.
     type Open = (EventSource, Vec<Closure<dyn Fn(MessageEvent)>>);
 
@@ -228,6 +234,10 @@ mod imp {
 
     pub fn take_chosen_file(_ev: &leptos::ev::Event) -> Option<ChosenFile> {
         None
+    }
+
+    pub fn details_open(_ev: &leptos::ev::Event) -> bool {
+        false
     }
 
     impl ChosenFile {

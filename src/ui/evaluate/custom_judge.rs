@@ -25,6 +25,16 @@ impl CustomJudgePick {
         }
     }
 
+    /// Its name and threshold, as the folded run settings list it.
+    pub(super) fn summary(&self) -> String {
+        let name = self.name.get();
+        let name = match name.trim() {
+            "" => format!("custom metric {}", self.number),
+            name => name.to_string(),
+        };
+        format!("{name} ≥ {}", self.threshold.get().trim())
+    }
+
     pub(super) fn choice(&self) -> Result<MetricChoice, String> {
         let name = self.name.get_untracked().trim().to_string();
         if name.is_empty() {

@@ -59,6 +59,20 @@ impl MetricPick {
     }
 }
 
+/// The picked metrics with their thresholds, as the folded run settings name them.
+pub(super) fn picked_summary(metrics: &[MetricPick], customs: &[CustomJudgePick]) -> String {
+    let mut picked: Vec<String> = metrics
+        .iter()
+        .filter(|m| m.picked.get())
+        .map(|m| format!("{} ≥ {}", m.name, m.threshold.get().trim()))
+        .collect();
+    picked.extend(customs.iter().map(|custom| custom.summary()));
+    match picked.len() {
+        0 => "no metric picked yet".to_string(),
+        _ => picked.join(", "),
+    }
+}
+
 fn out_of_range(range: ScoreRange) -> String {
     format!(
         "Scores run from {} to {}: pick a threshold in that range.",
@@ -76,18 +90,6 @@ pub(super) fn MetricPicker(
     let (available, unavailable): (Vec<_>, Vec<_>) = metrics
         .into_iter()
         .partition(|metric| metric.info.unavailable.is_none());
-    let picked = available.clone();
-    let summary = move || {
-        let names: Vec<String> = picked
-            .iter()
-            .filter(|m| m.picked.get())
-            .map(|m| m.name.clone())
-            .collect();
-        match names.len() {
-            0 => "No metric picked yet.".to_string(),
-            n => format!("{n} picked: {}", names.join(", ")),
-        }
-    };
     let groups = MetricFamily::ALL
         .into_iter()
         .map(|family| {
@@ -108,7 +110,6 @@ pub(super) fn MetricPicker(
                     aria-label="Search metrics"
                     bind:value=search
                 />
-                <span class="muted small-text" aria-live="polite">{summary}</span>
             </div>
             <table class="metric-table">
                 <caption class="visually-hidden">"Metrics to score the run with"</caption>

@@ -1,10 +1,10 @@
-//! The run form: Run evaluation and its settings on top, then the metrics to pick (with their
-//! thresholds and options, and custom judge metrics) and the simulated user's settings. The
-//! picks are checked as the server will check them (`EvalConfig::from_picked`) before the run
-//! is requested.
+//! The run form: Run evaluation and its settings on top, then, folded under a line that names
+//! the picked metrics, the metrics to pick (with their thresholds and options, and custom judge
+//! metrics) and the simulated user's settings. The picks are checked as the server will check
+//! them (`EvalConfig::from_picked`) before the run is requested.
 
 use super::custom_judge::CustomJudgePick;
-use super::metric_picker::{MetricPick, MetricPicker};
+use super::metric_picker::{picked_summary, MetricPick, MetricPicker};
 use super::panel::SelectedCases;
 use super::run_controls::{RunControls, RunSettings};
 use super::simulator_settings::{SimulatorSettings, SimulatorSettingsFields};
@@ -13,6 +13,7 @@ use crate::api::evaluate::{
     eval_panel_options, eval_set_tool_mode, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope,
 };
 use crate::eval::EvalConfig;
+use crate::ui::browser::details_open;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -119,13 +120,48 @@ fn RunFormBody(
         }
     };
     let selected_count = Signal::derive(move || selected.map(|s| s.with(|s| s.len())).unwrap_or_default());
+    // A refused start opens the settings, where the problem is.
+    let settings_open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if error.with(Option::is_some) {
+            settings_open.set(true);
+        }
+    });
     view! {
         <div class="run-form">
             <RunControls settings agents=offer.agents.clone() selected_count pending on_start=start />
             {move || error.get().map(|message| view! { <ErrorNote message /> })}
+            <RunSettingsFold metrics customs simulator open=settings_open />
+        </div>
+    }
+}
+
+/// The metrics, their thresholds and the simulated user's settings, folded under one line that
+/// names what is picked: the run's results follow the Run button, not thirty metric rows.
+#[component]
+fn RunSettingsFold(
+    metrics: Vec<MetricPick>,
+    customs: RwSignal<Vec<CustomJudgePick>>,
+    simulator: SimulatorSettings,
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    let summary = {
+        let metrics = metrics.clone();
+        move || customs.with(|customs| picked_summary(&metrics, customs))
+    };
+    view! {
+        <details
+            class="run-settings"
+            prop:open=move || open.get()
+            on:toggle=move |ev| open.set(details_open(&ev))
+        >
+            <summary>
+                <span class="run-settings-title">"Metrics"</span>
+                <span class="muted small-text" aria-live="polite">{summary}</span>
+            </summary>
             <MetricPicker metrics customs />
             <SimulatorSettingsFields settings=simulator />
-        </div>
+        </details>
     }
 }
 
