@@ -78,16 +78,10 @@ impl MetricConfig {
 
     /// Why its threshold cannot be met or missed sensibly: outside the scores it gives.
     pub fn threshold_problem(&self) -> Option<String> {
-        (!self.is_informational() && !self.scores.contains(self.threshold)).then(|| {
-            format!(
-                "{} threshold: {} is outside the metric's scores ({}); pick a threshold from {} to {}",
-                self.name,
-                self.threshold,
-                self.scores.label(),
-                self.scores.min,
-                self.scores.max
-            )
-        })
+        if self.is_informational() {
+            return None;
+        }
+        self.scores.threshold_problem(&self.name, self.threshold)
     }
 
     /// Reports a value that never passes or fails the case.
@@ -212,21 +206,7 @@ impl EvalConfig {
                         "{name}: picked twice; give each metric a name of its own"
                     )));
                 }
-                let mut criterion = match options.map(str::trim).filter(|text| !text.is_empty()) {
-                    None => Map::new(),
-                    Some(text) => match serde_json::from_str::<Value>(text) {
-                        Ok(Value::Object(options)) => options,
-                        Ok(other) => {
-                            return Err(ConfigError(format!(
-                                "{name} options: expected a JSON object of criterion keys, found {}",
-                                kind_of(&other)
-                            )))
-                        }
-                        Err(error) => {
-                            return Err(ConfigError(format!("{name} options: not valid JSON: {error}")))
-                        }
-                    },
-                };
+                let mut criterion = criterion_options(name, options)?;
                 criterion.insert("threshold".into(), threshold.into());
                 // Name the options field the user edits rather than a config file's path.
                 parse_metric(name, &Value::Object(criterion)).map_err(|ConfigError(message)| {
@@ -582,6 +562,23 @@ fn boolean(value: &Value, path: &str) -> Result<bool, ConfigError> {
             kind_of(value)
         ))
     })
+}
+
+/// A picked metric's options as the browser's run form sends them: empty, or a JSON object of
+/// criterion keys. The run form checks them with this before asking for the run, so a typo is
+/// named at once and in the server's words.
+pub fn criterion_options(name: &str, options: Option<&str>) -> Result<Map<String, Value>, ConfigError> {
+    match options.map(str::trim).filter(|text| !text.is_empty()) {
+        None => Ok(Map::new()),
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(options)) => Ok(options),
+            Ok(other) => Err(ConfigError(format!(
+                "{name} options: expected a JSON object of criterion keys, found {}",
+                kind_of(&other)
+            ))),
+            Err(error) => Err(ConfigError(format!("{name} options: not valid JSON: {error}"))),
+        },
+    }
 }
 
 fn kind_of(value: &Value) -> String {

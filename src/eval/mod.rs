@@ -36,7 +36,7 @@ pub mod simulator;
 mod tests;
 
 pub use compare::{align_calls, compare_args, word_diff, AlignedCall, ArgChange, ArgDiff, CallMatch};
-pub use config::{ConfigError, EvalConfig, MetricConfig, MetricKind};
+pub use config::{criterion_options, ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
     evaluate_efficiency, turn_tokens, Efficiency, EfficiencyResult, TurnTokens, INFERENCE_CALL_COUNT_V1,
     INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,

@@ -22,6 +22,19 @@ impl ScoreRange {
         (self.min..=self.max).contains(&score)
     }
 
+    /// Why `threshold` cannot be met or missed sensibly by metric `name`: outside its scores.
+    /// The server's config check and the browser's run form say it in the same words.
+    pub fn threshold_problem(self, name: &str, threshold: f64) -> Option<String> {
+        (!self.contains(threshold)).then(|| {
+            format!(
+                "{name} threshold: {threshold} is outside the metric's scores ({}); pick a threshold from {} to {}",
+                self.label(),
+                self.min,
+                self.max
+            )
+        })
+    }
+
     /// "0–1", "1–5", "-1–1".
     pub fn label(self) -> String {
         format!("{}–{}", self.min, self.max)
@@ -37,6 +50,18 @@ impl Default for ScoreRange {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_threshold_outside_the_scores_is_named_with_the_range_to_pick_from() {
+        assert_eq!(ScoreRange::UNIT.threshold_problem("rouge", 1.0), None);
+        assert_eq!(
+            ScoreRange::new(1.0, 5.0)
+                .unwrap()
+                .threshold_problem("tone", 0.5)
+                .as_deref(),
+            Some("tone threshold: 0.5 is outside the metric's scores (1–5); pick a threshold from 1 to 5")
+        );
+    }
 
     #[test]
     fn a_range_holds_its_ends_and_nothing_beyond() {

@@ -41,6 +41,15 @@ impl MetricPick {
             || self.info.description.to_lowercase().contains(&search)
     }
 
+    /// Why `threshold` is outside the scores this metric gives, as the server would say it. An
+    /// evaluator may declare its range in its options; the server checks those.
+    pub(super) fn range_problem(&self, threshold: f64) -> Option<String> {
+        if self.info.family == MetricFamily::Yours {
+            return None;
+        }
+        self.info.score_range.threshold_problem(&self.name, threshold)
+    }
+
     /// What is wrong with the typed threshold, once the metric is picked.
     fn threshold_problem(&self) -> Option<String> {
         if !self.picked.get() {
@@ -50,7 +59,7 @@ impl MetricPick {
         let range = self.info.score_range;
         match threshold_of(&self.name, self.threshold) {
             Err(problem) => Some(problem),
-            // An evaluator may declare its range in its options; the run form checks those on start.
+            // An evaluator may declare its range in its options; the server checks those.
             Ok(value) if !range.contains(value) && self.info.family != MetricFamily::Yours => {
                 Some(out_of_range(range))
             }

@@ -1,7 +1,7 @@
 //! The run form: Run evaluation and its settings on top, then, folded under a line that names
 //! the picked metrics, the metrics to pick (with their thresholds and options, and custom judge
-//! metrics) and the simulated user's settings. The picks are checked as the server will check
-//! them (`EvalConfig::from_picked`) before the run is requested.
+//! metrics) and the simulated user's settings. Thresholds are checked against each metric's
+//! range as they are typed; the server checks the whole config when the run is asked for.
 
 use super::custom_judge::CustomJudgePick;
 use super::metric_picker::{picked_summary, MetricPick, MetricPicker};
@@ -12,7 +12,7 @@ use crate::agent::ToolExecutionMode;
 use crate::api::evaluate::{
     eval_panel_options, eval_set_tool_mode, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope,
 };
-use crate::eval::EvalConfig;
+use crate::eval::criterion_options;
 use crate::ui::browser::details_open;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -165,27 +165,32 @@ fn RunSettingsFold(
     }
 }
 
-/// The picked metrics and custom judges with their thresholds, checked as the server will.
+/// The picked metrics and custom judges with their thresholds, each a number in its metric's
+/// range, and their options, each a JSON object. What the options say (criterion keys, judge
+/// prompts) the server checks when the run is asked for, answering a refusal that names the
+/// field; that check, and the judges' config readers behind it, stay out of the browser's wasm.
 fn chosen_metrics(metrics: &[MetricPick], customs: &[CustomJudgePick]) -> Result<Vec<MetricChoice>, String> {
     let mut chosen = Vec::new();
     for metric in metrics.iter().filter(|m| m.picked.get_untracked()) {
+        let threshold = super::metric_inputs::threshold_of(&metric.name, metric.threshold)?;
+        if let Some(problem) = metric.range_problem(threshold) {
+            return Err(problem);
+        }
         chosen.push(MetricChoice {
             metric_name: metric.name.clone(),
-            threshold: super::metric_inputs::threshold_of(&metric.name, metric.threshold)?,
+            threshold,
             options: metric.options.map(|o| o.get_untracked()),
         });
     }
     for custom in customs {
         chosen.push(custom.choice()?);
     }
+    for choice in &chosen {
+        criterion_options(&choice.metric_name, choice.options.as_deref())
+            .map_err(|problem| problem.to_string())?;
+    }
     if chosen.is_empty() {
         return Err("Pick at least one metric.".into());
     }
-    EvalConfig::from_picked(
-        chosen
-            .iter()
-            .map(|m| (m.metric_name.as_str(), m.threshold, m.options.as_deref())),
-    )
-    .map_err(|config_error| config_error.to_string())?;
     Ok(chosen)
 }
