@@ -1,8 +1,9 @@
 # Evalstudio — `make run` to use it, `make test` to check it. Both install what is missing.
 #
 # Tools are installed only when absent or at the wrong version. Nothing downloads a prebuilt
-# binary: wasm-bindgen-cli builds from crates.io, wasm-opt comes from the npm package `binaryen`,
-# the browser is Debian's chromium. scripts/build-site builds the server and the site with them;
+# binary: wasm-bindgen-cli builds from crates.io (as does tools/wasm-split, the wasm splitter, a
+# workspace member), wasm-opt comes from the npm package `binaryen`, the browser is Debian's
+# chromium. scripts/build-site builds the server and the site with them;
 # cargo-leptos is not needed (`cargo leptos watch` still works for those who have it).
 
 SHELL := /bin/bash

@@ -7,7 +7,7 @@ use crate::ui::{
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::{path, SsrMode};
+use leptos_router::{path, Lazy, LazyRoute, SsrMode};
 
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     // In the shell (drawn on the server only), so it can name the built version.
@@ -58,17 +58,82 @@ pub fn App() -> impl IntoView {
                 // answers 404, not a streamed 200.
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=EvalSetsPage />
-                    <Route path=path!("/chat") view=ChatPage />
-                    <Route path=path!("/settings") view=SettingsPage />
-                    <Route path=path!("/runs") view=RunsPage />
-                    <Route path=path!("/runs/:app/:result_id") view=RunPage ssr=SsrMode::Async />
-                    <Route path=path!("/runs/:app/:result_id/compare/:other_id") view=ComparePage ssr=SsrMode::Async />
+                    <Route path=path!("/chat") view={Lazy::<ChatRoute>::new()} />
+                    <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
+                    <Route path=path!("/runs") view={Lazy::<RunsRoute>::new()} />
+                    <Route path=path!("/runs/:app/:result_id") view={Lazy::<RunRoute>::new()} ssr=SsrMode::Async />
+                    <Route path=path!("/runs/:app/:result_id/compare/:other_id") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage ssr=SsrMode::Async />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view=EvalCasePage ssr=SsrMode::Async />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/edit") view=CaseEditorPage ssr=SsrMode::Async />
-                    <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view=CaseResultPage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/case") view={Lazy::<EvalCaseRoute>::new()} ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/edit") view={Lazy::<CaseEditorRoute>::new()} ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view={Lazy::<CaseResultRoute>::new()} ssr=SsrMode::Async />
                 </Routes>
             </main>
         </Router>
     }
+}
+
+/// The pages the browser loads on first visit, as one wasm chunk of their own that
+/// `scripts/build-site` splits off: the shell carries only the evalset pages, where users
+/// spend their time, so those load fast from afar. When a page of the chunk is the first one
+/// loaded, the server names the chunk in the HTML so the browser fetches it beside the shell.
+#[derive(Clone, Copy)]
+enum ChunkPage {
+    Chat,
+    Settings,
+    Runs,
+    Run,
+    Compare,
+    EvalCase,
+    CaseEditor,
+    CaseResult,
+}
+
+#[leptos::lazy]
+fn chunk_page_view(page: ChunkPage) -> AnyView {
+    match page {
+        ChunkPage::Chat => view! { <ChatPage /> }.into_any(),
+        ChunkPage::Settings => view! { <SettingsPage /> }.into_any(),
+        ChunkPage::Runs => view! { <RunsPage /> }.into_any(),
+        ChunkPage::Run => view! { <RunPage /> }.into_any(),
+        ChunkPage::Compare => view! { <ComparePage /> }.into_any(),
+        ChunkPage::EvalCase => view! { <EvalCasePage /> }.into_any(),
+        ChunkPage::CaseEditor => view! { <CaseEditorPage /> }.into_any(),
+        ChunkPage::CaseResult => view! { <CaseResultPage /> }.into_any(),
+    }
+}
+
+/// A route to a page of the chunk.
+macro_rules! chunk_routes {
+    ($($route:ident => $page:ident),* $(,)?) => {$(
+        struct $route;
+
+        impl LazyRoute for $route {
+            fn data() -> Self {
+                $route
+            }
+
+            async fn view(_route: Self) -> AnyView {
+                chunk_page_view(ChunkPage::$page).await
+            }
+
+            // The router loads the chunk before it hydrates the page (or shows it). The loader
+            // exists in the wasm build only, as leptos_router's own `#[lazy_route]` has it.
+            async fn preload() {
+                #[cfg(target_arch = "wasm32")]
+                __preload_chunk_page_view().await;
+            }
+        }
+    )*};
+}
+
+chunk_routes! {
+    ChatRoute => Chat,
+    SettingsRoute => Settings,
+    RunsRoute => Runs,
+    RunRoute => Run,
+    CompareRoute => Compare,
+    EvalCaseRoute => EvalCase,
+    CaseEditorRoute => CaseEditor,
+    CaseResultRoute => CaseResult,
 }

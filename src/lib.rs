@@ -41,5 +41,6 @@ pub mod ui;
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
+    // Lazy: the page may be in a chunk the browser loads first (see app.rs).
+    leptos::mount::hydrate_lazy(app::App);
 }

@@ -32,3 +32,24 @@ test('assets are versioned, precompressed and immutable; pages are never cached 
   await open(page, '/');
   expect(loaded).toContainEqual([wasm[1], 'br']);
 });
+
+test('the evalset pages load without the other pages\' chunk; a page of the chunk preloads it', async ({ page, request }) => {
+  const chunk = /\/pkg\/[0-9a-f]{16}\/split_chunk_page_view_\d+\.wasm/;
+  const evalsets = await (await request.get('/')).text();
+  expect(evalsets).not.toMatch(chunk);
+  const chat = await (await request.get('/chat')).text();
+  const preload = chat.match(new RegExp(`href="(${chunk.source})"`));
+  expect(preload, 'the chat page names its chunk in a preload link').not.toBeNull();
+  const served = await request.get(preload[1], { headers: { 'Accept-Encoding': 'br' } });
+  expect(served.headers()['content-encoding']).toBe('br');
+  expect(served.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await open(page, '/');
+  expect(fetched.filter((path) => chunk.test(path))).toEqual([]);
+  // Going to a page of the chunk loads it then, and the page works.
+  await page.getByRole('link', { name: 'Chat' }).click();
+  await expect(page.getByLabel('Message')).toBeVisible();
+  expect(fetched.filter((path) => chunk.test(path))).toHaveLength(1);
+});
