@@ -1,8 +1,8 @@
 # Evalstudio — `make run` to use it, `make test` to check it. Both install what is missing.
 #
 # Tools are installed only when absent or at the wrong version. Nothing downloads a prebuilt
-# binary: wasm-bindgen-cli builds from crates.io (as does tools/wasm-split, the wasm splitter, a
-# workspace member), wasm-opt comes from the npm package `binaryen`, the browser is Debian's
+# binary: wasm-bindgen-cli builds from crates.io (as does tools/wasm-split, the wasm splitter,
+# with its own lock file), wasm-opt comes from the npm package `binaryen`, the browser is Debian's
 # chromium. scripts/build-site builds the server and the site with them;
 # cargo-leptos is not needed (`cargo leptos watch` still works for those who have it).
 
@@ -55,10 +55,12 @@ test: tools fmt lint unit conformance e2e
 
 fmt:
 	cargo fmt --all --check
+	cargo fmt --manifest-path tools/wasm-split/Cargo.toml --check
 
 lint:
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo clippy --workspace --all-targets --features ssr -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features hydrate -- -D warnings
+	cargo clippy --manifest-path tools/wasm-split/Cargo.toml -- -D warnings
 
 # The embedding tests need the model; naming its directory makes them fail rather than skip without it.
 # The MCP tests run npm's reference server from end2end/node_modules; the local-model test runs

@@ -33,12 +33,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    // Effects run only in the browser: this marks the page as hydrated (end-to-end tests wait for it).
-    Effect::new(move |_| {
-        if let Some(body) = document().body() {
-            let _ = body.set_attribute("data-hydrated", "true");
-        }
-    });
 
     view! {
         <Title text="Evalstudio" />
@@ -56,14 +50,14 @@ pub fn App() -> impl IntoView {
             <main class="page">
                 // Pages of one thing render whole before their first byte, so a missing one
                 // answers 404, not a streamed 200.
-                <Routes fallback=NotFound>
-                    <Route path=path!("/") view=EvalSetsPage />
+                <Routes fallback=|| marked(view! { <NotFound /> })>
+                    <Route path=path!("/") view=|| marked(view! { <EvalSetsPage /> }) />
                     <Route path=path!("/chat") view={Lazy::<ChatRoute>::new()} />
                     <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
                     <Route path=path!("/runs") view={Lazy::<RunsRoute>::new()} />
                     <Route path=path!("/runs/:app/:result_id") view={Lazy::<RunRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/runs/:app/:result_id/compare/:other_id") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async />
-                    <Route path=path!("/evalsets/:app/:eval_set_id") view=EvalSetPage ssr=SsrMode::Async />
+                    <Route path=path!("/evalsets/:app/:eval_set_id") view=|| marked(view! { <EvalSetPage /> }) ssr=SsrMode::Async />
                     <Route path=path!("/evalsets/:app/:eval_set_id/case") view={Lazy::<EvalCaseRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/evalsets/:app/:eval_set_id/edit") view={Lazy::<CaseEditorRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/evalsets/:app/:eval_set_id/results/:result_id") view={Lazy::<CaseResultRoute>::new()} ssr=SsrMode::Async />
@@ -71,6 +65,18 @@ pub fn App() -> impl IntoView {
             </main>
         </Router>
     }
+}
+
+/// The route's page, marking the document as hydrated once it is (end-to-end tests and the load
+/// benchmark wait for the mark). An effect runs after the hydration that created it, and a page
+/// of the chunk is created only once its chunk has loaded, so the mark never comes early.
+fn marked(page: impl IntoView + 'static) -> AnyView {
+    Effect::new(move |_| {
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+    page.into_any()
 }
 
 /// The pages the browser loads on first visit, as one wasm chunk of their own that
@@ -114,7 +120,7 @@ macro_rules! chunk_routes {
             }
 
             async fn view(_route: Self) -> AnyView {
-                chunk_page_view(ChunkPage::$page).await
+                marked(chunk_page_view(ChunkPage::$page).await)
             }
 
             // The router loads the chunk before it hydrates the page (or shows it). The loader
