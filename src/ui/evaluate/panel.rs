@@ -7,7 +7,7 @@ use super::run_form::RunForm;
 use super::run_list::RunList;
 use super::run_results::RunResults;
 use crate::api::evaluate::{get_eval_run, list_eval_runs};
-use crate::records::{RunProgress, RunStatus};
+use crate::records::{EvalRunSummary, ResultsPage, RunProgress, RunStatus};
 use crate::ui::runs::RunTrend;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
@@ -20,6 +20,9 @@ pub struct RunsChanged(pub RwSignal<u32>);
 /// The cases selected in the page's list, which the run form can run alone.
 #[derive(Clone, Copy)]
 pub struct SelectedCases(pub RwSignal<std::collections::BTreeSet<String>>);
+
+/// The shown run as the server reads it (None: the evalset has no runs yet).
+type ShownRunView = Resource<Result<Option<ResultsPage>, ServerFnError>>;
 
 /// The Evaluate panel of one eval set: the run form, its runs, and the shown run's results.
 #[component]
@@ -36,11 +39,11 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
             move |_| list_eval_runs(app.clone(), id.clone()),
         )
     };
-    // The run shown: the one picked, else the newest (the server picks it, so this resource
-    // does not wait on the runs list).
     // The page of the shown run's results table.
     let page = RwSignal::new(1i64);
-    let run_view = {
+    // The run shown: the one picked, else the newest (the server picks it, so this resource
+    // does not wait on the runs list).
+    let run_view: ShownRunView = {
         let (app, id) = (app.clone(), eval_set_id.clone());
         Resource::new(
             move || (selected.get(), refresh.get(), page.get()),
@@ -56,28 +59,61 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
                 .map(|view| view.summary.result_id)
         })
     };
-    // Tell the page when the shown run got further (not on the first reading, which is what
-    // the page was drawn with).
-    if let Some(RunsChanged(changed)) = use_context::<RunsChanged>() {
-        let seen = StoredValue::new(None::<Option<(String, i64, RunStatus)>>);
-        Effect::new(move |_| {
-            let Some(Ok(view)) = run_view.get() else {
-                return;
-            };
-            let now = view.map(|view| (view.summary.result_id, view.summary.done, view.summary.status));
-            match seen.get_value() {
-                Some(before) if before == now => {}
-                Some(_) => {
-                    seen.set_value(Some(now));
-                    changed.update(|n| *n += 1);
-                }
-                None => seen.set_value(Some(now)),
-            }
-        });
+    tell_page_when_run_moves(run_view);
+    reread_list_when_run_ends(run_view, runs);
+    // While the shown run is running, follow its progress stream.
+    let live = RwSignal::new(None::<RunProgress>);
+    follow_progress(app.clone(), running_run(run_view), live, refresh);
+    let on_started = move |result_id: String| {
+        page.set(1);
+        selected.set(Some(result_id));
+        refresh.update(|n| *n += 1);
+    };
+
+    view! {
+        <section class="eval-panel" aria-labelledby="evaluate-heading">
+            <h2 id="evaluate-heading">"Evaluate"</h2>
+            <RunForm app=app.clone() eval_set_id=eval_set_id.clone() on_started />
+            {move || live.get().map(|progress| view! { <LiveProgress progress /> })}
+            <RunsOf runs selected shown=Signal::derive(shown) />
+            // Created with the panel (not inside a Suspend), so the server and the browser create
+            // its resource in the same order.
+            <RunTrend app=app.clone() eval_set_id=eval_set_id.clone() reload=refresh />
+            <ShownRun app run_view refresh open_cases page />
+        </section>
     }
-    // The runs list and the shown run are read together; a run that ended between the two
-    // reads is listed as running while shown finished. Read the list again then (once: the
-    // shown run's end is final).
+}
+
+/// Bumps the page's `RunsChanged` when the shown run got further (not on the first reading,
+/// which is what the page was drawn with), so the page lists its cases' statuses again.
+fn tell_page_when_run_moves(run_view: ShownRunView) {
+    let Some(RunsChanged(changed)) = use_context::<RunsChanged>() else {
+        return;
+    };
+    let seen = StoredValue::new(None::<Option<(String, i64, RunStatus)>>);
+    Effect::new(move |_| {
+        let Some(Ok(view)) = run_view.get() else {
+            return;
+        };
+        let now = view.map(|view| (view.summary.result_id, view.summary.done, view.summary.status));
+        match seen.get_value() {
+            Some(before) if before == now => {}
+            Some(_) => {
+                seen.set_value(Some(now));
+                changed.update(|n| *n += 1);
+            }
+            None => seen.set_value(Some(now)),
+        }
+    });
+}
+
+/// The runs list and the shown run are read together; a run that ended between the two reads
+/// is listed as running while shown finished. Reads the list again then (once: the shown run's
+/// end is final).
+fn reread_list_when_run_ends(
+    run_view: ShownRunView,
+    runs: Resource<Result<Vec<EvalRunSummary>, ServerFnError>>,
+) {
     Effect::new(move |_| {
         let (Some(Ok(Some(view))), Some(Ok(list))) = (run_view.get(), runs.get()) else {
             return;
@@ -90,66 +126,71 @@ pub fn EvaluatePanel(app: String, eval_set_id: String) -> impl IntoView {
             runs.refetch();
         }
     });
-    // While the shown run is running, follow its progress stream.
-    let running = Memo::new(move |_| {
+}
+
+/// The shown run's id while it is running.
+fn running_run(run_view: ShownRunView) -> Memo<Option<String>> {
+    Memo::new(move |_| {
         run_view
             .get()
             .and_then(Result::ok)
             .flatten()
             .filter(|view| view.summary.status == RunStatus::Running)
             .map(|view| view.summary.result_id)
-    });
-    let live = RwSignal::new(None::<RunProgress>);
-    follow_progress(app.clone(), running, live, refresh);
+    })
+}
 
-    let on_started = move |result_id: String| {
-        page.set(1);
-        selected.set(Some(result_id));
-        refresh.update(|n| *n += 1);
-    };
-
+/// The evalset's runs, the shown one marked; a line on what a run does before the first.
+#[component]
+fn RunsOf(
+    runs: Resource<Result<Vec<EvalRunSummary>, ServerFnError>>,
+    selected: RwSignal<Option<String>>,
+    shown: Signal<Option<String>>,
+) -> impl IntoView {
     view! {
-        <section class="eval-panel" aria-labelledby="evaluate-heading">
-            <h2 id="evaluate-heading">"Evaluate"</h2>
-            <RunForm app=app.clone() eval_set_id=eval_set_id.clone() on_started />
-            {move || live.get().map(|progress| view! { <LiveProgress progress /> })}
-            <Transition fallback=|| ()>
-                {move || {
-                    Suspend::new(async move {
-                        match runs.await {
-                            Ok(list) if list.is_empty() => {
-                                view! {
-                                    <p class="muted">
-                                        "No runs yet. Pick metrics and an agent, then Run evaluation: each case is replayed through the agent and scored."
-                                    </p>
-                                }
-                                    .into_any()
+        <Transition fallback=|| ()>
+            {move || {
+                Suspend::new(async move {
+                    match runs.await {
+                        Ok(list) if list.is_empty() => {
+                            view! {
+                                <p class="muted">
+                                    "No runs yet. Pick metrics and an agent, then Run evaluation: each case is replayed through the agent and scored."
+                                </p>
                             }
-                            Ok(list) => view! { <RunList runs=list selected shown=Signal::derive(shown) /> }.into_any(),
-                            Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                                .into_any()
                         }
-                    })
-                }}
-            </Transition>
-            // Created with the panel (not inside a Suspend), so the server and the browser create
-            // its resource in the same order.
-            <RunTrend app=app.clone() eval_set_id=eval_set_id.clone() reload=refresh />
-            <Transition fallback=|| ()>
-                {
-                    let app = app.clone();
-                    move || {
-                        let app = app.clone();
-                        Suspend::new(async move {
-                            match run_view.await {
-                                Ok(Some(view)) => view! { <RunResults app view refresh open_cases page /> }.into_any(),
-                                Ok(None) => ().into_any(),
-                                Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                            }
-                        })
+                        Ok(list) => view! { <RunList runs=list selected shown /> }.into_any(),
+                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                     }
-                }
-            </Transition>
-        </section>
+                })
+            }}
+        </Transition>
+    }
+}
+
+/// The shown run's results.
+#[component]
+fn ShownRun(
+    app: String,
+    run_view: ShownRunView,
+    refresh: RwSignal<u32>,
+    open_cases: OpenCases,
+    page: RwSignal<i64>,
+) -> impl IntoView {
+    view! {
+        <Transition fallback=|| ()>
+            {move || {
+                let app = app.clone();
+                Suspend::new(async move {
+                    match run_view.await {
+                        Ok(Some(view)) => view! { <RunResults app view refresh open_cases page /> }.into_any(),
+                        Ok(None) => ().into_any(),
+                        Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                    }
+                })
+            }}
+        </Transition>
     }
 }
 

@@ -51,62 +51,27 @@ fn RunFormBody(
     on_started: impl Fn(String) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let selected = use_context::<SelectedCases>().map(|SelectedCases(s)| s);
-    let metrics: Vec<MetricPick> = offer.metrics.iter().map(MetricPick::new).collect();
     let default_agent = if offer.agents.contains(&app) {
         app.clone()
     } else {
         offer.agents.first().cloned().unwrap_or_default()
     };
-    let settings = RunSettings::new(&app, &eval_set_id, default_agent);
-    let set_tools = Resource::new(
-        {
-            let (app, eval_set_id) = (app.clone(), eval_set_id.clone());
-            move || (app.clone(), eval_set_id.clone())
-        },
-        |(app, eval_set_id)| eval_set_tool_mode(app, eval_set_id),
-    );
-    // The evalset's own default (adk-web sets one) is what the Tools menu starts from.
-    Effect::new(move |_| {
-        if let Some(Ok(Some(ToolExecutionMode::Replay))) = set_tools.get() {
-            settings.tools.set("replay".into());
-        }
-    });
-    let customs = RwSignal::new(Vec::<CustomJudgePick>::new());
-    let simulator = SimulatorSettings::new();
+    let form = RunFormState {
+        metrics: offer.metrics.iter().map(MetricPick::new).collect(),
+        customs: RwSignal::new(Vec::new()),
+        simulator: SimulatorSettings::new(),
+        settings: RunSettings::new(&app, &eval_set_id, default_agent),
+        selected,
+    };
+    start_from_set_tool_mode(app.clone(), eval_set_id.clone(), form.settings);
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let start = {
-        let metrics = metrics.clone();
+        let form = form.clone();
         move || {
-            let request = (|| {
-                let chosen = chosen_metrics(&metrics, &customs.get_untracked())?;
-                let runs = settings.runs_per_case()?;
-                let simulator_config = simulator.config()?;
-                Ok::<_, String>((chosen, runs, simulator_config))
-            })();
-            let (chosen, runs, simulator_config) = match request {
-                Ok(request) => request,
+            let run = match form.asked(&app, &eval_set_id) {
+                Ok(run) => run,
                 Err(message) => return error.set(Some(message)),
-            };
-            let scope = match settings.scope.get_untracked().as_str() {
-                "selected" => RunScope::Selected(
-                    selected
-                        .map(|s| s.get_untracked().into_iter().collect())
-                        .unwrap_or_default(),
-                ),
-                "failed" => RunScope::FailedLastRun,
-                _ => RunScope::All,
-            };
-            let run = RunAsked {
-                app: app.clone(),
-                eval_set_id: eval_set_id.clone(),
-                metrics: chosen,
-                agent: settings.agent.get_untracked(),
-                num_runs: runs,
-                scope,
-                simulator: simulator_config,
-                label: Some(settings.label.get_untracked()).filter(|label| !label.trim().is_empty()),
-                tools: settings.tools(),
             };
             error.set(None);
             pending.set(true);
@@ -127,12 +92,70 @@ fn RunFormBody(
             settings_open.set(true);
         }
     });
+    let RunFormState {
+        metrics,
+        customs,
+        simulator,
+        settings,
+        ..
+    } = form;
     view! {
         <div class="run-form">
             <RunControls settings agents=offer.agents.clone() selected_count pending on_start=start />
             {move || error.get().map(|message| view! { <ErrorNote message /> })}
             <RunSettingsFold metrics customs simulator open=settings_open />
         </div>
+    }
+}
+
+/// The evalset's own tool mode (adk-web sets one) is what the Tools menu starts from.
+fn start_from_set_tool_mode(app: String, eval_set_id: String, settings: RunSettings) {
+    let set_tools = Resource::new(
+        move || (app.clone(), eval_set_id.clone()),
+        |(app, eval_set_id)| eval_set_tool_mode(app, eval_set_id),
+    );
+    Effect::new(move |_| {
+        if let Some(Ok(Some(ToolExecutionMode::Replay))) = set_tools.get() {
+            settings.tools.set("replay".into());
+        }
+    });
+}
+
+/// What the run form holds: the metrics and custom judges picked, the simulated user's and the
+/// run's settings, and the cases selected in the page's list.
+#[derive(Clone)]
+struct RunFormState {
+    metrics: Vec<MetricPick>,
+    customs: RwSignal<Vec<CustomJudgePick>>,
+    simulator: SimulatorSettings,
+    settings: RunSettings,
+    selected: Option<RwSignal<std::collections::BTreeSet<String>>>,
+}
+
+impl RunFormState {
+    /// The run the form asks for, or what is wrong with the form, in a sentence.
+    fn asked(&self, app: &str, eval_set_id: &str) -> Result<RunAsked, String> {
+        let settings = self.settings;
+        let scope = match settings.scope.get_untracked().as_str() {
+            "selected" => RunScope::Selected(
+                self.selected
+                    .map(|s| s.get_untracked().into_iter().collect())
+                    .unwrap_or_default(),
+            ),
+            "failed" => RunScope::FailedLastRun,
+            _ => RunScope::All,
+        };
+        Ok(RunAsked {
+            app: app.to_string(),
+            eval_set_id: eval_set_id.to_string(),
+            metrics: chosen_metrics(&self.metrics, &self.customs.get_untracked())?,
+            agent: settings.agent.get_untracked(),
+            num_runs: settings.runs_per_case()?,
+            scope,
+            simulator: self.simulator.config()?,
+            label: Some(settings.label.get_untracked()).filter(|label| !label.trim().is_empty()),
+            tools: settings.tools(),
+        })
     }
 }
 

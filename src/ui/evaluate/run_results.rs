@@ -5,8 +5,7 @@ use super::labels::run_status_badge;
 use super::open_cases::OpenCases;
 use crate::api::evaluate::{cancel_eval, resume_eval};
 use crate::eval::Efficiency;
-use crate::records::ResultsPage;
-use crate::records::RunStatus;
+use crate::records::{EvalRunSummary, ResultsPage, RunStatus};
 use crate::ui::{error_text, ErrorNote, MetricHeading};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -22,27 +21,69 @@ pub(super) fn RunResults(
     /// The table's page (a page of case summaries at a time).
     page: RwSignal<i64>,
 ) -> impl IntoView {
-    let summary = view.summary.clone();
-    let (row_app, row_set) = (app.clone(), summary.eval_set_id.clone());
+    let (current, page_count) = (view.page, view.page_count);
+    view! {
+        <div class="run-results" aria-live="polite">
+            <RunHeader app=app.clone() summary=view.summary.clone() refresh />
+            <ResultsTable app view open_cases />
+            {(page_count > 1).then(|| view! { <ResultsPager current page_count page /> })}
+        </div>
+    }
+}
+
+/// The run's title, status and progress, Cancel or Resume, and its links and exports.
+#[component]
+fn RunHeader(app: String, summary: EvalRunSummary, refresh: RwSignal<u32>) -> impl IntoView {
     let action_error = RwSignal::new(None::<String>);
-    let act = move |resume: bool| {
-        let (app, id) = (app.clone(), summary.result_id.clone());
-        spawn_local(async move {
-            let outcome = if resume {
-                resume_eval(app, id).await
-            } else {
-                cancel_eval(app, id).await
-            };
-            match outcome {
-                Ok(()) => action_error.set(None),
-                Err(err) => action_error.set(Some(error_text(&err))),
-            }
-            refresh.update(|n| *n += 1);
-        });
+    let act = {
+        let result_id = summary.result_id.clone();
+        move |resume: bool| {
+            let (app, id) = (app.clone(), result_id.clone());
+            spawn_local(async move {
+                let outcome = if resume {
+                    resume_eval(app, id).await
+                } else {
+                    cancel_eval(app, id).await
+                };
+                match outcome {
+                    Ok(()) => action_error.set(None),
+                    Err(err) => action_error.set(Some(error_text(&err))),
+                }
+                refresh.update(|n| *n += 1);
+            });
+        }
     };
     let act_resume = act.clone();
-    let status = view.summary.status;
-    let progress = format!("{} of {} case runs", view.summary.done, view.summary.total);
+    let status = summary.status;
+    let progress = format!("{} of {} case runs", summary.done, summary.total);
+    let export = crate::ui::rest_links::run_export(&summary.app_name, &summary.result_id);
+    view! {
+        <div class="run-header">
+            <h3 title=summary.result_id.clone()>{crate::ui::runs::run_short_title(&summary)}</h3>
+            {run_status_badge(status)}
+            <span class="muted">{progress}</span>
+            {(status == RunStatus::Running)
+                .then(|| view! { <button class="small" on:click=move |_| act(false)>"Cancel run"</button> })}
+            {status
+                .resumable()
+                .then(|| view! { <button class="small primary" on:click=move |_| act_resume(true)>"Resume run"</button> })}
+            <a class="button small" href=crate::ui::runs::run_href(&summary.app_name, &summary.result_id)>
+                "Run page"
+            </a>
+            <a class="button small" href=export.clone() rel="external" download title="ADK's EvalSetResult, as `adk eval` keeps it in .adk/eval_history">
+                "Export ADK result"
+            </a>
+            <a class="button small" href=format!("{export}?format=junit") rel="external" download>
+                "Export JUnit"
+            </a>
+        </div>
+        {move || action_error.get().map(|message| view! { <ErrorNote message /> })}
+    }
+}
+
+/// One row per case of this page of the run, with a column per scored metric.
+#[component]
+fn ResultsTable(app: String, view: ResultsPage, open_cases: OpenCases) -> impl IntoView {
     let header_cells = view
         .metric_names
         .iter()
@@ -50,67 +91,46 @@ pub(super) fn RunResults(
         .map(|name| view! { <MetricHeading name=name.clone() /> })
         .collect_view();
     let multi_run = view.summary.num_runs > 1;
-    let cases = view.case_summaries.clone();
-    let (current, page_count) = (view.page, view.page_count);
-    let result_id = view.summary.result_id.clone();
-    let export = crate::ui::rest_links::run_export(&view.summary.app_name, &result_id);
+    let cases = view.case_summaries;
+    let result_id = view.summary.result_id;
+    let eval_set_id = view.summary.eval_set_id;
     view! {
-        <div class="run-results" aria-live="polite">
-            <div class="run-header">
-                <h3 title=view.summary.result_id.clone()>{crate::ui::runs::run_short_title(&view.summary)}</h3>
-                {run_status_badge(status)}
-                <span class="muted">{progress}</span>
-                {(status == RunStatus::Running)
-                    .then(|| view! { <button class="small" on:click=move |_| act(false)>"Cancel run"</button> })}
-                {status
-                    .resumable()
-                    .then(|| view! { <button class="small primary" on:click=move |_| act_resume(true)>"Resume run"</button> })}
-                <a class="button small" href=crate::ui::runs::run_href(&view.summary.app_name, &result_id)>
-                    "Run page"
-                </a>
-                <a class="button small" href=export.clone() rel="external" download title="ADK's EvalSetResult, as `adk eval` keeps it in .adk/eval_history">
-                    "Export ADK result"
-                </a>
-                <a class="button small" href=format!("{export}?format=junit") rel="external" download>
-                    "Export JUnit"
-                </a>
-            </div>
-            {move || action_error.get().map(|message| view! { <ErrorNote message /> })}
-            <table class="data-table results-table">
-                <thead>
-                    <tr>
-                        <th scope="col">"Case"</th>
-                        <th scope="col">"Result"</th>
-                        {multi_run.then(|| view! { <th scope="col" class="num">"Runs passed"</th> })}
-                        {header_cells}
-                        <th scope="col" title="Averages per turn, as ADK's informational metrics report them; they never fail a case">"Cost per turn"</th>
-                        <th scope="col">"Details"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=move || cases.clone()
-                        key=|case| case.eval_id.clone()
-                        children=move |case| {
-                            view! { <CaseResultRow case multi_run result_id=result_id.clone() app=row_app.clone() eval_set_id=row_set.clone() open_cases /> }
-                        }
-                    />
-                </tbody>
-            </table>
-            {(page_count > 1)
-                .then(|| {
-                    view! {
-                        <nav class="pager" aria-label="Result pages">
-                            <button class="small" disabled=current <= 1 on:click=move |_| page.set(current - 1)>
-                                "← Previous"
-                            </button>
-                            <span class="muted">"Page " {current} " of " {page_count}</span>
-                            <button class="small" disabled=current >= page_count on:click=move |_| page.set(current + 1)>
-                                "Next →"
-                            </button>
-                        </nav>
+        <table class="data-table results-table">
+            <thead>
+                <tr>
+                    <th scope="col">"Case"</th>
+                    <th scope="col">"Result"</th>
+                    {multi_run.then(|| view! { <th scope="col" class="num">"Runs passed"</th> })}
+                    {header_cells}
+                    <th scope="col" title="Averages per turn, as ADK's informational metrics report them; they never fail a case">"Cost per turn"</th>
+                    <th scope="col">"Details"</th>
+                </tr>
+            </thead>
+            <tbody>
+                <For
+                    each=move || cases.clone()
+                    key=|case| case.eval_id.clone()
+                    children=move |case| {
+                        view! { <CaseResultRow case multi_run result_id=result_id.clone() app=app.clone() eval_set_id=eval_set_id.clone() open_cases /> }
                     }
-                })}
-        </div>
+                />
+            </tbody>
+        </table>
+    }
+}
+
+/// Previous and Next over the pages of the run's cases.
+#[component]
+fn ResultsPager(current: i64, page_count: i64, page: RwSignal<i64>) -> impl IntoView {
+    view! {
+        <nav class="pager" aria-label="Result pages">
+            <button class="small" disabled=current <= 1 on:click=move |_| page.set(current - 1)>
+                "← Previous"
+            </button>
+            <span class="muted">"Page " {current} " of " {page_count}</span>
+            <button class="small" disabled=current >= page_count on:click=move |_| page.set(current + 1)>
+                "Next →"
+            </button>
+        </nav>
     }
 }
