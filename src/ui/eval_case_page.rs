@@ -138,7 +138,22 @@ fn TurnCard(number: usize, invocation: Invocation) -> impl IntoView {
     let calls: Vec<FunctionCall> = invocation.tool_calls().into_iter().cloned().collect();
     let data = invocation.intermediate_data.clone().unwrap_or_default();
     let responses: Vec<FunctionResponse> = data.tool_responses().into_iter().cloned().collect();
-    let intermediate = data.intermediate_texts();
+    let intermediate = data
+        .intermediate_texts()
+        .into_iter()
+        .map(|(author, parts)| {
+            let content = Content {
+                parts: Some(parts),
+                ..Content::default()
+            };
+            view! {
+                <div class="message-row">
+                    <span class="role role-agent">{author}</span>
+                    <MessageText content=Some(content) />
+                </div>
+            }
+        })
+        .collect_view();
     view! {
         <li class="card turn">
             <h2 class="turn-title">"Turn " {number}</h2>
@@ -148,72 +163,60 @@ fn TurnCard(number: usize, invocation: Invocation) -> impl IntoView {
             </div>
             <div class="tool-calls">
                 <h3>"Expected tool calls"</h3>
-                {if calls.is_empty() {
-                    view! { <p class="muted">"No tool calls."</p> }.into_any()
-                } else {
-                    view! {
-                        <ol class="tool-call-list">
-                            {calls
-                                .into_iter()
-                                .map(|call| {
-                                    let args = call.args.clone().map(Value::Object).unwrap_or(Value::Null);
-                                    view! {
-                                        <li class="tool-call">
-                                            <span class="tool-name mono">
-                                                {call.name.clone().unwrap_or_else(|| "(unnamed)".into())}
-                                            </span>
-                                            <JsonView value=args />
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ol>
-                    }
-                        .into_any()
-                }}
+                <ExpectedCalls calls />
             </div>
-            {(!responses.is_empty())
-                .then(|| {
-                    view! {
-                        <details class="tool-responses">
-                            <summary>"Tool responses (" {responses.len()} ")"</summary>
-                            {responses
-                                .into_iter()
-                                .map(|response| {
-                                    view! {
-                                        <div class="tool-call">
-                                            <span class="tool-name mono">
-                                                {response.name.clone().unwrap_or_default()}
-                                            </span>
-                                            <JsonView value=response
-                                                .response
-                                                .clone()
-                                                .map(Value::Object)
-                                                .unwrap_or(Value::Null) />
-                                        </div>
-                                    }
-                                })
-                                .collect_view()}
-                        </details>
-                    }
-                })}
-            {intermediate
-                .into_iter()
-                .map(|(author, parts)| {
-                    let content = Content { parts: Some(parts), ..Content::default() };
-                    view! {
-                        <div class="message-row">
-                            <span class="role role-agent">{author}</span>
-                            <MessageText content=Some(content) />
-                        </div>
-                    }
-                })
-                .collect_view()}
+            {(!responses.is_empty()).then(|| view! { <ToolResponses responses /> })}
+            {intermediate}
             <div class="message-row">
                 <span class="role role-model">"Expected response"</span>
                 <MessageText content=invocation.final_response.clone() />
             </div>
         </li>
+    }
+}
+
+/// The turn's expected tool calls, each with its arguments.
+#[component]
+fn ExpectedCalls(calls: Vec<FunctionCall>) -> impl IntoView {
+    if calls.is_empty() {
+        return view! { <p class="muted">"No tool calls."</p> }.into_any();
+    }
+    let items = calls
+        .into_iter()
+        .map(|call| {
+            let args = call.args.map(Value::Object).unwrap_or(Value::Null);
+            view! {
+                <li class="tool-call">
+                    <span class="tool-name mono">{call.name.unwrap_or_else(|| "(unnamed)".into())}</span>
+                    <JsonView value=args />
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="tool-call-list">{items}</ol> }.into_any()
+}
+
+/// The turn's recorded tool responses, folded.
+#[component]
+fn ToolResponses(responses: Vec<FunctionResponse>) -> impl IntoView {
+    let count = responses.len();
+    let items = responses
+        .into_iter()
+        .map(|response| {
+            let value = response.response.map(Value::Object).unwrap_or(Value::Null);
+            view! {
+                <div class="tool-call">
+                    <span class="tool-name mono">{response.name.unwrap_or_default()}</span>
+                    <JsonView value />
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="tool-responses">
+            <summary>"Tool responses (" {count} ")"</summary>
+            {items}
+        </details>
     }
 }
 

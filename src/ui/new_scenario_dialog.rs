@@ -19,14 +19,6 @@ pub fn NewScenarioDialog(open: RwSignal<bool>, app: String, eval_set_id: String)
             navigate(&case_href(&to_app, &to_set, &eval_id), Default::default());
         }
     });
-    let personas = || {
-        built_in_personas()
-            .iter()
-            .map(|persona| {
-                view! { <option value=persona.id.clone() title=persona.description.clone()>{persona.id.clone()}</option> }
-            })
-            .collect_view()
-    };
     let (app, eval_set_id) = (StoredValue::new(app), StoredValue::new(eval_set_id));
     view! {
         <Show when=move || open.get()>
@@ -38,40 +30,7 @@ pub fn NewScenarioDialog(open: RwSignal<bool>, app: String, eval_set_id: String)
                 <ActionForm action=create>
                     <input type="hidden" name="app" value=app.get_value() />
                     <input type="hidden" name="eval_set_id" value=eval_set_id.get_value() />
-                    <div class="field">
-                        <label for="scenario-eval-id">"Eval id"</label>
-                        <input
-                            id="scenario-eval-id"
-                            type="text"
-                            class="mono"
-                            name="eval_id"
-                            required
-                            pattern="[A-Za-z0-9_.\\-]+"
-                            title="Letters, digits, _, - and ."
-                            placeholder="book_a_flight"
-                        />
-                    </div>
-                    <div class="field">
-                        <label for="scenario-starting-prompt">"First user message (sent as written)"</label>
-                        <textarea id="scenario-starting-prompt" name="starting_prompt" rows="2" required></textarea>
-                    </div>
-                    <div class="field">
-                        <label for="scenario-plan">"Conversation plan"</label>
-                        <textarea
-                            id="scenario-plan"
-                            name="conversation_plan"
-                            rows="5"
-                            required
-                            placeholder="First, book a one-way flight from SFO to LAX next Tuesday morning. Once booked, rent a car for three days."
-                        ></textarea>
-                    </div>
-                    <div class="field">
-                        <label for="scenario-persona">"Persona"</label>
-                        <select id="scenario-persona" name="persona">
-                            <option value="">"None (ADK's default instructions)"</option>
-                            {personas()}
-                        </select>
-                    </div>
+                    <ScenarioFields />
                     {move || {
                         let refused = match create.value().get()? {
                             Ok(Ok(_)) => return None,
@@ -89,5 +48,53 @@ pub fn NewScenarioDialog(open: RwSignal<bool>, app: String, eval_set_id: String)
                 </ActionForm>
             </Modal>
         </Show>
+    }
+}
+
+/// The scenario's eval id, first message, plan and persona, named as the server function reads
+/// them.
+#[component]
+fn ScenarioFields() -> impl IntoView {
+    let personas = built_in_personas()
+        .iter()
+        .map(|persona| {
+            view! { <option value=persona.id.clone() title=persona.description.clone()>{persona.id.clone()}</option> }
+        })
+        .collect_view();
+    view! {
+        <div class="field">
+            <label for="scenario-eval-id">"Eval id"</label>
+            <input
+                id="scenario-eval-id"
+                type="text"
+                class="mono"
+                name="eval_id"
+                required
+                pattern="[A-Za-z0-9_.\\-]+"
+                title="Letters, digits, _, - and ."
+                placeholder="book_a_flight"
+            />
+        </div>
+        <div class="field">
+            <label for="scenario-starting-prompt">"First user message (sent as written)"</label>
+            <textarea id="scenario-starting-prompt" name="starting_prompt" rows="2" required></textarea>
+        </div>
+        <div class="field">
+            <label for="scenario-plan">"Conversation plan"</label>
+            <textarea
+                id="scenario-plan"
+                name="conversation_plan"
+                rows="5"
+                required
+                placeholder="First, book a one-way flight from SFO to LAX next Tuesday morning. Once booked, rent a car for three days."
+            ></textarea>
+        </div>
+        <div class="field">
+            <label for="scenario-persona">"Persona"</label>
+            <select id="scenario-persona" name="persona">
+                <option value="">"None (ADK's default instructions)"</option>
+                {personas}
+            </select>
+        </div>
     }
 }

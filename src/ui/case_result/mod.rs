@@ -95,8 +95,26 @@ pub fn CaseResultPage() -> impl IntoView {
             <span aria-hidden="true">"/"</span>
             <span class="mono">{eval_id}</span>
         </nav>
+        <ActionNotes accept rerun />
+        <Transition fallback=|| view! { <p class="muted">"Loading the result…"</p> }>
+            {move || Suspend::new(async move {
+                match result.await {
+                    Ok(Some(view)) => view! { <CaseResultBody view run=run() accept rerun /> }.into_any(),
+                    Ok(None) => view! { <NotFound /> }.into_any(),
+                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// What accepting the actual side or re-running the case did: its error, or the hint to run the
+/// accepted case again.
+#[component]
+fn ActionNotes(accept: ServerAction<AcceptActual>, rerun: ServerAction<RerunCase>) -> impl IntoView {
+    let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
+    view! {
         {move || {
-            let failed = |value: Option<Result<_, ServerFnError>>| value.and_then(Result::err);
             failed(accept.value().get().map(|r| r.map(|_| ())))
                 .or_else(|| failed(rerun.value().get().map(|r| r.map(|_| ()))))
                 .map(|err| view! { <ErrorNote message=error_text(&err) /> })
@@ -112,15 +130,6 @@ pub fn CaseResultPage() -> impl IntoView {
                     }
                 })
         }}
-        <Transition fallback=|| view! { <p class="muted">"Loading the result…"</p> }>
-            {move || Suspend::new(async move {
-                match result.await {
-                    Ok(Some(view)) => view! { <CaseResultBody view run=run() accept rerun /> }.into_any(),
-                    Ok(None) => view! { <NotFound /> }.into_any(),
-                    Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                }
-            })}
-        </Transition>
     }
 }
 

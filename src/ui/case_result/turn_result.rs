@@ -69,18 +69,7 @@ pub fn TurnResult(
             <div class="row-head">
                 <h2 class="turn-title">"Turn " {number}</h2>
                 {timing.map(|t| view! { <span class="muted small">{t}</span> })}
-                {on_accept
-                    .map(|accept| {
-                        view! {
-                            <button
-                                type="button"
-                                title="Make what the agent did this turn the expectation (a new case version)"
-                                on:click=move |_| accept.run(number - 1)
-                            >
-                                "Accept actual for this turn"
-                            </button>
-                        }
-                    })}
+                {on_accept.map(|accept| view! { <AcceptTurn number accept /> })}
             </div>
             <div class="message-row">
                 <span class="role role-user">{if simulated { "Simulated user" } else { "User" }}</span>
@@ -97,24 +86,43 @@ pub fn TurnResult(
             {if simulated {
                 view! { <p class="message">{actual_text}</p> }.into_any()
             } else {
-                view! {
-                    <div class="response-pair">
-                        <div>
-                            <p class="muted small">"Expected"</p>
-                            <p class="message">{expected_text.clone()}</p>
-                        </div>
-                        <div>
-                            <p class="muted small">"Actual"</p>
-                            <p class="message">{actual_text.clone()}</p>
-                        </div>
-                    </div>
-                    <ResponseDiff expected=expected_text actual=actual_text />
-                }
-                    .into_any()
+                view! { <ResponsePair expected=expected_text actual=actual_text /> }.into_any()
             }}
             <h3>"Metrics"</h3>
             <ul class="metric-results">{metrics}</ul>
         </section>
+    }
+}
+
+/// "Accept actual for this turn": the turn's actual becomes the expectation.
+#[component]
+fn AcceptTurn(number: usize, accept: Callback<usize>) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            title="Make what the agent did this turn the expectation (a new case version)"
+            on:click=move |_| accept.run(number - 1)
+        >
+            "Accept actual for this turn"
+        </button>
+    }
+}
+
+/// The expected and the actual final response side by side, then word by word.
+#[component]
+fn ResponsePair(expected: String, actual: String) -> impl IntoView {
+    view! {
+        <div class="response-pair">
+            <div>
+                <p class="muted small">"Expected"</p>
+                <p class="message">{expected.clone()}</p>
+            </div>
+            <div>
+                <p class="muted small">"Actual"</p>
+                <p class="message">{actual.clone()}</p>
+            </div>
+        </div>
+        <ResponseDiff expected actual />
     }
 }
 
