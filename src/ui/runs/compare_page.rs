@@ -60,29 +60,7 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
     } = data;
     let app = after.app_name.clone();
     let base = compare_href(&app, &after.result_id, &before.result_id);
-    let filters = {
-        let all = counts.iter().sum::<usize>();
-        let link = |label: String, value: Option<&str>, n: usize| {
-            let href = match value {
-                Some(v) => format!("{base}?change={v}"),
-                None => base.clone(),
-            };
-            let current = value.map(str::to_string) == change;
-            view! {
-                <a href=href class="filter-link" aria-current=current.then_some("page")>
-                    {format!("{label} ({n})")}
-                </a>
-            }
-        };
-        let mut links = vec![link("all".into(), None, all).into_any()];
-        links.extend(
-            Change::ALL
-                .iter()
-                .zip(&counts)
-                .map(|(kind, &n)| link(kind.label().into(), Some(kind.as_str()), n).into_any()),
-        );
-        links
-    };
+    let filters = change_filters(&base, &counts, change.as_deref());
     let rows = cases
         .into_iter()
         .map(|case| compared_row(&app, &before, &after, case))
@@ -102,17 +80,7 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
             </div>
         </div>
         <nav class="change-filters" aria-label="Show cases">{filters}</nav>
-        <section class="card">
-            <h2>"Metrics"</h2>
-            <MetricDeltas before=before_metrics.clone() after=after_metrics.clone() />
-            <details>
-                <summary>"Distributions"</summary>
-                <h3>"Before"</h3>
-                <MetricsTable metrics=before_metrics />
-                <h3>"After"</h3>
-                <MetricsTable metrics=after_metrics />
-            </details>
-        </section>
+        <ComparedMetrics before=before_metrics after=after_metrics />
         <table class="data-table compare-cases">
             <thead>
                 <tr>
@@ -126,6 +94,49 @@ fn ComparisonView(data: RunComparison, change: Option<String>) -> impl IntoView 
             <tbody>{rows}</tbody>
         </table>
         {pager}
+    }
+}
+
+/// "all (n)" and a link per kind of change with its count; the shown one marked current.
+fn change_filters(base: &str, counts: &[usize], change: Option<&str>) -> Vec<AnyView> {
+    let link = |label: String, value: Option<&str>, n: usize| {
+        let href = match value {
+            Some(v) => format!("{base}?change={v}"),
+            None => base.to_string(),
+        };
+        let current = value == change;
+        view! {
+            <a href=href class="filter-link" aria-current=current.then_some("page")>
+                {format!("{label} ({n})")}
+            </a>
+        }
+        .into_any()
+    };
+    let mut links = vec![link("all".into(), None, counts.iter().sum())];
+    links.extend(
+        Change::ALL
+            .iter()
+            .zip(counts)
+            .map(|(kind, &n)| link(kind.label().into(), Some(kind.as_str()), n)),
+    );
+    links
+}
+
+/// Each metric's mean before and after, with both runs' distributions folded below.
+#[component]
+fn ComparedMetrics(before: Vec<MetricStats>, after: Vec<MetricStats>) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>"Metrics"</h2>
+            <MetricDeltas before=before.clone() after=after.clone() />
+            <details>
+                <summary>"Distributions"</summary>
+                <h3>"Before"</h3>
+                <MetricsTable metrics=before />
+                <h3>"After"</h3>
+                <MetricsTable metrics=after />
+            </details>
+        </section>
     }
 }
 
