@@ -50,18 +50,22 @@ test("ADK's web UI runs on the demo agent: chat, graph, Add current session, a r
   await expect(evalstudio.getByRole('row', { name: /Whats_the_weather_in_Paris/ })).toBeVisible();
   // The set's tool mode is what Evalstudio's run form starts from.
   await expect(evalstudio.getByLabel('Tools')).toHaveValue('replay');
+  // Closed, so ADK's page is the front tab again (a background tab's dialog may never settle).
+  await evalstudio.close();
 
   await page.getByText('Run All').click();
-  await page.getByRole('button', { name: /Start|Run/ }).last().click();
+  // The Run dialog's own button: a button of the page behind its backdrop matches too.
+  await page.getByRole('dialog').getByRole('button', { name: /Start|Run/ }).last().click();
   await expect(page.getByText('1 PASS')).toBeVisible();
   // The run's result view reads the session the eval ran in.
   await expect(page.getByText('PASS', { exact: true }).first()).toBeVisible();
   await expect(page.getByText('It is 18 °C and cloudy in Paris.')).toBeVisible();
 
   // The same run in Evalstudio's runs list.
-  await evalstudio.goto('/runs');
-  await expect(evalstudio.getByRole('link', { name: /from_adk_web/ }).first()).toBeVisible();
-  await evalstudio.close();
+  const runs = await page.context().newPage();
+  await runs.goto('/runs');
+  await expect(runs.getByRole('link', { name: /from_adk_web/ }).first()).toBeVisible();
+  await runs.close();
   expect(failed).toEqual([]);
 });
 
@@ -91,7 +95,8 @@ test("ADK's web UI chats, adds the session to an evalset and runs it, on Evalstu
   await evalstudio.close();
 
   await page.getByText('Run All').click();
-  await page.getByRole('button', { name: /Start|Run/ }).last().click();
+  // The Run dialog's own button: a button of the page behind its backdrop matches too.
+  await page.getByRole('dialog').getByRole('button', { name: /Start|Run/ }).last().click();
   await expect(page.getByText(/\d+ PASS/)).toBeVisible();
   expect(failed).toEqual([]);
 });
