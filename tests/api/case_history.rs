@@ -23,15 +23,24 @@ async fn save_city(app: &TestApp, case: &Value, city: &str) -> Value {
     response.json().await.unwrap()
 }
 
-#[tokio::test]
-async fn each_save_keeps_the_version_it_replaced_and_any_can_be_restored() {
+/// The weather evalset's case saved twice: Paris (1), Lyon (2), Nice (3).
+async fn three_versions() -> TestApp {
     let app = spawn_app().await;
     app.import("demo", EVALSET).await;
     let v1 = app.get_json(CASE).await;
     let v2 = save_city(&app, &v1, "Lyon").await;
     let v3 = save_city(&app, &v2, "Nice").await;
     assert_eq!(v3["version"], 3);
+    app
+}
 
+fn city(case: &Value) -> &Value {
+    &case["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["city"]
+}
+
+#[tokio::test]
+async fn each_save_keeps_the_version_it_replaced_newest_first_with_what_changed() {
+    let app = three_versions().await;
     let history = app.get_json(&format!("{CASE}/versions")).await;
     let versions: Vec<(i64, bool)> = history
         .as_array()
@@ -45,31 +54,50 @@ async fn each_save_keeps_the_version_it_replaced_and_any_can_be_restored() {
         json!(["turn 1: args of get_weather changed"])
     );
     assert_eq!(history[2]["changes"], json!([]));
+}
 
+#[tokio::test]
+async fn an_earlier_version_reads_as_it_was_saved() {
+    let app = three_versions().await;
     let first = app.get_json(&format!("{CASE}/versions/1")).await;
-    assert_eq!(
-        first["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["city"],
-        "Paris"
-    );
+    assert_eq!(city(&first), "Paris");
     assert_eq!(first["version"], 1);
-    assert_error(
-        app.get(&format!("{CASE}/versions/9")).await,
-        StatusCode::NOT_FOUND,
-    )
-    .await;
-    assert_error(
-        app.get(&format!("{CASE}/versions/first")).await,
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
+}
 
-    // A restore names the current version it read: a stale one is refused and changes nothing.
+#[tokio::test]
+async fn a_version_that_is_not_there_or_not_a_number_is_refused() {
+    let app = three_versions().await;
+    for (version, status) in [("9", StatusCode::NOT_FOUND), ("first", StatusCode::BAD_REQUEST)] {
+        let response = app.get(&format!("{CASE}/versions/{version}")).await;
+        assert_eq!(response.status(), status, "version {version}");
+        assert_error(response, status).await;
+    }
+}
+
+#[tokio::test]
+async fn a_restore_at_a_stale_version_is_a_409_and_changes_nothing() {
+    let app = three_versions().await;
     let restore = format!("{CASE}/versions/1/restore");
     assert_error(
         app.post_json(&restore, &json!({"version": 2})).await,
         StatusCode::CONFLICT,
     )
     .await;
+    assert_eq!(city(&app.get_json(CASE).await), "Nice");
+    assert_eq!(
+        app.get_json(&format!("{CASE}/versions"))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[tokio::test]
+async fn a_restore_saves_the_old_version_as_the_next_and_keeps_the_history() {
+    let app = three_versions().await;
+    let restore = format!("{CASE}/versions/1/restore");
     let restored: Value = app
         .post_json(&restore, &json!({"version": 3}))
         .await
@@ -77,20 +105,17 @@ async fn each_save_keeps_the_version_it_replaced_and_any_can_be_restored() {
         .await
         .unwrap();
     assert_eq!(restored["version"], 4);
-    assert_eq!(
-        restored["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["city"],
-        "Paris"
-    );
+    assert_eq!(city(&restored), "Paris");
     let history = app.get_json(&format!("{CASE}/versions")).await;
     assert_eq!(history.as_array().unwrap().len(), 4);
+}
 
-    // Export writes only the current version.
+#[tokio::test]
+async fn export_writes_only_the_current_version() {
+    let app = three_versions().await;
     let exported = app.get_json("/apps/demo/eval_sets/weather/export").await;
     assert_eq!(exported["eval_cases"].as_array().unwrap().len(), 1);
-    assert_eq!(
-        exported["eval_cases"][0]["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["city"],
-        "Paris"
-    );
+    assert_eq!(city(&exported["eval_cases"][0]), "Nice");
 }
 
 #[tokio::test]
