@@ -1,13 +1,12 @@
 //! "Add current session": a chat held over `/run` saved as an eval case
 //! (`/apps/{app}/eval_sets/{id}/add_session`).
 
-use crate::helpers::{assert_error, spawn_app};
+use crate::helpers::{assert_error, spawn_app, TestApp};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-#[tokio::test]
-async fn chat_through_run_then_add_the_session_as_an_eval_case() {
-    let app = spawn_app().await;
+/// Creates alice's session with state `{"tier": "gold"}`; its id.
+async fn gold_session(app: &TestApp) -> String {
     let created = app
         .post(
             "/apps/demo/users/alice/sessions",
@@ -16,7 +15,43 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         .await;
     assert_eq!(created.status(), StatusCode::OK);
     let session: Value = created.json().await.unwrap();
-    let session_id = session["id"].as_str().unwrap().to_string();
+    session["id"].as_str().unwrap().to_string()
+}
+
+/// One `/run` turn of alice's session; the events it answered.
+async fn turn(app: &TestApp, session_id: &str, text: &str) -> Vec<Value> {
+    let run = json!({"appName": "demo", "userId": "alice", "sessionId": session_id,
+                     "newMessage": {"role": "user", "parts": [{"text": text}]}});
+    let response = app.post_json("/run", &run).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+/// Alice's session after two turns (Paris and a currency, then London), and the evalset `chats`.
+async fn chatted() -> (TestApp, String) {
+    let app = spawn_app().await;
+    let session_id = gold_session(&app).await;
+    turn(&app, &session_id, "weather in Paris and 20 EUR in USD").await;
+    turn(&app, &session_id, "and in London?").await;
+    assert_eq!(
+        app.post("/apps/demo/eval_sets/chats", "").await.status(),
+        StatusCode::CREATED
+    );
+    (app, session_id)
+}
+
+async fn add_session(app: &TestApp, body: &Value) -> reqwest::Response {
+    app.post_json("/apps/demo/eval_sets/chats/add_session", body)
+        .await
+}
+
+#[tokio::test]
+async fn a_new_session_is_the_apps_with_no_events() {
+    let app = spawn_app().await;
+    let session_id = gold_session(&app).await;
+    let session = app
+        .get_json(&format!("/apps/demo/users/alice/sessions/{session_id}"))
+        .await;
     assert_eq!(
         (
             session["appName"].as_str(),
@@ -24,16 +59,13 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         ),
         (Some("demo"), Some(0))
     );
+}
 
-    let run = |text: &str| {
-        json!({"appName": "demo", "userId": "alice", "sessionId": session_id,
-               "newMessage": {"role": "user", "parts": [{"text": text}]}})
-    };
-    let first = app
-        .post_json("/run", &run("weather in Paris and 20 EUR in USD"))
-        .await;
-    assert_eq!(first.status(), StatusCode::OK);
-    let events: Vec<Value> = first.json().await.unwrap();
+#[tokio::test]
+async fn a_turn_over_run_calls_the_tools_and_answers() {
+    let app = spawn_app().await;
+    let session_id = gold_session(&app).await;
+    let events = turn(&app, &session_id, "weather in Paris and 20 EUR in USD").await;
     let calls: Vec<&str> = events
         .iter()
         .filter_map(|e| e["content"]["parts"][0]["functionCall"]["name"].as_str())
@@ -43,7 +75,13 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         .as_str()
         .unwrap()
         .contains("Paris"));
-    // A follow-up uses the earlier turn; snake_case request keys work too.
+}
+
+#[tokio::test]
+async fn a_follow_up_uses_the_earlier_turn_and_snake_case_keys_work_too() {
+    let app = spawn_app().await;
+    let session_id = gold_session(&app).await;
+    turn(&app, &session_id, "weather in Paris and 20 EUR in USD").await;
     let second = json!({"app_name": "demo", "user_id": "alice", "session_id": session_id,
                         "new_message": {"parts": [{"text": "and in London?"}]}});
     let events: Vec<Value> = app.post_json("/run", &second).await.json().await.unwrap();
@@ -51,27 +89,29 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         events[0]["content"]["parts"][0]["functionCall"]["args"]["city"],
         "London"
     );
+}
 
+#[tokio::test]
+async fn the_stored_session_has_each_turn_and_is_titled_by_its_first_message() {
+    let (app, session_id) = chatted().await;
     let stored = app
         .get_json(&format!("/apps/demo/users/alice/sessions/{session_id}"))
         .await;
-    let authors: Vec<&str> = stored["events"]
+    let users = stored["events"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|e| e["author"].as_str())
-        .collect();
-    assert_eq!(authors.iter().filter(|a| **a == "user").count(), 2);
+        .filter(|e| e["author"] == "user")
+        .count();
+    assert_eq!(users, 2);
     assert_eq!(stored["title"], "weather in Paris and 20 EUR in USD");
+}
 
-    assert_eq!(
-        app.post("/apps/demo/eval_sets/chats", "").await.status(),
-        StatusCode::CREATED
-    );
+#[tokio::test]
+async fn an_added_session_is_a_case_with_its_state_turns_and_tool_calls() {
+    let (app, session_id) = chatted().await;
     let add = json!({"evalId": "paris_then_london", "sessionId": session_id, "userId": "alice"});
-    let added = app
-        .post_json("/apps/demo/eval_sets/chats/add_session", &add)
-        .await;
+    let added = add_session(&app, &add).await;
     assert_eq!(added.status(), StatusCode::OK);
     let case: Value = added.json().await.unwrap();
     assert_eq!(case["version"], 1);
@@ -83,23 +123,6 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
         json!({"amount": 20, "from": "EUR", "to": "USD"})
     );
     assert_eq!(turns[1]["user_content"]["parts"][0]["text"], "and in London?");
-
-    // The same id again: a clear 409, unless overwriting.
-    let again = app
-        .post_json("/apps/demo/eval_sets/chats/add_session", &add)
-        .await;
-    let body = assert_error(again, StatusCode::CONFLICT).await;
-    assert!(body["error"].as_str().unwrap().contains("overwrite"));
-    let mut overwrite = add.clone();
-    overwrite["overwrite"] = json!(true);
-    let replaced: Value = app
-        .post_json("/apps/demo/eval_sets/chats/add_session", &overwrite)
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(replaced["version"], 2);
-
     let exported = app
         .get("/apps/demo/eval_sets/chats/export")
         .await
@@ -109,6 +132,19 @@ async fn chat_through_run_then_add_the_session_as_an_eval_case() {
     assert!(
         exported.contains("\"eval_id\": \"paris_then_london\"") && exported.contains("\"convert_currency\"")
     );
+}
+
+#[tokio::test]
+async fn adding_under_a_taken_id_is_a_409_unless_overwriting() {
+    let (app, session_id) = chatted().await;
+    let add = json!({"evalId": "paris_then_london", "sessionId": session_id, "userId": "alice"});
+    add_session(&app, &add).await;
+    let body = assert_error(add_session(&app, &add).await, StatusCode::CONFLICT).await;
+    assert!(body["error"].as_str().unwrap().contains("overwrite"));
+    let mut overwrite = add.clone();
+    overwrite["overwrite"] = json!(true);
+    let replaced: Value = add_session(&app, &overwrite).await.json().await.unwrap();
+    assert_eq!(replaced["version"], 2);
 }
 
 /// The eval id is checked by the service, so REST refuses what the browser refuses.

@@ -113,7 +113,23 @@ async fn legacy_lists_take_their_id_from_the_file_name() {
 }
 
 #[tokio::test]
-async fn a_bad_file_is_rejected_with_its_location_and_changes_nothing() {
+async fn a_file_that_cannot_be_read_is_a_400_and_changes_nothing() {
+    let app = spawn_app().await;
+    let bad_case = "{\"eval_set_id\": \"s\", \"eval_cases\": [\n  {\"eval_id\": \"ok\", \"conversation\": []},\n  {\"conversation\": []}\n]}";
+    for (body, why) in [
+        (bad_case.as_bytes().to_vec(), "a case without its eval_id"),
+        (b"{\"eval_set_id\": ".to_vec(), "JSON cut short"),
+        (vec![0xff_u8, 0xfe], "not UTF-8"),
+    ] {
+        let response = app.post("/apps/demo/import", body).await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{why}");
+        assert_error(response, StatusCode::BAD_REQUEST).await;
+    }
+    assert_eq!(app.get_json("/apps/demo/eval_sets").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_bad_case_is_named_by_its_path_line_and_missing_field() {
     let app = spawn_app().await;
     let bad = "{\"eval_set_id\": \"s\", \"eval_cases\": [\n  {\"eval_id\": \"ok\", \"conversation\": []},\n  {\"conversation\": []}\n]}";
     let body = assert_error(app.post("/apps/demo/import", bad).await, StatusCode::BAD_REQUEST).await;
@@ -126,16 +142,15 @@ async fn a_bad_file_is_rejected_with_its_location_and_changes_nothing() {
             .contains("missing field `eval_id`"),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn a_syntax_error_is_named_by_its_line() {
+    let app = spawn_app().await;
     let syntax = assert_error(
         app.post("/apps/demo/import", "{\"eval_set_id\": ").await,
         StatusCode::BAD_REQUEST,
     )
     .await;
     assert_eq!(syntax["detail"]["line"], 1);
-    assert_error(
-        app.post("/apps/demo/import", vec![0xff_u8, 0xfe]).await,
-        StatusCode::BAD_REQUEST,
-    )
-    .await;
-    assert_eq!(app.get_json("/apps/demo/eval_sets").await, json!([]));
 }
