@@ -2,20 +2,25 @@
 //! from the latest run, with its failed filter.
 
 use crate::common;
-use crate::helpers::{assert_error, spawn_app};
+use crate::helpers::{assert_error, spawn_app, TestApp};
 use evalstudio::evalset::to_adk_json;
 use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
 
-#[tokio::test]
-async fn a_run_exports_as_adks_result_file_and_as_junit() {
+/// Scored by the trajectory alone.
+fn trajectory_run() -> Value {
+    json!({"evalMetrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 1.0}]})
+}
+
+/// An app whose evalset `regression` was run once: `paris` passed, `order` (its expected
+/// order id broken) failed. The run's id.
+async fn one_passed_one_failed() -> (TestApp, String) {
     let app = spawn_app().await;
     let mut set = common::recorded_eval_set(&[
         ("paris", &["weather in Paris and 20 EUR in USD"][..]),
         ("order", &["Where is my order A1003?"][..]),
     ])
     .await;
-    // Break one expectation: that case fails.
     let order = &mut set.eval_cases[1].conversation.as_mut().unwrap()[0];
     let calls = &mut order.intermediate_data.as_mut().unwrap().tool_uses;
     calls[0]
@@ -24,15 +29,18 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .unwrap()
         .insert("order_id".into(), json!("Z9999"));
     app.import("demo", to_adk_json(&set)).await;
-    let body = json!({"evalMetrics": [{"metricName": "tool_trajectory_avg_score", "threshold": 1.0}]});
     let response = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &trajectory_run())
         .await;
     assert_eq!(response.status(), StatusCode::OK);
     let ids: Vec<String> = serde_json::from_value(app.get_json("/apps/demo/eval_results").await).unwrap();
-    let export = format!("/apps/demo/eval_results/{}/export", ids[0]);
+    (app, ids[0].clone())
+}
 
-    let adk = app.get(&export).await;
+#[tokio::test]
+async fn a_run_exports_as_adks_result_file_with_adks_keys_and_name() {
+    let (app, id) = one_passed_one_failed().await;
+    let adk = app.get(&format!("/apps/demo/eval_results/{id}/export")).await;
     assert_eq!(adk.status(), StatusCode::OK);
     let disposition = adk.headers()[header::CONTENT_DISPOSITION]
         .to_str()
@@ -40,7 +48,7 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .to_string();
     assert_eq!(
         disposition,
-        format!("attachment; filename=\"{}.evalset_result.json\"", ids[0])
+        format!("attachment; filename=\"{id}.evalset_result.json\"")
     );
     let file: Value = adk.json().await.unwrap();
     let keys: Vec<&str> = file.as_object().unwrap().keys().map(String::as_str).collect();
@@ -54,7 +62,7 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
             "creation_timestamp"
         ]
     );
-    assert_eq!(file["eval_set_result_id"], ids[0].as_str());
+    assert_eq!(file["eval_set_result_id"], id.as_str());
     let statuses: Vec<(&str, i64)> = file["eval_case_results"]
         .as_array()
         .unwrap()
@@ -67,8 +75,14 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         })
         .collect();
     assert_eq!(statuses, [("paris", 1), ("order", 2)]);
+}
 
-    let junit = app.get(&format!("{export}?format=junit")).await;
+#[tokio::test]
+async fn a_run_exports_as_junit_with_the_failed_case_failing() {
+    let (app, id) = one_passed_one_failed().await;
+    let junit = app
+        .get(&format!("/apps/demo/eval_results/{id}/export?format=junit"))
+        .await;
     assert_eq!(junit.status(), StatusCode::OK);
     let xml = junit.text().await.unwrap();
     assert!(xml.starts_with("<?xml"), "{xml}");
@@ -80,9 +94,14 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         xml.contains(r#"<testcase classname="regression" name="order"><failure"#),
         "{xml}"
     );
+}
 
+#[tokio::test]
+async fn an_unknown_export_format_is_a_400_and_an_unknown_run_a_404() {
+    let (app, id) = one_passed_one_failed().await;
     assert_error(
-        app.get(&format!("{export}?format=csv")).await,
+        app.get(&format!("/apps/demo/eval_results/{id}/export?format=csv"))
+            .await,
         StatusCode::BAD_REQUEST,
     )
     .await;
@@ -91,10 +110,13 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         StatusCode::NOT_FOUND,
     )
     .await;
+}
 
-    // The case list shows the latest run's outcome and keeps only the failed case on request.
+#[tokio::test]
+async fn the_case_list_shows_the_latest_runs_outcome_and_keeps_only_the_failed_on_request() {
+    let (app, id) = one_passed_one_failed().await;
     let page = app.get_json("/apps/demo/eval_sets/regression/cases").await;
-    assert_eq!(page["last_run"]["result_id"], ids[0].as_str());
+    assert_eq!(page["last_run"]["result_id"], id.as_str());
     let outcome =
         |page: &Value, i: usize| page["cases"][i]["last_result"]["summary"]["final_eval_status"].clone();
     assert_eq!((outcome(&page, 0), outcome(&page, 1)), (json!(1), json!(2)));
@@ -103,8 +125,11 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .await;
     assert_eq!(failed["total_cases"], 1);
     assert_eq!(failed["cases"][0]["eval_id"], "order");
+}
 
-    // Fixed and run again, the order case shows as improved against the first run.
+#[tokio::test]
+async fn a_fixed_case_run_again_compares_as_improved_against_the_first_run() {
+    let (app, first) = one_passed_one_failed().await;
     let mut order = app.get_json("/apps/demo/eval_sets/regression/evals/order").await;
     order["conversation"][0]["intermediate_data"]["tool_uses"][0]["args"]["order_id"] = json!("A1003");
     let response = app
@@ -112,7 +137,7 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .await;
     assert_eq!(response.status(), StatusCode::OK);
     let response = app
-        .post_json("/apps/demo/eval_sets/regression/run_eval", &body)
+        .post_json("/apps/demo/eval_sets/regression/run_eval", &trajectory_run())
         .await;
     assert_eq!(response.status(), StatusCode::OK);
     let runs = app.get_json("/apps/demo/eval_results").await;
@@ -121,10 +146,10 @@ async fn a_run_exports_as_adks_result_file_and_as_junit() {
         .unwrap()
         .iter()
         .map(|id| id.as_str().unwrap())
-        .find(|id| *id != ids[0])
+        .find(|id| *id != first)
         .unwrap()
         .to_string();
-    let compare = format!("/apps/demo/eval_results/{newer}/compare/{}", ids[0]);
+    let compare = format!("/apps/demo/eval_results/{newer}/compare/{first}");
     let compared = app.get_json(&compare).await;
     // Counts per change: regressed, improved, still failing, still passing, added, removed.
     assert_eq!(compared["counts"], json!([0, 1, 0, 1, 0, 0]));
