@@ -56,14 +56,12 @@ impl MetricPick {
             return None;
         }
         self.threshold.track();
-        let range = self.info.score_range;
         match threshold_of(&self.name, self.threshold) {
             Err(problem) => Some(problem),
-            // An evaluator may declare its range in its options; the server checks those.
-            Ok(value) if !range.contains(value) && self.info.family != MetricFamily::Yours => {
-                Some(out_of_range(range))
-            }
-            Ok(_) => None,
+            // Beside the field, the short form of what the run form refuses on start.
+            Ok(value) => self
+                .range_problem(value)
+                .map(|_| out_of_range(self.info.score_range)),
         }
     }
 }
