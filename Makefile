@@ -35,7 +35,7 @@ LLAMA_MODEL ?= $(HOME)/.cache/evalstudio/models/qwen2.5-coder-0.5b-instruct-q4_k
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run web build test fmt lint unit model llama conformance e2e bench bench-load tools rust-tools node-tools browser gnu-time
+.PHONY: run web build test fmt lint unit postgres model llama conformance e2e bench bench-load tools rust-tools node-tools browser gnu-time
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -50,8 +50,9 @@ web: build
 build: rust-tools node-tools
 	scripts/build-site --release
 
-## test: formatting, lints, unit and integration tests, ADK conformance, then the browser tests
-test: tools fmt lint unit conformance e2e
+## test: formatting, lints, unit and integration tests (the store, service and API suites on SQLite,
+## then again on PostgreSQL), ADK conformance, then the browser tests
+test: tools fmt lint unit postgres conformance e2e
 
 fmt:
 	cargo fmt --all --check
@@ -68,6 +69,14 @@ lint:
 unit: model node-tools llama $(VENV)/.installed
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" EVALSTUDIO_LLAMA_VENV="$(LLAMA_VENV)" EVALSTUDIO_ADK_VENV="$(VENV)" \
 		EVALSTUDIO_LLAMA_MODEL="$(LLAMA_MODEL)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo test --workspace --features ssr
+
+## postgres: the store, service and API tests again, on a throwaway PostgreSQL server (Debian's
+## postgresql, installed when missing; scripts/with-postgres starts and removes it). Folder mode is
+## SQLite only and the local-model test measures llama.cpp, not the store: they run once, above.
+postgres: model node-tools $(VENV)/.installed
+	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" EVALSTUDIO_ADK_VENV="$(VENV)" RUSTFLAGS="$(DEBUG_RUSTFLAGS)" \
+		scripts/with-postgres bash -c 'cargo test --features ssr --lib -- store:: service:: \
+		&& cargo test --features ssr --test api -- --skip local_model:: --skip agents_folder::'
 
 ## llama: llama.cpp's OpenAI-compatible server (llama-cpp-python) and a small model, installed once
 llama:

@@ -8,7 +8,7 @@
 use evalstudio::records::{CaseListQuery, CaseSort};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
-use evalstudio::store::Store;
+use evalstudio::store::{Location, Store};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -48,7 +48,9 @@ async fn time_page(store: &Store, set: &str, query: &CaseListQuery, page: i64) -
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("bench.db")).await.unwrap();
+    let store = Store::open(&Location::Sqlite(dir.path().join("bench.db")))
+        .await
+        .unwrap();
     for (id, cases) in [("small", 100), ("large", 10_000)] {
         import_file(&store, "bench", "x.json", None, evalset(id, cases), false)
             .await

@@ -16,7 +16,7 @@ use axum::serve::ListenerExt;
 use evalstudio::config::Config;
 use evalstudio::server::{leptos_options, router, ServeConfig, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::service::Services;
-use evalstudio::store::Store;
+use evalstudio::store::{Location, Store};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -52,7 +52,7 @@ fn main() {
         let dir = tempfile::tempdir().unwrap();
         let serve = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
-            db_path: dir.path().join("bench.db"),
+            db: Location::Sqlite(dir.path().join("bench.db")),
             site_root: dir.path().to_string_lossy().into_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             config_path: None,
@@ -60,7 +60,7 @@ fn main() {
             adk: None,
             adk_web_ui: None,
         };
-        let store = Store::open(&serve.db_path).await.unwrap();
+        let store = Store::open(&serve.db).await.unwrap();
         let scoring = profiles.build_scoring();
         let services = Services::new(store, profiles.profiles, scoring);
         let app = router(services, leptos_options(&serve), DEFAULT_MAX_BODY_BYTES);

@@ -11,6 +11,7 @@
 mod common;
 
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::store::Location;
 use futures::StreamExt;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -40,7 +41,7 @@ fn main() {
         let started = Instant::now();
         let server = Server::bind(ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
-            db_path: dir.path().join("folder.db"),
+            db: Location::Sqlite(dir.path().join("folder.db")),
             site_root: dir.path().to_string_lossy().into_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             config_path: Some(config),

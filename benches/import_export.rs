@@ -12,7 +12,7 @@ use evalstudio::evalset::{
     SessionInput,
 };
 use evalstudio::service::eval_sets::import_file;
-use evalstudio::store::Store;
+use evalstudio::store::{Location, Store};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 use std::process::Command;
@@ -52,7 +52,7 @@ fn main() {
 
 async fn run_phase(phase: &str, file: &Path, db: &Path) {
     let file_bytes = std::fs::metadata(file).unwrap().len() as f64;
-    let store = Store::open(db).await.unwrap();
+    let store = Store::open(&Location::Sqlite(db.to_path_buf())).await.unwrap();
     let baseline = peak_rss_bytes();
     let started = Instant::now();
     match phase {

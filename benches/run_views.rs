@@ -11,7 +11,7 @@ use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
 use evalstudio::service::run_summaries::save_case_runs;
 use evalstudio::service::run_views::{compare, run_page, run_rows};
-use evalstudio::store::{NewEvalRun, Store};
+use evalstudio::store::{Location, NewEvalRun, Store};
 use serde_json::json;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -105,7 +105,9 @@ async fn time<F: Future>(rounds: u32, mut call: impl FnMut() -> F) -> Duration {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("bench.db")).await.unwrap();
+    let store = Store::open(&Location::Sqlite(dir.path().join("bench.db")))
+        .await
+        .unwrap();
     let config = EvalConfig::from_picked(METRICS.iter().map(|m| (*m, 0.5, None))).unwrap();
     let mut runs = Vec::new();
     for (set, cases) in [("small", 100), ("large", 10_000)] {

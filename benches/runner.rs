@@ -21,7 +21,7 @@ use evalstudio::evalset::{CompactEvalSet, Content, EvalCase, EvalSet, Invocation
 use evalstudio::records::RunStatus;
 use evalstudio::service::eval_runs::execute_eval_run;
 use evalstudio::service::run_plan::{record_run, RunPlan};
-use evalstudio::store::Store;
+use evalstudio::store::{Location, Store};
 
 const MESSAGES: [&str; 4] = [
     "What's the weather in Paris, and 20 EUR in USD?",
@@ -103,7 +103,7 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     runtime.block_on(async {
-        let store = Store::open(&dir.path().join("bench.db")).await.unwrap();
+        let store = Store::open(&Location::Sqlite(dir.path().join("bench.db"))).await.unwrap();
         let slow: Arc<dyn Agent> = Arc::new(DemoAgent::with_faults(DemoFaults {
             latency_ms: 100,
             error_rate: 0.0,

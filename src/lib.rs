@@ -28,8 +28,12 @@ pub mod server;
 pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
+// Lets the test helpers shared with the integration tests name the crate as they do.
+#[cfg(all(test, feature = "ssr"))]
+extern crate self as evalstudio;
 #[cfg(all(test, feature = "ssr"))]
 mod testing {
+    pub mod database;
     // Shared with the integration tests and benches, which use other parts of it.
     #[allow(dead_code)]
     pub mod fake_openai;

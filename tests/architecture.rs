@@ -63,7 +63,7 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     ("api",      &["service", "records", "evalset", "eval", "agent", "clock"], &[]),
     ("cli",      &["service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store", "folder"], &[]),
     // The server opens the store and hands it to the services.
-    ("server",   &["api", "app", "service", "store::Store", "store::StoreError", "agent", "eval", "config", "folder"], &[]),
+    ("server",   &["api", "app", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder"], &[]),
     // Pages call server functions; they never reach the store or the services.
     ("ui",       &["api", "records", "evalset", "draft", "eval", "agent", "app"], &[IO]),
     ("app",      &["ui", "api"], &[]),

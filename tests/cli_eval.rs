@@ -139,9 +139,10 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     .unwrap();
 
     // Created (and migrated) before the child opens it, so the two never migrate at once.
-    let store = evalstudio::store::Store::open(&dir.path().join("test.db"))
-        .await
-        .unwrap();
+    let store =
+        evalstudio::store::Store::open(&evalstudio::store::Location::Sqlite(dir.path().join("test.db")))
+            .await
+            .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_evalstudio"))
         .current_dir(dir.path())
         .args([

@@ -17,7 +17,7 @@ use crate::service::run_export::adk_result_chunks;
 use crate::service::run_plan::{
     claim_resume, plan_run, record_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
 };
-use crate::store::{EvalRunRecord, Store};
+use crate::store::{EvalRunRecord, Location, Store};
 use clap::Args;
 use futures::StreamExt;
 use std::io::Write;
@@ -78,7 +78,7 @@ pub struct EvalArgs {
 /// Records a run per evalset (or takes the one to resume), runs them one after the other and
 /// prints each one's table; exits 0 when every case passed, 1 when any did not or the run was
 /// cancelled (Ctrl-C).
-pub async fn eval(db: &Path, args: EvalArgs) -> Result<ExitCode, CliError> {
+pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
     if args.concurrency == 0 {
         return Err(CliError::Usage("--concurrency must be at least 1".into()));
     }

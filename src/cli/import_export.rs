@@ -5,9 +5,9 @@ use super::{CliError, ImportFailure};
 use crate::agent::DEFAULT_APP;
 use crate::evalset::validate_app_name;
 use crate::service::eval_sets::{export_eval_set, import_file};
-use crate::store::Store;
+use crate::store::{Location, Store};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -33,7 +33,7 @@ pub struct ExportArgs {
 }
 
 /// Imports every file it can, saying so for each; the files it could not are the error.
-pub async fn import(db: &Path, args: ImportArgs) -> Result<ExitCode, CliError> {
+pub async fn import(db: &Location, args: ImportArgs) -> Result<ExitCode, CliError> {
     validate_app_name(&args.app).map_err(CliError::Usage)?;
     let store = Store::open(db).await?;
     let mut failures = Vec::new();
@@ -71,7 +71,7 @@ pub async fn import(db: &Path, args: ImportArgs) -> Result<ExitCode, CliError> {
 }
 
 /// Writes the evalset to `--output`, or to standard output.
-pub async fn export(db: &Path, args: ExportArgs) -> Result<ExitCode, CliError> {
+pub async fn export(db: &Location, args: ExportArgs) -> Result<ExitCode, CliError> {
     let store = Store::open(db).await?;
     let json = export_eval_set(&store, &args.app, &args.eval_set_id).await?;
     match args.output {

@@ -18,8 +18,8 @@ pub(crate) mod test_summaries;
 
 pub use error::{CliError, ImportFailure};
 
+use crate::store::Location;
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -29,10 +29,11 @@ use std::process::ExitCode;
     about = "Build and run ADK evalsets for tool-calling agents"
 )]
 pub struct Cli {
-    /// SQLite database file (created on first use); default data/evalstudio.db, or for
-    /// `web` a file in the user's cache kept for that folder.
+    /// The database: a SQLite file (created on first use) or a postgres:// URL; else
+    /// DATABASE_URL, else data/evalstudio.db, or for `web` a file in the user's cache kept
+    /// for that folder (folder mode is SQLite only).
     #[arg(long, global = true, env = "EVALSTUDIO_DB")]
-    db: Option<PathBuf>,
+    db: Option<Location>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -60,16 +61,35 @@ enum Command {
 /// The database of every command but `web` when `--db` is not given.
 const DEFAULT_DB: &str = "data/evalstudio.db";
 
+/// `DATABASE_URL`, the variable many tools share, when it is set.
+fn database_url() -> Result<Option<Location>, CliError> {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => url
+            .parse()
+            .map(Some)
+            .map_err(|e| CliError::Usage(format!("DATABASE_URL: {e}"))),
+        _ => Ok(None),
+    }
+}
+
 /// Runs the command `cli` names; without one, serves with the serve flags' environment
 /// variables and defaults.
 pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let command = cli
         .command
         .unwrap_or_else(|| Command::Serve(serve::ServeArgs::parse_from(["serve"])));
-    let db = || cli.db.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
+    let chosen = match cli.db {
+        Some(db) => Some(db),
+        None => database_url()?,
+    };
+    let db = || {
+        chosen
+            .clone()
+            .unwrap_or_else(|| Location::Sqlite(DEFAULT_DB.into()))
+    };
     match command {
-        Command::Serve(args) => serve::serve(cli.db, args).await,
-        Command::Web(args) => serve::web(cli.db, args).await,
+        Command::Serve(args) => serve::serve(chosen.clone(), args).await,
+        Command::Web(args) => serve::web(chosen.clone(), args).await,
         Command::Import(args) => import_export::import(&db(), args).await,
         Command::Export(args) => import_export::export(&db(), args).await,
         Command::Score(args) => score::score(args).await,

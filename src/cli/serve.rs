@@ -4,6 +4,7 @@
 use super::CliError;
 use crate::folder::{default_db_path, AgentsDir};
 use crate::server::{serve as serve_app, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+use crate::store::Location;
 use clap::Parser;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -56,21 +57,27 @@ pub struct WebArgs {
 
 /// Serves until the server stops. `db` is `--db`; without it, `data/evalstudio.db`, or in folder
 /// mode a file in the user's cache kept for that folder.
-pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, CliError> {
+pub async fn serve(db: Option<Location>, args: ServeArgs) -> Result<ExitCode, CliError> {
     let ServeArgs { options, agents_dir } = args;
-    let db_path = match (db, &agents_dir) {
+    let db = match (db, &agents_dir) {
+        (Some(db @ Location::Postgres(_)), Some(_)) => {
+            return Err(CliError::Usage(format!(
+                "folder mode keeps its database beside the folder in SQLite; {db} is PostgreSQL: \
+                 leave out --db (and DATABASE_URL), or give a file"
+            )))
+        }
         (Some(db), _) => db,
         (None, Some(dir)) => {
             let dir = AgentsDir::new(dir).map_err(|e| {
                 CliError::Serve(format!("cannot open the agents folder {}: {e}", dir.display()).into())
             })?;
-            default_db_path(&dir)
+            Location::Sqlite(default_db_path(&dir))
         }
-        (None, None) => PathBuf::from(super::DEFAULT_DB),
+        (None, None) => Location::Sqlite(super::DEFAULT_DB.into()),
     };
     let config = ServeConfig {
         addr: options.addr,
-        db_path,
+        db,
         site_root: options.site_root.unwrap_or_else(default_site_root),
         max_body_bytes: options.max_body_bytes,
         config_path: options.config,
@@ -83,7 +90,7 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<ExitCode, Cli
 }
 
 /// `evalstudio web AGENTS_DIR`: `serve --agents-dir AGENTS_DIR`.
-pub async fn web(db: Option<PathBuf>, args: WebArgs) -> Result<ExitCode, CliError> {
+pub async fn web(db: Option<Location>, args: WebArgs) -> Result<ExitCode, CliError> {
     let serve_args = ServeArgs {
         options: args.options,
         agents_dir: Some(args.agents_dir),

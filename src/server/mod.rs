@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::folder::{AdkServer, AgentsDir};
 use crate::service::folder::Folder;
 use crate::service::{startup, Services};
+use crate::store::Location;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
@@ -26,7 +27,7 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
     pub addr: SocketAddr,
-    pub db_path: PathBuf,
+    pub db: Location,
     /// Directory holding `pkg/` (the built wasm, js and css) and the public assets.
     pub site_root: String,
     pub max_body_bytes: usize,
@@ -98,7 +99,7 @@ impl Server {
     /// that `evalstudio serve` does before it serves, and what the tests start.
     pub async fn bind(config: ServeConfig) -> Result<Server, Box<dyn std::error::Error>> {
         let mut app_config = Config::load(config.config_path.as_deref())?;
-        let store = Store::open(&config.db_path).await?;
+        let store = Store::open(&config.db).await?;
         tidy(&store).await?;
         let (folder, adk) = match &config.agents_dir {
             Some(dir) => {
@@ -140,7 +141,7 @@ impl Server {
             config.max_body_bytes,
             web_ui.as_deref(),
         );
-        tracing::info!(db = %config.db_path.display(), "Evalstudio listening on http://{}", listener.local_addr()?);
+        tracing::info!(db = %config.db, "Evalstudio listening on http://{}", listener.local_addr()?);
         Ok(Server { listener, app, adk })
     }
 

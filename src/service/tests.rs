@@ -36,7 +36,8 @@ impl Judge for YesJudge {
 }
 
 async fn services(dir: &tempfile::TempDir, judge: Arc<dyn Judge>) -> Services {
-    let store = Store::open(&dir.path().join("test.db")).await.unwrap();
+    let location = crate::testing::database::scratch_database(dir.path()).await;
+    let store = Store::open(&location).await.unwrap();
     let scoring = ScoringServices {
         judge: Some(judge),
         ..ScoringServices::default()

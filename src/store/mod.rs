@@ -1,33 +1,35 @@
-//! Persistence in SQLite (server only). What it hands out is plain data from `crate::records`.
+//! Persistence (server only), on SQLite (the default: one file) or PostgreSQL (a team's
+//! shared database), chosen by the [`Location`] it is opened at. What it hands out is plain
+//! data from `crate::records` and `rows`.
+//!
+//! `Store` is the one interface: each call goes to the same query code (`sql/`), compiled
+//! once per backend (`sqlite.rs`, `postgres.rs`, which say where the SQL differs).
 
 #[cfg(feature = "ssr")]
-mod case_versions;
+mod error;
 #[cfg(feature = "ssr")]
-mod db;
+mod interface;
 #[cfg(feature = "ssr")]
-mod deleted_cases;
+mod location;
 #[cfg(feature = "ssr")]
-mod eval_set_files;
+mod postgres;
 #[cfg(feature = "ssr")]
-mod leases;
+mod rows;
 #[cfg(feature = "ssr")]
-mod run_summaries;
-#[cfg(feature = "ssr")]
-mod runs;
-#[cfg(feature = "ssr")]
-mod sessions;
+mod sqlite;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
 #[cfg(feature = "ssr")]
-pub use case_versions::CaseVersion;
+pub(crate) use error::corrupt;
 #[cfg(feature = "ssr")]
-pub use db::{CaseRow, Store, StoreError, StoreResult};
+pub use error::{StoreError, StoreResult};
 #[cfg(feature = "ssr")]
-pub use eval_set_files::EvalSetFiles;
+pub use interface::Store;
 #[cfg(feature = "ssr")]
-pub use leases::{LEASE_SECONDS, RENEW_EVERY};
+pub use location::Location;
 #[cfg(feature = "ssr")]
-pub use run_summaries::CaseSummaryRow;
-#[cfg(feature = "ssr")]
-pub use runs::{EvalRunHead, EvalRunRecord, NewEvalRun};
+pub use rows::{
+    CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, EvalSetFiles, NewEvalRun,
+    LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
+};

@@ -47,25 +47,25 @@ async fn wait_for_status(app: &TestApp, id: &str, status: &str) -> Value {
 async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writable() {
     let (app, _) = app_with_three_slow_cases().await;
     // Behind the app's back, every case write now fails, as on a full disk.
-    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db_path().display()))
-        .await
-        .unwrap();
-    sqlx::query(
+    app.execute_sql(
         "CREATE TRIGGER refuse_case_writes BEFORE INSERT ON eval_run_cases \
          BEGIN SELECT RAISE(FAIL, 'disk is full'); END",
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN RAISE EXCEPTION 'disk is full'; END $$; \
+         CREATE TRIGGER refuse_case_writes BEFORE INSERT ON eval_run_cases \
+         FOR EACH ROW EXECUTE FUNCTION refuse()",
     )
-    .execute(&db)
-    .await
-    .unwrap();
+    .await;
     let id = start_three(&app).await;
     let result = wait_for_status(&app, &id, "interrupted").await;
     assert_eq!(result["status"], "interrupted", "{result}");
     assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 0);
 
-    sqlx::query("DROP TRIGGER refuse_case_writes")
-        .execute(&db)
-        .await
-        .unwrap();
+    app.execute_sql(
+        "DROP TRIGGER refuse_case_writes",
+        "DROP TRIGGER refuse_case_writes ON eval_run_cases",
+    )
+    .await;
     assert_eq!(
         app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
             .await

@@ -1,8 +1,10 @@
 //! The app under test, as it runs in production: the real router served on a random 127.0.0.1
-//! port over a SQLite file in a temporary directory, with the requests and checks every test
-//! module makes.
+//! port over a SQLite file in a temporary directory (or a new PostgreSQL database, see
+//! `common::database`), with the requests and checks every test module makes.
 
+use crate::common::database::scratch_database;
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::store::Location;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -17,8 +19,9 @@ pub struct TestApp {
     /// `http://127.0.0.1:PORT`
     pub address: String,
     pub http: reqwest::Client,
-    /// Holds the database; removed when the test ends.
-    dir: tempfile::TempDir,
+    pub database: Location,
+    /// Holds the database when it is a file; removed when the test ends.
+    _dir: tempfile::TempDir,
 }
 
 /// The app with the default body limit and agent profiles (the built-in demo agent).
@@ -53,9 +56,14 @@ async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf,
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("evalstudio.toml");
     std::fs::write(&config_path, app_config).unwrap();
+    // Folder mode is SQLite only, on either pass.
+    let database = match folder {
+        Some(_) => Location::Sqlite(dir.path().join("evalstudio.db")),
+        None => scratch_database(dir.path()).await,
+    };
     let config = ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: dir.path().join("evalstudio.db"),
+        db: database.clone(),
         site_root: dir.path().join("site").to_string_lossy().into_owned(),
         max_body_bytes,
         config_path: Some(config_path),
@@ -69,7 +77,8 @@ async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf,
     TestApp {
         address,
         http: reqwest::Client::new(),
-        dir,
+        database,
+        _dir: dir,
     }
 }
 
@@ -82,9 +91,20 @@ pub async fn serve(router: axum::Router) -> String {
 }
 
 impl TestApp {
-    /// The app's SQLite file, for tests that act on the database behind its back.
-    pub fn db_path(&self) -> PathBuf {
-        self.dir.path().join("evalstudio.db")
+    /// Runs SQL on the app's database behind its back: `sqlite` or `postgres`, as it is.
+    pub async fn execute_sql(&self, sqlite: &str, postgres: &str) {
+        match &self.database {
+            Location::Sqlite(path) => {
+                let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
+                    .await
+                    .unwrap();
+                sqlx::raw_sql(sqlite).execute(&pool).await.unwrap();
+            }
+            Location::Postgres(url) => {
+                let pool = sqlx::PgPool::connect(url).await.unwrap();
+                sqlx::raw_sql(postgres).execute(&pool).await.unwrap();
+            }
+        };
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -11,10 +11,8 @@ async fn a_database_fault_answers_internal_error_with_an_id_and_no_database_text
     let app = spawn_app().await;
     app.import("demo", ok_eval_set("three", 3).to_string()).await;
     // Behind the app's back, the cases' table goes.
-    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db_path().display()))
-        .await
-        .unwrap();
-    sqlx::query("DROP TABLE eval_cases").execute(&db).await.unwrap();
+    app.execute_sql("DROP TABLE eval_cases", "DROP TABLE eval_cases CASCADE")
+        .await;
 
     let body = assert_error(
         app.get("/apps/demo/eval_sets/three/export").await,

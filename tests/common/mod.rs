@@ -4,6 +4,10 @@
 #[allow(dead_code)]
 #[path = "../../src/testing/fake_openai.rs"]
 pub mod fake_openai;
+// Each test crate uses a part of it.
+#[allow(dead_code)]
+#[path = "../../src/testing/database.rs"]
+pub mod database;
 
 use evalstudio::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use evalstudio::agent::{Agent, DemoAgent, SessionContext, Turn};

@@ -1,63 +1,18 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
-use super::db::{corrupt, Store, StoreError, StoreResult};
-use super::leases::{LEASE_SECONDS, LIVE_STATUS};
-use super::run_summaries::{write_summaries, CaseSummaryRow, SUMMARY_FORMAT};
+use super::leases::LIVE_STATUS;
+use super::run_summaries::write_summaries;
+use super::{dialect, numbered_places, Row, SqlStore};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
 use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
+use crate::store::{
+    corrupt, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError, StoreResult, LEASE_SECONDS,
+    SUMMARY_FORMAT,
+};
 use serde_json::Value;
-use sqlx::Row;
+use sqlx::Row as _;
 use std::sync::LazyLock;
-
-/// What a new run records before its first case starts.
-#[derive(Debug, Clone)]
-pub struct NewEvalRun<'a> {
-    pub app_name: &'a str,
-    pub eval_set_id: &'a str,
-    pub agent: &'a str,
-    /// The eval set as run, ADK JSON.
-    pub expected_json: &'a str,
-    /// The eval config, `{"criteria": ...}`.
-    pub config_json: &'a str,
-    pub num_runs: usize,
-    pub total: usize,
-    pub created_at: f64,
-    pub label: Option<&'a str>,
-    /// Whether it runs every case of the evalset (not a re-run of some).
-    pub whole_set: bool,
-    pub tools: ToolExecution,
-    /// Folder mode: the folder's git commit.
-    pub commit: Option<&'a RunCommit>,
-    /// ADK's own id, for a run read from an eval history file; else one is made.
-    pub result_id: Option<&'a str>,
-    pub origin: RunOrigin,
-}
-
-/// A run without its stored eval set (which can be large): what lists, progress and statistics
-/// need.
-#[derive(Debug, Clone)]
-pub struct EvalRunHead {
-    pub row: i64,
-    pub summary: EvalRunSummary,
-    pub config_json: String,
-    /// Whether its case summaries are stored in this build's [`SUMMARY_FORMAT`] (false for runs
-    /// stored before summaries were kept, or summarised by a build that summarised differently).
-    pub summarised: bool,
-    /// Bumped by every write of case runs.
-    pub cases_version: i64,
-    /// The per-metric statistics cached for this `cases_version`, if any (JSON).
-    pub stats_json: Option<String>,
-}
-
-/// A stored run with what is needed to resume or report it.
-#[derive(Debug, Clone)]
-pub struct EvalRunRecord {
-    pub row: i64,
-    pub summary: EvalRunSummary,
-    pub expected_json: String,
-    pub config_json: String,
-}
 
 /// A run's summary columns; its status as readers see it (a run whose lease ended is interrupted).
 static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -79,7 +34,7 @@ pub(super) static FAILED_CASE_RUN: LazyLock<String> =
 const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format, r.cases_version, \
      CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
-impl Store {
+impl SqlStore {
     /// Records a new run as `running`, its lease held by this process. The result id follows ADK
     /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
     pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
@@ -100,14 +55,15 @@ impl Store {
             } else {
                 format!("{base}_{attempt}")
             };
-            let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-            let inserted = sqlx::query(
+            let mut transaction = self.begin_write().await?;
+            let inserted: Option<i64> = sqlx::query_scalar(&format!(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
                  config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised, \
                  label, whole_set, tool_execution, replay_miss, git_commit, git_dirty, origin) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch('subsec') + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-                 ON CONFLICT (result_id) DO NOTHING",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, {now} + $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+                 ON CONFLICT (result_id) DO NOTHING RETURNING id",
+                now = dialect::EPOCH_NOW
+            ))
             .bind(&result_id)
             .bind(run.app_name)
             .bind(run.eval_set_id)
@@ -127,11 +83,11 @@ impl Store {
             .bind(run.commit.map(|c| c.commit.as_str()))
             .bind(run.commit.map(|c| c.dirty))
             .bind(run.origin.as_str())
-            .execute(&mut *transaction)
+            .fetch_optional(&mut *transaction)
             .await?;
-            if inserted.rows_affected() == 1 {
-                sqlx::query("INSERT INTO eval_run_sets (run_row, expected_json) VALUES (?, ?)")
-                    .bind(inserted.last_insert_rowid())
+            if let Some(run_row) = inserted {
+                sqlx::query("INSERT INTO eval_run_sets (run_row, expected_json) VALUES ($1, $2)")
+                    .bind(run_row)
                     .bind(run.expected_json)
                     .execute(&mut *transaction)
                     .await?;
@@ -146,7 +102,7 @@ impl Store {
 
     /// Names the run (`None` takes its label away).
     pub async fn set_run_label(&self, app: &str, result_id: &str, label: Option<&str>) -> StoreResult<()> {
-        let updated = sqlx::query("UPDATE eval_runs SET label = ? WHERE app_name = ? AND result_id = ?")
+        let updated = sqlx::query("UPDATE eval_runs SET label = $1 WHERE app_name = $2 AND result_id = $3")
             .bind(label)
             .bind(app)
             .bind(result_id)
@@ -169,11 +125,11 @@ impl Store {
         cases: &[EvalRunCase],
         summaries: &[CaseSummaryRow],
     ) -> StoreResult<()> {
-        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut transaction = self.begin_write().await?;
         let mut counts = CaseCounts::default();
         for case in cases {
             let earlier: Option<(i64, Option<String>)> = sqlx::query_as(
-                "SELECT status, error FROM eval_run_cases WHERE run_row = ? AND run_index = ? AND case_index = ?",
+                "SELECT status, error FROM eval_run_cases WHERE run_row = $1 AND run_index = $2 AND case_index = $3",
             )
             .bind(run_row)
             .bind(case.run_index)
@@ -182,12 +138,22 @@ impl Store {
             .await?;
             if let Some((status, error)) = earlier {
                 counts.add(EvalStatus::from_number(status), error.is_some(), -1);
+                // Deleted and inserted again (not updated), so it is stored after what a
+                // progress stream has read.
+                sqlx::query(
+                    "DELETE FROM eval_run_cases WHERE run_row = $1 AND run_index = $2 AND case_index = $3",
+                )
+                .bind(run_row)
+                .bind(case.run_index)
+                .bind(case.case_index)
+                .execute(&mut *transaction)
+                .await?;
             }
             counts.add(case.status, case.error.is_some(), 1);
             sqlx::query(
-                "INSERT OR REPLACE INTO eval_run_cases \
+                "INSERT INTO eval_run_cases \
                  (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json, session_id) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(run_row)
             .bind(case.run_index)
@@ -203,9 +169,9 @@ impl Store {
         }
         write_summaries(&mut transaction, run_row, summaries).await?;
         let updated = sqlx::query(
-            "UPDATE eval_runs SET cases_version = cases_version + 1, cases_done = cases_done + ?, \
-             cases_passed = cases_passed + ?, cases_failed = cases_failed + ?, cases_errored = cases_errored + ? \
-             WHERE id = ?",
+            "UPDATE eval_runs SET cases_version = cases_version + 1, cases_done = cases_done + $1, \
+             cases_passed = cases_passed + $2, cases_failed = cases_failed + $3, cases_errored = cases_errored + $4 \
+             WHERE id = $5",
         )
         .bind(counts.done)
         .bind(counts.passed)
@@ -243,7 +209,7 @@ impl Store {
     ) -> StoreResult<Vec<EvalRunHead>> {
         let rows = sqlx::query(&format!(
             "SELECT {HEAD_COLUMNS}, {summary} FROM eval_runs r \
-             WHERE r.app_name = ? AND (? IS NULL OR r.eval_set_id = ?) \
+             WHERE r.app_name = $1 AND ($2 IS NULL OR r.eval_set_id = $3) \
              ORDER BY r.created_at DESC, r.id DESC",
             summary = SUMMARY_COLUMNS.as_str()
         ))
@@ -278,15 +244,10 @@ impl Store {
     }
 
     /// One run's row: the summary columns and `columns`; NotFound naming it if absent.
-    async fn run_row(
-        &self,
-        app: &str,
-        result_id: &str,
-        columns: &str,
-    ) -> StoreResult<sqlx::sqlite::SqliteRow> {
+    async fn run_row(&self, app: &str, result_id: &str, columns: &str) -> StoreResult<Row> {
         sqlx::query(&format!(
             "SELECT {columns}, {summary} FROM eval_runs r \
-             WHERE r.app_name = ? AND r.result_id = ?",
+             WHERE r.app_name = $1 AND r.result_id = $2",
             summary = SUMMARY_COLUMNS.as_str()
         ))
         .bind(app)
@@ -306,7 +267,7 @@ impl Store {
         };
         let rows = sqlx::query(&format!(
             "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
-             FROM eval_run_cases WHERE run_row = ? ORDER BY run_index, case_index"
+             FROM eval_run_cases WHERE run_row = $1 ORDER BY run_index, case_index"
         ))
         .bind(run_row)
         .fetch_all(&self.pool)
@@ -317,7 +278,7 @@ impl Store {
     /// The evalset's newest run, if it has any.
     pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunHead>> {
         let result_id: Option<String> = sqlx::query_scalar(
-            "SELECT result_id FROM eval_runs WHERE app_name = ? AND eval_set_id = ? \
+            "SELECT result_id FROM eval_runs WHERE app_name = $1 AND eval_set_id = $2 \
              ORDER BY created_at DESC, id DESC LIMIT 1",
         )
         .bind(app)
@@ -346,10 +307,10 @@ impl Store {
         } else {
             "'null' AS result_json"
         };
-        let places = vec!["?"; eval_ids.len()].join(", ");
+        let places = numbered_places(2, eval_ids.len());
         let sql = format!(
             "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
-             FROM eval_run_cases WHERE run_row = ? AND eval_id IN ({places}) ORDER BY run_index, case_index"
+             FROM eval_run_cases WHERE run_row = $1 AND eval_id IN ({places}) ORDER BY run_index, case_index"
         );
         let mut query = sqlx::query(&sql).bind(run_row);
         for id in eval_ids {
@@ -367,17 +328,19 @@ impl Store {
         after: i64,
         limit: i64,
     ) -> StoreResult<Vec<(i64, EvalRunCase)>> {
-        let rows = sqlx::query(
-            "SELECT rowid, run_index, case_index, eval_id, status, error, scores_json, 'null' AS result_json \
-             FROM eval_run_cases WHERE run_row = ? AND rowid > ? ORDER BY rowid LIMIT ?",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {stored} AS stored, run_index, case_index, eval_id, status, error, scores_json, \
+             'null' AS result_json FROM eval_run_cases WHERE run_row = $1 AND {stored} > $2 \
+             ORDER BY {stored} LIMIT $3",
+            stored = dialect::CASE_RUN_STORED
+        ))
         .bind(run_row)
         .bind(after)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|row| Ok((row.try_get("rowid")?, run_case(row)?)))
+            .map(|row| Ok((row.try_get("stored")?, run_case(row)?)))
             .collect()
     }
 
@@ -392,7 +355,7 @@ impl Store {
         let (run_index, case_index) = after.unwrap_or((-1, -1));
         let rows: Vec<(i64, i64, String)> = sqlx::query_as(
             "SELECT run_index, case_index, result_json FROM eval_run_cases \
-             WHERE run_row = ? AND (run_index, case_index) > (?, ?) ORDER BY run_index, case_index LIMIT ?",
+             WHERE run_row = $1 AND (run_index, case_index) > ($2, $3) ORDER BY run_index, case_index LIMIT $4",
         )
         .bind(run_row)
         .bind(run_index)
@@ -412,7 +375,7 @@ impl Store {
     pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>> {
         let rows = sqlx::query(
             "SELECT run_index, case_index, eval_id, status, error, scores_json, result_json \
-             FROM eval_run_cases WHERE run_row = ? AND eval_id = ? ORDER BY run_index",
+             FROM eval_run_cases WHERE run_row = $1 AND eval_id = $2 ORDER BY run_index",
         )
         .bind(run_row)
         .bind(eval_id)
@@ -430,7 +393,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT c.run_index, c.case_index, c.eval_id, c.status, c.error, c.scores_json, c.result_json \
              FROM eval_run_cases c JOIN eval_runs r ON r.id = c.run_row \
-             WHERE c.session_id = ? AND r.app_name = ? LIMIT 1",
+             WHERE c.session_id = $1 AND r.app_name = $2 LIMIT 1",
         )
         .bind(session_id)
         .bind(app)
@@ -442,7 +405,7 @@ impl Store {
     /// The (run_index, case_index) pairs already stored, which a resume skips.
     pub async fn finished_eval_run_cases(&self, run_row: i64) -> StoreResult<Vec<(usize, usize)>> {
         let rows: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT run_index, case_index FROM eval_run_cases WHERE run_row = ?")
+            sqlx::query_as("SELECT run_index, case_index FROM eval_run_cases WHERE run_row = $1")
                 .bind(run_row)
                 .fetch_all(&self.pool)
                 .await?;
@@ -471,7 +434,7 @@ impl CaseCounts {
     }
 }
 
-fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
+fn run_case(row: &Row) -> StoreResult<EvalRunCase> {
     let scores: String = row.try_get("scores_json")?;
     let result: String = row.try_get("result_json")?;
     Ok(EvalRunCase {
@@ -485,7 +448,7 @@ fn run_case(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunCase> {
     })
 }
 
-fn run_head(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunHead> {
+fn run_head(row: &Row) -> StoreResult<EvalRunHead> {
     Ok(EvalRunHead {
         row: row.try_get("id")?,
         summary: run_summary(row)?,
@@ -496,7 +459,7 @@ fn run_head(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunHead> {
     })
 }
 
-fn stored_tools(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ToolExecution> {
+fn stored_tools(row: &Row) -> StoreResult<ToolExecution> {
     let mode: String = row.try_get("tool_execution")?;
     let miss: String = row.try_get("replay_miss")?;
     match (ToolExecutionMode::parse(&mode), ReplayMiss::parse(&miss)) {
@@ -507,7 +470,7 @@ fn stored_tools(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ToolExecution> {
     }
 }
 
-fn run_summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<EvalRunSummary> {
+fn run_summary(row: &Row) -> StoreResult<EvalRunSummary> {
     let status: String = row.try_get("status")?;
     Ok(EvalRunSummary {
         result_id: row.try_get("result_id")?,

@@ -1,14 +1,16 @@
 //! Chat sessions and their turns.
 
-use super::db::{corrupt, ensure_app, Store, StoreError, StoreResult};
+use super::eval_sets::ensure_app;
+use super::{dialect, Row, SqlStore};
 use crate::records::{SessionRecord, SessionSummary, SessionTurn};
+use crate::store::{corrupt, StoreError, StoreResult};
 use serde_json::{Map, Value};
-use sqlx::Row;
+use sqlx::Row as _;
 
 const SUMMARY_COLUMNS: &str = "s.id, s.app_name, s.user_id, s.title, s.created_at, s.updated_at, \
      (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id) AS turn_count";
 
-impl Store {
+impl SqlStore {
     /// Creates a session with the given id (a new uuid when `None`) and starting state.
     pub async fn create_session(
         &self,
@@ -18,10 +20,10 @@ impl Store {
         state: &Map<String, Value>,
     ) -> StoreResult<SessionRecord> {
         let id = id.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_string);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         ensure_app(&mut tx, app).await?;
         let inserted = sqlx::query(
-            "INSERT INTO sessions (id, app_name, user_id, state_json) VALUES (?, ?, ?, ?) \
+            "INSERT INTO sessions (id, app_name, user_id, state_json) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(&id)
@@ -40,7 +42,7 @@ impl Store {
     /// The user's sessions in an app, most recently active first.
     pub async fn list_sessions(&self, app: &str, user: &str) -> StoreResult<Vec<SessionSummary>> {
         let rows = sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM sessions s WHERE s.app_name = ? AND s.user_id = ? \
+            "SELECT {SUMMARY_COLUMNS} FROM sessions s WHERE s.app_name = $1 AND s.user_id = $2 \
              ORDER BY s.updated_at DESC, s.id"
         ))
         .bind(app)
@@ -53,7 +55,7 @@ impl Store {
     pub async fn get_session(&self, app: &str, user: &str, id: &str) -> StoreResult<SessionRecord> {
         let row = sqlx::query(&format!(
             "SELECT {SUMMARY_COLUMNS}, s.state_json FROM sessions s \
-             WHERE s.id = ? AND s.app_name = ? AND s.user_id = ?"
+             WHERE s.id = $1 AND s.app_name = $2 AND s.user_id = $3"
         ))
         .bind(id)
         .bind(app)
@@ -64,7 +66,7 @@ impl Store {
         let state: Map<String, Value> = serde_json::from_str(row.get("state_json")).map_err(corrupt)?;
         let turn_rows = sqlx::query(
             "SELECT invocation_id, author, user_message, events_json, event_offsets_json, started_at, latency_ms \
-             FROM session_turns WHERE session_id = ? ORDER BY position",
+             FROM session_turns WHERE session_id = $1 ORDER BY position",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -93,9 +95,9 @@ impl Store {
 
     /// Appends a finished turn; the first one also titles the session.
     pub async fn append_turn(&self, app: &str, user: &str, id: &str, turn: &SessionTurn) -> StoreResult<()> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         let exists: Option<String> =
-            sqlx::query_scalar("SELECT id FROM sessions WHERE id = ? AND app_name = ? AND user_id = ?")
+            sqlx::query_scalar("SELECT id FROM sessions WHERE id = $1 AND app_name = $2 AND user_id = $3")
                 .bind(id)
                 .bind(app)
                 .bind(user)
@@ -110,7 +112,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO session_turns (session_id, position, invocation_id, author, user_message, events_json, \
              event_offsets_json, started_at, latency_ms, prompt_tokens, completion_tokens) \
-             VALUES (?, (SELECT COUNT(*) FROM session_turns WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, (SELECT COUNT(*) FROM session_turns WHERE session_id = $2), $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(id)
         .bind(id)
@@ -125,10 +127,11 @@ impl Store {
         .bind(completion_tokens as i64)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
-            "UPDATE sessions SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), \
-             title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
-        )
+        sqlx::query(&format!(
+            "UPDATE sessions SET updated_at = {now}, title = CASE WHEN title = '' THEN $1 ELSE title END \
+             WHERE id = $2",
+            now = dialect::NOW
+        ))
         .bind(title_from(&turn.user_message))
         .bind(id)
         .execute(&mut *tx)
@@ -139,7 +142,7 @@ impl Store {
 
     pub async fn rename_session(&self, app: &str, user: &str, id: &str, title: &str) -> StoreResult<()> {
         let updated =
-            sqlx::query("UPDATE sessions SET title = ? WHERE id = ? AND app_name = ? AND user_id = ?")
+            sqlx::query("UPDATE sessions SET title = $1 WHERE id = $2 AND app_name = $3 AND user_id = $4")
                 .bind(title.trim())
                 .bind(id)
                 .bind(app)
@@ -153,7 +156,7 @@ impl Store {
     }
 
     pub async fn delete_session(&self, app: &str, user: &str, id: &str) -> StoreResult<()> {
-        let deleted = sqlx::query("DELETE FROM sessions WHERE id = ? AND app_name = ? AND user_id = ?")
+        let deleted = sqlx::query("DELETE FROM sessions WHERE id = $1 AND app_name = $2 AND user_id = $3")
             .bind(id)
             .bind(app)
             .bind(user)
@@ -175,7 +178,7 @@ fn title_from(message: &str) -> String {
     }
 }
 
-fn session_summary(row: &sqlx::sqlite::SqliteRow) -> SessionSummary {
+fn session_summary(row: &Row) -> SessionSummary {
     SessionSummary {
         id: row.get("id"),
         app_name: row.get("app_name"),
@@ -191,99 +194,4 @@ fn session_not_found(app: &str, user: &str, id: &str) -> StoreError {
     StoreError::NotFound(format!(
         "session `{id}` not found for user `{user}` of app `{app}`"
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::agent::AgentEvent;
-
-    fn turn(message: &str) -> SessionTurn {
-        SessionTurn {
-            invocation_id: format!("e-{message}"),
-            author: "demo".into(),
-            user_message: message.into(),
-            events: vec![
-                AgentEvent::FinalResponse { text: "ok".into() },
-                AgentEvent::Usage {
-                    prompt_tokens: 7,
-                    completion_tokens: 2,
-                },
-            ],
-            event_offsets_ms: vec![3, 4],
-            started_at: 1.5,
-            latency_ms: 4,
-        }
-    }
-
-    #[tokio::test]
-    async fn sessions_keep_their_turns_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.db")).await.unwrap();
-        let state: Map<String, Value> = serde_json::from_str(r#"{"tier": "gold"}"#).unwrap();
-        let session = store
-            .create_session("demo", "alice", Some("s1"), &state)
-            .await
-            .unwrap();
-        assert_eq!((session.summary.title.as_str(), session.turns.len()), ("", 0));
-        assert!(matches!(
-            store
-                .create_session("demo", "alice", Some("s1"), &Map::new())
-                .await,
-            Err(StoreError::Conflict(_))
-        ));
-        let long = "Weather in Paris and twenty euros in dollars, and then the order status of A1001 please";
-        store
-            .append_turn("demo", "alice", "s1", &turn(long))
-            .await
-            .unwrap();
-        store
-            .append_turn("demo", "alice", "s1", &turn("and in London?"))
-            .await
-            .unwrap();
-        let session = store.get_session("demo", "alice", "s1").await.unwrap();
-        assert_eq!(session.state["tier"], "gold");
-        assert_eq!(session.turns.len(), 2);
-        assert_eq!(session.turns[1].user_message, "and in London?");
-        assert_eq!(session.turns[0], turn(long));
-        assert_eq!(
-            session.summary.title.chars().count(),
-            61,
-            "titled by the first message, shortened"
-        );
-
-        store
-            .rename_session("demo", "alice", "s1", "  Paris trip ")
-            .await
-            .unwrap();
-        let other = store
-            .create_session("demo", "alice", None, &Map::new())
-            .await
-            .unwrap();
-        let list = store.list_sessions("demo", "alice").await.unwrap();
-        assert_eq!(list.len(), 2);
-        assert!(list.iter().any(|s| s.title == "Paris trip" && s.turn_count == 2));
-        assert!(
-            store.list_sessions("demo", "bob").await.unwrap().is_empty(),
-            "users do not see each other's"
-        );
-        assert!(matches!(
-            store.get_session("demo", "bob", "s1").await,
-            Err(StoreError::NotFound(_))
-        ));
-        assert!(matches!(
-            store.append_turn("demo", "bob", "s1", &turn("x")).await,
-            Err(StoreError::NotFound(_))
-        ));
-
-        store
-            .delete_session("demo", "alice", &other.summary.id)
-            .await
-            .unwrap();
-        assert!(matches!(
-            store.delete_session("demo", "alice", &other.summary.id).await,
-            Err(StoreError::NotFound(_))
-        ));
-        assert_eq!(store.list_sessions("demo", "alice").await.unwrap().len(), 1);
-    }
 }

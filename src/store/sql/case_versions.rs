@@ -1,18 +1,11 @@
 //! A case's history: the versions each save replaced, and the current one.
 
-use super::db::{case_not_found, decode_case, Store, StoreResult};
-use crate::evalset::EvalCase;
+use super::eval_sets::{case_not_found, decode_case};
+use super::SqlStore;
+use crate::store::{CaseVersion, StoreResult};
 use sqlx::Row;
 
-/// One version of a case as it was saved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseVersion {
-    pub version: i64,
-    pub saved_at: String,
-    pub case: EvalCase,
-}
-
-impl Store {
+impl SqlStore {
     /// Every version of a case, oldest first, ending with the current one.
     pub async fn case_versions(
         &self,
@@ -47,7 +40,7 @@ impl Store {
     ) -> StoreResult<Vec<CaseVersion>> {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let case_row: i64 =
-            sqlx::query_scalar("SELECT id FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+            sqlx::query_scalar("SELECT id FROM eval_cases WHERE eval_set_row = $1 AND eval_id = $2")
                 .bind(set_row)
                 .bind(eval_id)
                 .fetch_optional(&self.pool)
@@ -55,9 +48,9 @@ impl Store {
                 .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
         let rows = sqlx::query(
             "SELECT version, case_json, saved_at FROM ( \
-               SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = ? \
-               UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = ?) \
-             WHERE ? IS NULL OR version = ? ORDER BY version",
+               SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = $1 \
+               UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = $2) AS versions \
+             WHERE $3 IS NULL OR version = $4 ORDER BY version",
         )
         .bind(case_row)
         .bind(case_row)

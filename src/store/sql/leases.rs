@@ -4,19 +4,12 @@
 //! renewed by its runner, never on a read; they do not depend on process ids, which repeat
 //! (the server is PID 1 in every container).
 //!
-//! Times are SQLite's clock (`unixepoch('subsec')`), so every process sharing the file agrees.
+//! Times are the database's clock (`dialect::EPOCH_NOW`), so every process sharing it agrees.
 
-use super::db::{Store, StoreResult};
-use crate::records::{RunStatus, RUN_LEASE_SECONDS};
+use super::{dialect, SqlStore};
+use crate::records::RunStatus;
+use crate::store::{StoreResult, LEASE_SECONDS};
 use std::sync::LazyLock;
-use std::time::Duration;
-
-/// How long a lease lasts without renewal: after this a run whose process died reads as
-/// interrupted and can be resumed.
-pub const LEASE_SECONDS: f64 = RUN_LEASE_SECONDS as f64;
-
-/// How often a runner renews its lease: three tries before it runs out.
-pub const RENEW_EVERY: Duration = Duration::from_secs(RUN_LEASE_SECONDS / 3);
 
 /// The statuses as the `status` column spells them.
 fn status(status: RunStatus) -> String {
@@ -29,15 +22,16 @@ pub(super) static LIVE_STATUS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "CASE WHEN r.status = {running} AND {expired} THEN {interrupted} ELSE r.status END",
         running = status(RunStatus::Running),
-        expired = EXPIRED,
+        expired = EXPIRED.as_str(),
         interrupted = status(RunStatus::Interrupted),
     )
 });
 
 /// Whether `r`'s lease has ended (or it never had one, as runs stored before leases).
-const EXPIRED: &str = "COALESCE(r.lease_expires_at, 0) < unixepoch('subsec')";
+static EXPIRED: LazyLock<String> =
+    LazyLock::new(|| format!("COALESCE(r.lease_expires_at, 0) < {}", dialect::EPOCH_NOW));
 
-impl Store {
+impl SqlStore {
     /// The id this store handle holds leases under: drawn when the store is opened, so each
     /// process (and each handle a test opens) is its own owner.
     pub fn boot_id(&self) -> &str {
@@ -49,12 +43,13 @@ impl Store {
     /// processes claiming at once cannot both win: the check and the write are one statement.
     pub async fn claim_eval_run(&self, run_row: i64) -> StoreResult<bool> {
         let sql = format!(
-            "UPDATE eval_runs AS r SET status = {running}, finished_at = NULL, lease_owner = ?, \
-             lease_expires_at = unixepoch('subsec') + ? \
-             WHERE r.id = ? AND r.status != {finished} AND (r.status != {running} OR {expired})",
+            "UPDATE eval_runs AS r SET status = {running}, finished_at = NULL, lease_owner = $1, \
+             lease_expires_at = {now} + $2 \
+             WHERE r.id = $3 AND r.status != {finished} AND (r.status != {running} OR {expired})",
             running = status(RunStatus::Running),
             finished = status(RunStatus::Finished),
-            expired = EXPIRED,
+            now = dialect::EPOCH_NOW,
+            expired = EXPIRED.as_str(),
         );
         let claimed = sqlx::query(&sql)
             .bind(self.boot_id())
@@ -69,9 +64,10 @@ impl Store {
     /// ran out and another process claimed the run, or the run ended).
     pub async fn renew_eval_run_lease(&self, run_row: i64) -> StoreResult<bool> {
         let sql = format!(
-            "UPDATE eval_runs SET lease_expires_at = unixepoch('subsec') + ? \
-             WHERE id = ? AND lease_owner = ? AND status = {running}",
+            "UPDATE eval_runs SET lease_expires_at = {now} + $1 \
+             WHERE id = $2 AND lease_owner = $3 AND status = {running}",
             running = status(RunStatus::Running),
+            now = dialect::EPOCH_NOW,
         );
         let renewed = sqlx::query(&sql)
             .bind(LEASE_SECONDS)
@@ -86,8 +82,8 @@ impl Store {
     /// interrupted), recording when. Nothing changes if another process holds it now.
     pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, now: f64) -> StoreResult<()> {
         sqlx::query(
-            "UPDATE eval_runs SET status = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL \
-             WHERE id = ? AND lease_owner = ?",
+            "UPDATE eval_runs SET status = $1, finished_at = $2, lease_owner = NULL, lease_expires_at = NULL \
+             WHERE id = $3 AND lease_owner = $4",
         )
         .bind(end.as_str())
         .bind(now)
@@ -106,7 +102,7 @@ impl Store {
              WHERE r.status = {running} AND {expired}",
             interrupted = status(RunStatus::Interrupted),
             running = status(RunStatus::Running),
-            expired = EXPIRED,
+            expired = EXPIRED.as_str(),
         );
         Ok(sqlx::query(&sql).execute(&self.pool).await?.rows_affected())
     }

@@ -1,78 +1,21 @@
-//! SQLite persistence with sqlx. Every write that touches more than one row runs in one
-//! `BEGIN IMMEDIATE` transaction, so a failure leaves the database as it was.
+//! Evalsets and their cases. Every write that touches more than one row runs in one write
+//! transaction (`begin_write`), so a failure leaves the database as it was.
 
-use super::eval_set_files::EvalSetFiles;
 use super::runs::FAILED_CASE_RUN;
+use super::{dialect, Conn, Row, SqlStore};
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
 use crate::records::{
     CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, StoredCase,
 };
+use crate::store::{corrupt, CaseRow, StoreError, StoreResult};
 use futures::TryStreamExt;
 use serde_json::{Map, Value};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
-use std::path::Path;
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{0}")]
-    NotFound(String),
-    /// An id that already exists.
-    #[error("{0}")]
-    Conflict(String),
-    /// An edit based on a version that is no longer the stored one.
-    #[error("{message}")]
-    Stale { message: String, current: i64 },
-    #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("could not prepare the database: {0}")]
-    Migration(#[from] sqlx::migrate::MigrateError),
-    /// An evalset's file (folder mode) could not be written.
-    #[error("cannot write the evalset's file: {0}")]
-    File(String),
-}
-
-pub type StoreResult<T> = Result<T, StoreError>;
-
-#[derive(Clone)]
-pub struct Store {
-    pub(super) pool: SqlitePool,
-    /// Whose leases this handle holds (see `leases`).
-    pub(super) boot_id: Arc<str>,
-    /// Where evalsets are also files (folder mode; see `eval_set_files`).
-    pub(super) files: Arc<OnceLock<Arc<dyn EvalSetFiles>>>,
-}
+use sqlx::Row as _;
 
 const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
      (SELECT COUNT(*) FROM eval_cases c WHERE c.eval_set_row = s.id) AS case_count";
 
-impl Store {
-    /// Opens (creating if needed) the SQLite file at `path` and applies pending migrations.
-    pub async fn open(path: &Path) -> StoreResult<Store> {
-        if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
-        }
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(options)
-            .await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store {
-            pool,
-            boot_id: uuid::Uuid::new_v4().to_string().into(),
-            files: Arc::default(),
-        })
-    }
-
+impl SqlStore {
     pub async fn list_apps(&self) -> StoreResult<Vec<String>> {
         Ok(sqlx::query_scalar("SELECT name FROM apps ORDER BY name")
             .fetch_all(&self.pool)
@@ -82,7 +25,7 @@ impl Store {
     /// The app's evalsets, sorted by id.
     pub async fn list_eval_sets(&self, app: &str) -> StoreResult<Vec<EvalSetSummary>> {
         let rows = sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = ? ORDER BY s.eval_set_id"
+            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = $1 ORDER BY s.eval_set_id"
         ))
         .bind(app)
         .fetch_all(&self.pool)
@@ -92,7 +35,7 @@ impl Store {
 
     pub async fn eval_set_summary(&self, app: &str, eval_set_id: &str) -> StoreResult<EvalSetSummary> {
         sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = ? AND s.eval_set_id = ?"
+            "SELECT {SUMMARY_COLUMNS} FROM eval_sets s WHERE s.app_name = $1 AND s.eval_set_id = $2"
         ))
         .bind(app)
         .bind(eval_set_id)
@@ -116,10 +59,10 @@ impl Store {
         now: f64,
         extra: &Map<String, Value>,
     ) -> StoreResult<()> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         ensure_app(&mut tx, app).await?;
         let inserted = sqlx::query(
-            "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp, extra_json) VALUES (?, ?, ?, ?, ?) \
+            "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp, extra_json) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (app_name, eval_set_id) DO NOTHING",
         )
         .bind(app)
@@ -140,7 +83,7 @@ impl Store {
     /// The keys ADK does not define that an evalset's file carries.
     pub async fn eval_set_extra(&self, app: &str, eval_set_id: &str) -> StoreResult<Map<String, Value>> {
         let extra: Option<String> =
-            sqlx::query_scalar("SELECT extra_json FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+            sqlx::query_scalar("SELECT extra_json FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
                 .bind(app)
                 .bind(eval_set_id)
                 .fetch_optional(&self.pool)
@@ -151,8 +94,8 @@ impl Store {
 
     /// Deletes an evalset and all its cases.
     pub async fn delete_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<()> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let deleted = sqlx::query("DELETE FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+        let mut tx = self.begin_write().await?;
+        let deleted = sqlx::query("DELETE FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
             .bind(app)
             .bind(eval_set_id)
             .execute(&mut *tx)
@@ -174,10 +117,10 @@ impl Store {
         format: &str,
         replace: bool,
     ) -> StoreResult<ImportSummary> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         ensure_app(&mut tx, app).await?;
         let existing: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+            sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
                 .bind(app)
                 .bind(&eval_set.eval_set_id)
                 .fetch_optional(&mut *tx)
@@ -189,14 +132,14 @@ impl Store {
             )));
         }
         if let Some(row) = existing {
-            sqlx::query("DELETE FROM eval_sets WHERE id = ?")
+            sqlx::query("DELETE FROM eval_sets WHERE id = $1")
                 .bind(row)
                 .execute(&mut *tx)
                 .await?;
         }
         let set_row: i64 = sqlx::query_scalar(
             "INSERT INTO eval_sets (app_name, eval_set_id, name, description, creation_timestamp, extra_json) \
-             VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(app)
         .bind(&eval_set.eval_set_id)
@@ -230,7 +173,7 @@ impl Store {
     pub async fn case_tool_names(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>> {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let lists: Vec<String> =
-            sqlx::query_scalar("SELECT DISTINCT tool_names FROM eval_cases WHERE eval_set_row = ?")
+            sqlx::query_scalar("SELECT DISTINCT tool_names FROM eval_cases WHERE eval_set_row = $1")
                 .bind(set_row)
                 .fetch_all(&self.pool)
                 .await?;
@@ -248,7 +191,7 @@ impl Store {
     pub async fn case_ids(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>> {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         Ok(
-            sqlx::query_scalar("SELECT eval_id FROM eval_cases WHERE eval_set_row = ? ORDER BY eval_id")
+            sqlx::query_scalar("SELECT eval_id FROM eval_cases WHERE eval_set_row = $1 ORDER BY eval_id")
                 .bind(set_row)
                 .fetch_all(&self.pool)
                 .await?,
@@ -256,7 +199,7 @@ impl Store {
     }
 
     /// One page (1-based) of an evalset's cases that match `query`, in its order; a page past
-    /// the end gives the last page. The filter and the order run in SQLite, so a page of a
+    /// the end gives the last page. The filter and the order run in the database, so a page of a
     /// large evalset costs about what a page of a small one does.
     pub async fn list_cases(
         &self,
@@ -270,15 +213,16 @@ impl Store {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let per_page = per_page.clamp(1, 500);
         let text = query.text.trim().to_lowercase();
-        // instr() rather than LIKE: the user's text may hold % or _. The failed filter reads
+        // FIND rather than LIKE: the user's text may hold % or _. The failed filter reads
         // the evalset's latest run. Numbered parameters: each value is bound once.
         let matches = format!(
-            "eval_set_row = ?1 AND (?2 = '' OR instr(lower(eval_id), ?2) > 0 \
-             OR instr(lower(first_user_message), ?2) > 0 OR instr(lower(tool_names), ?2) > 0) \
-             AND (?3 = 0 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
-             (SELECT id FROM eval_runs WHERE app_name = ?4 AND eval_set_id = ?5 \
+            "eval_set_row = $1 AND ($2 = '' OR {find}(lower(eval_id), $2) > 0 \
+             OR {find}(lower(first_user_message), $2) > 0 OR {find}(lower(tool_names), $2) > 0) \
+             AND (NOT $3 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
+             (SELECT id FROM eval_runs WHERE app_name = $4 AND eval_set_id = $5 \
              ORDER BY created_at DESC, id DESC LIMIT 1) AND {failed}))",
-            failed = FAILED_CASE_RUN.as_str()
+            failed = FAILED_CASE_RUN.as_str(),
+            find = dialect::FIND,
         );
         let filter = (set_row, text.as_str(), query.failed_last_run, app, eval_set_id);
         let total_cases: i64 = if text.is_empty() && !query.failed_last_run {
@@ -307,7 +251,7 @@ impl Store {
         let page_sql = format!(
             "SELECT eval_id, turn_count, tool_call_count, first_user_message, version, updated_at \
              FROM eval_cases WHERE id IN (SELECT id FROM eval_cases WHERE {matches} \
-             ORDER BY {column} {direction}, position {direction} LIMIT ?6 OFFSET ?7) \
+             ORDER BY {column} {direction}, position {direction} LIMIT $6 OFFSET $7) \
              ORDER BY {column} {direction}, position {direction}"
         );
         let rows = matching(&page_sql, filter)
@@ -342,7 +286,7 @@ impl Store {
         let set_row = self.eval_set_row(app, eval_set_id).await?;
         let row = sqlx::query(
             "SELECT case_json, version, created_at, updated_at FROM eval_cases \
-             WHERE eval_set_row = ? AND eval_id = ?",
+             WHERE eval_set_row = $1 AND eval_id = $2",
         )
         .bind(set_row)
         .bind(eval_id)
@@ -369,10 +313,10 @@ impl Store {
         case: &EvalCase,
         expected_version: i64,
     ) -> StoreResult<StoredCase> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         let (case_row, current): (i64, i64) =
-            sqlx::query_as("SELECT id, version FROM eval_cases WHERE eval_set_row = ? AND eval_id = ?")
+            sqlx::query_as("SELECT id, version FROM eval_cases WHERE eval_set_row = $1 AND eval_id = $2")
                 .bind(set_row)
                 .bind(eval_id)
                 .fetch_optional(&mut *tx)
@@ -404,10 +348,10 @@ impl Store {
 
     /// Appends a new case to an evalset.
     pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase) -> StoreResult<StoredCase> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         let position: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(MAX(position) + 1, 0) FROM eval_cases WHERE eval_set_row = ?",
+            "SELECT COALESCE(MAX(position) + 1, 0) FROM eval_cases WHERE eval_set_row = $1",
         )
         .bind(set_row)
         .fetch_one(&mut *tx)
@@ -432,14 +376,12 @@ impl Store {
     }
 }
 
-pub(super) type Conn = sqlx::SqliteConnection;
-
 /// The evalset as ADK writes it, or `None` when there is none; cases are read and written one
 /// at a time.
 pub(super) async fn export_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<Option<String>> {
     let Some(header) = sqlx::query(
         "SELECT id, name, description, creation_timestamp, extra_json FROM eval_sets \
-         WHERE app_name = ? AND eval_set_id = ?",
+         WHERE app_name = $1 AND eval_set_id = $2",
     )
     .bind(app)
     .bind(eval_set_id)
@@ -459,7 +401,7 @@ pub(super) async fn export_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> 
     };
     let mut writer = AdkFileWriter::new(&eval_set);
     let mut rows = sqlx::query_scalar::<_, String>(
-        "SELECT case_json FROM eval_cases WHERE eval_set_row = ? ORDER BY position",
+        "SELECT case_json FROM eval_cases WHERE eval_set_row = $1 ORDER BY position",
     )
     .bind(header.get::<i64, _>("id"))
     .fetch(&mut *conn);
@@ -478,16 +420,16 @@ pub(super) async fn write_new_version(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
-         SELECT id, version, case_json, updated_at FROM eval_cases WHERE id = ?",
+         SELECT id, version, case_json, updated_at FROM eval_cases WHERE id = $1",
     )
     .bind(case_row)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
-        "UPDATE eval_cases SET eval_id = ?, case_json = ?, turn_count = ?, tool_call_count = ?, \
-         first_user_message = ?, tool_names = ?, version = version + 1, \
-         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-    )
+    sqlx::query(&format!(
+        "UPDATE eval_cases SET eval_id = $1, case_json = $2, turn_count = $3, tool_call_count = $4, \
+         first_user_message = $5, tool_names = $6, version = version + 1, updated_at = {now} WHERE id = $7",
+        now = dialect::NOW
+    ))
     .bind(&row.eval_id)
     .bind(&row.case_json)
     .bind(row.turn_count)
@@ -501,7 +443,7 @@ pub(super) async fn write_new_version(
 }
 
 pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
-    sqlx::query("INSERT INTO apps (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+    sqlx::query("INSERT INTO apps (name) VALUES ($1) ON CONFLICT (name) DO NOTHING")
         .bind(app)
         .execute(conn)
         .await?;
@@ -509,7 +451,7 @@ pub(super) async fn ensure_app(conn: &mut Conn, app: &str) -> StoreResult<()> {
 }
 
 pub(super) async fn eval_set_row_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<i64> {
-    sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = ? AND eval_set_id = ?")
+    sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
         .bind(app)
         .bind(eval_set_id)
         .fetch_optional(conn)
@@ -525,7 +467,7 @@ pub(super) async fn insert_case(
 ) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
-         first_user_message, tool_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         first_user_message, tool_names) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(set_row)
     .bind(position)
@@ -541,14 +483,17 @@ pub(super) async fn insert_case(
 }
 
 pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
-    sqlx::query("UPDATE eval_sets SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
-        .bind(set_row)
-        .execute(conn)
-        .await?;
+    sqlx::query(&format!(
+        "UPDATE eval_sets SET updated_at = {} WHERE id = $1",
+        dialect::NOW
+    ))
+    .bind(set_row)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
-fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
+fn summary_from_row(row: &Row) -> EvalSetSummary {
     EvalSetSummary {
         app_name: row.get("app_name"),
         eval_set_id: row.get("eval_set_id"),
@@ -559,53 +504,22 @@ fn summary_from_row(row: &sqlx::sqlite::SqliteRow) -> EvalSetSummary {
     }
 }
 
-/// A case as one table row: its canonical JSON and the figures the lists show.
-pub struct CaseRow {
-    pub(super) eval_id: String,
-    pub(super) case_json: String,
-    pub(super) turn_count: i64,
-    pub(super) tool_call_count: i64,
-    pub(super) first_user_message: String,
-    pub(super) tool_names: String,
-}
-
-impl CaseRow {
-    pub fn new(case: &EvalCase) -> CaseRow {
-        let mut case_json = serde_json::to_string(case).expect("serializing an EvalCase cannot fail");
-        // An import holds every row until its transaction; the writer's spare room would be up to half.
-        case_json.shrink_to_fit();
-        CaseRow {
-            eval_id: case.eval_id.clone(),
-            case_json,
-            turn_count: case.turn_count() as i64,
-            tool_call_count: case.tool_call_count() as i64,
-            first_user_message: case.first_user_message(),
-            tool_names: case.tool_names(),
-        }
-    }
-}
-
 pub(super) fn decode_case(json: &str) -> StoreResult<EvalCase> {
     serde_json::from_str(json).map_err(corrupt)
 }
 
-/// `sql` with the case list's filter bound: ?1 to ?5 of `list_cases`' MATCHES (the evalset's
+/// `sql` with the case list's filter bound: $1 to $5 of `list_cases`' MATCHES (the evalset's
 /// row, the search text, the failed-in-the-last-run flag, the app and the evalset id).
 fn matching<'q>(
     sql: &'q str,
     (set_row, text, failed, app, set): (i64, &'q str, bool, &'q str, &'q str),
-) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+) -> sqlx::query::Query<'q, super::Db, <super::Db as sqlx::Database>::Arguments<'q>> {
     sqlx::query(sql)
         .bind(set_row)
         .bind(text)
         .bind(failed)
         .bind(app)
         .bind(set)
-}
-
-/// Stored JSON is written only by `encode_case`; failing to read it back means the file was damaged.
-pub(super) fn corrupt(err: serde_json::Error) -> StoreError {
-    StoreError::Database(sqlx::Error::Decode(Box::new(err)))
 }
 
 fn eval_set_not_found(app: &str, eval_set_id: &str) -> StoreError {

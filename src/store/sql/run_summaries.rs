@@ -2,26 +2,15 @@
 //! runs) and the run's per-metric statistics cached beside them: what a run's pages read a
 //! page at a time, whatever the run's size.
 
-use super::db::{corrupt, Store, StoreResult};
+use super::{numbered_places, Row, SqlStore, Transaction};
 use crate::eval::{CaseOutcome, CaseSummary};
 use crate::records::CaseInRun;
-use sqlx::{Row, Sqlite, Transaction};
-
-/// The format of the summaries and statistics this build writes. Bump it when
-/// `eval::summarize_case` or `eval::metric_stats` change what they compute: every run's
-/// summaries are then written again (from its stored case runs) on its next read.
-pub const SUMMARY_FORMAT: i64 = 2;
-
-/// A case's summary and its position in the run's stored eval set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseSummaryRow {
-    pub case_index: i64,
-    pub summary: CaseSummary,
-}
+use crate::store::{corrupt, CaseSummaryRow, StoreResult, SUMMARY_FORMAT};
+use sqlx::Row as _;
 
 /// Writes (or rewrites) case summaries within a write of case runs.
 pub(super) async fn write_summaries(
-    transaction: &mut Transaction<'_, Sqlite>,
+    transaction: &mut Transaction,
     run_row: i64,
     summaries: &[CaseSummaryRow],
 ) -> StoreResult<()> {
@@ -29,8 +18,9 @@ pub(super) async fn write_summaries(
         // The outcome a comparison reads back through `case_outcomes`.
         let outcome = CaseOutcome::of(&row.summary);
         sqlx::query(
-            "INSERT OR REPLACE INTO eval_run_case_summaries (run_row, case_index, eval_id, passed, summary_json) \
-             VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO eval_run_case_summaries (run_row, case_index, eval_id, passed, summary_json) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_row, case_index) DO UPDATE SET \
+             eval_id = excluded.eval_id, passed = excluded.passed, summary_json = excluded.summary_json",
         )
         .bind(run_row)
         .bind(row.case_index)
@@ -43,15 +33,15 @@ pub(super) async fn write_summaries(
     Ok(())
 }
 
-fn summary(row: &sqlx::sqlite::SqliteRow) -> StoreResult<CaseSummary> {
+fn summary(row: &Row) -> StoreResult<CaseSummary> {
     serde_json::from_str(row.try_get("summary_json")?).map_err(corrupt)
 }
 
-impl Store {
+impl SqlStore {
     /// How many cases of the run have a summary (have at least one stored case run).
     pub async fn case_summary_count(&self, run_row: i64) -> StoreResult<i64> {
         Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM eval_run_case_summaries WHERE run_row = ?")
+            sqlx::query_scalar("SELECT COUNT(*) FROM eval_run_case_summaries WHERE run_row = $1")
                 .bind(run_row)
                 .fetch_one(&self.pool)
                 .await?,
@@ -67,11 +57,11 @@ impl Store {
         limit: Option<i64>,
     ) -> StoreResult<Vec<CaseSummary>> {
         let rows = sqlx::query(
-            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = ? \
-             ORDER BY case_index LIMIT ? OFFSET ?",
+            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = $1 \
+             ORDER BY case_index LIMIT $2 OFFSET $3",
         )
         .bind(run_row)
-        .bind(limit.unwrap_or(-1))
+        .bind(limit.unwrap_or(i64::MAX))
         .bind(offset)
         .fetch_all(&self.pool)
         .await?;
@@ -87,9 +77,9 @@ impl Store {
         if eval_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let places = vec!["?"; eval_ids.len()].join(", ");
+        let places = numbered_places(2, eval_ids.len());
         let sql = format!(
-            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = ? AND eval_id IN ({places}) \
+            "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = $1 AND eval_id IN ({places}) \
              ORDER BY case_index"
         );
         let mut query = sqlx::query(&sql).bind(run_row);
@@ -103,7 +93,7 @@ impl Store {
     /// comparison of two runs classifies, without reading the summaries themselves.
     pub async fn case_outcomes(&self, run_row: i64) -> StoreResult<Vec<CaseOutcome>> {
         let rows: Vec<(String, bool)> = sqlx::query_as(
-            "SELECT eval_id, passed FROM eval_run_case_summaries WHERE run_row = ? ORDER BY case_index",
+            "SELECT eval_id, passed FROM eval_run_case_summaries WHERE run_row = $1 ORDER BY case_index",
         )
         .bind(run_row)
         .fetch_all(&self.pool)
@@ -126,8 +116,8 @@ impl Store {
         let rows = sqlx::query(
             "SELECT r.result_id, r.created_at, s.summary_json \
              FROM eval_run_case_summaries s JOIN eval_runs r ON r.id = s.run_row \
-             WHERE r.app_name = ? AND r.eval_set_id = ? AND s.eval_id = ? \
-             ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+             WHERE r.app_name = $1 AND r.eval_set_id = $2 AND s.eval_id = $3 \
+             ORDER BY r.created_at DESC, r.id DESC LIMIT $4",
         )
         .bind(app)
         .bind(eval_set_id)
@@ -156,10 +146,10 @@ impl Store {
         cases_version: i64,
         summaries: &[CaseSummaryRow],
     ) -> StoreResult<bool> {
-        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut transaction = self.begin_write().await?;
         let claimed = sqlx::query(
-            "UPDATE eval_runs SET summarised = ?, stats_json = NULL, stats_version = NULL \
-             WHERE id = ? AND cases_version = ?",
+            "UPDATE eval_runs SET summarised = $1, stats_json = NULL, stats_version = NULL \
+             WHERE id = $2 AND cases_version = $3",
         )
         .bind(SUMMARY_FORMAT)
         .bind(run_row)
@@ -169,7 +159,7 @@ impl Store {
         if claimed.rows_affected() != 1 {
             return Ok(false);
         }
-        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = ?")
+        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = $1")
             .bind(run_row)
             .execute(&mut *transaction)
             .await?;
@@ -187,7 +177,7 @@ impl Store {
         stats_json: &str,
     ) -> StoreResult<()> {
         sqlx::query(
-            "UPDATE eval_runs SET stats_json = ?, stats_version = cases_version WHERE id = ? AND cases_version = ?",
+            "UPDATE eval_runs SET stats_json = $1, stats_version = cases_version WHERE id = $2 AND cases_version = $3",
         )
         .bind(stats_json)
         .bind(run_row)
@@ -199,14 +189,14 @@ impl Store {
 }
 
 #[cfg(test)]
-impl Store {
+impl SqlStore {
     /// Makes a run look as if it was stored before case summaries were kept.
-    pub(crate) async fn forget_case_summaries(&self, run_row: i64) -> StoreResult<()> {
-        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = ?")
+    pub async fn forget_case_summaries(&self, run_row: i64) -> StoreResult<()> {
+        sqlx::query("DELETE FROM eval_run_case_summaries WHERE run_row = $1")
             .bind(run_row)
             .execute(&self.pool)
             .await?;
-        sqlx::query("UPDATE eval_runs SET summarised = 0, stats_json = NULL WHERE id = ?")
+        sqlx::query("UPDATE eval_runs SET summarised = 0, stats_json = NULL WHERE id = $1")
             .bind(run_row)
             .execute(&self.pool)
             .await?;

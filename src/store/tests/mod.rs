@@ -2,6 +2,10 @@ use super::*;
 use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
 use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
 use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
+use crate::testing::database::scratch_database;
+
+mod eval_set_files;
+mod sessions;
 
 async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
     let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();
@@ -12,9 +16,9 @@ async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> Store
 
 pub(super) async fn temp_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("nested/evalstudio.db"))
-        .await
-        .unwrap();
+    // Nested: opening a SQLite file makes its folder.
+    let location = scratch_database(&dir.path().join("nested")).await;
+    let store = Store::open(&location).await.unwrap();
     (dir, store)
 }
 
@@ -309,10 +313,7 @@ async fn deletes_older_than_the_undo_window_are_purged() {
         .delete_cases("demo", "set", &["old".to_string(), "recent".to_string()])
         .await
         .unwrap();
-    sqlx::query("UPDATE deleted_eval_cases SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 days') WHERE eval_id = 'old'")
-        .execute(&store.pool)
-        .await
-        .unwrap();
+    store.age_deleted_cases("old", 2).await.unwrap();
     assert_eq!(store.purge_deleted_cases(1).await.unwrap(), 1);
     let left: Vec<String> = store
         .deleted_cases("demo", "set")
@@ -480,7 +481,7 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_
     // The database as the build before case summaries left it: the earlier migrations only.
     let earlier = dir.path().join("migrations");
     std::fs::create_dir(&earlier).unwrap();
-    for entry in std::fs::read_dir(crate::testing::repo::repo_path("migrations")).unwrap() {
+    for entry in std::fs::read_dir(crate::testing::repo::repo_path("migrations/sqlite")).unwrap() {
         let entry = entry.unwrap();
         if entry.file_name().to_string_lossy().as_ref() < "20261125000001" {
             std::fs::copy(entry.path(), earlier.join(entry.file_name())).unwrap();
@@ -509,7 +510,7 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_
     .unwrap();
     pool.close().await;
 
-    let store = Store::open(&path).await.unwrap();
+    let store = Store::open(&Location::Sqlite(path)).await.unwrap();
     let run = store.eval_run("demo", "demo_weather_1.0").await.unwrap();
     assert_eq!(
         run.expected_json,

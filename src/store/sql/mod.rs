@@ -1,0 +1,60 @@
+//! The store's queries, written once for both backends: `sqlite.rs` and `postgres.rs` each
+//! compile this module tree with their own `Db`, `begin_write` and `dialect`, so every query
+//! here is checked against both databases' types. SQL that the two spell differently comes
+//! from `dialect`; parameters are numbered (`$1`), which both read. No SQL here is built from
+//! a request's text: what varies is bound.
+
+mod case_versions;
+mod deleted_cases;
+mod eval_set_files;
+mod eval_sets;
+mod leases;
+mod run_summaries;
+mod runs;
+mod sessions;
+
+use super::{begin_write, dialect, Db};
+use crate::store::{EvalSetFiles, Location};
+use std::sync::{Arc, OnceLock};
+
+type Conn = <Db as sqlx::Database>::Connection;
+type Row = <Db as sqlx::Database>::Row;
+type Transaction = sqlx::Transaction<'static, Db>;
+
+#[derive(Clone)]
+pub struct SqlStore {
+    pool: sqlx::Pool<Db>,
+    /// Where it is, for logs and for tests that open it again.
+    location: Location,
+    /// Whose leases this handle holds (see `leases`).
+    boot_id: Arc<str>,
+    /// Where evalsets are also files (folder mode; see `eval_set_files`).
+    files: Arc<OnceLock<Arc<dyn EvalSetFiles>>>,
+}
+
+impl SqlStore {
+    pub(super) fn new(pool: sqlx::Pool<Db>, location: Location) -> SqlStore {
+        SqlStore {
+            pool,
+            location,
+            boot_id: uuid::Uuid::new_v4().to_string().into(),
+            files: Arc::default(),
+        }
+    }
+
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    async fn begin_write(&self) -> Result<Transaction, sqlx::Error> {
+        begin_write(&self.pool).await
+    }
+}
+
+/// `$first, $first+1, …`: `count` numbered parameters, for an `IN (…)` list.
+fn numbered_places(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
