@@ -54,13 +54,24 @@ pub async fn spawn_folder_app(agents_dir: &std::path::Path, adk: &std::path::Pat
 /// `app_config`, on a random port.
 async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf, PathBuf)>) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let config_path = dir.path().join("evalstudio.toml");
-    std::fs::write(&config_path, app_config).unwrap();
     // Folder mode is SQLite only, on either pass.
     let database = match folder {
         Some(_) => Location::Sqlite(dir.path().join("evalstudio.db")),
         None => scratch_database(dir.path()).await,
     };
+    start(dir, database, max_body_bytes, app_config, folder).await
+}
+
+/// Starts a server on `database`, its config and site in `dir`.
+async fn start(
+    dir: tempfile::TempDir,
+    database: Location,
+    max_body_bytes: usize,
+    app_config: &str,
+    folder: Option<(PathBuf, PathBuf)>,
+) -> TestApp {
+    let config_path = dir.path().join("evalstudio.toml");
+    std::fs::write(&config_path, app_config).unwrap();
     let config = ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: database.clone(),
@@ -91,6 +102,12 @@ pub async fn serve(router: axum::Router) -> String {
 }
 
 impl TestApp {
+    /// A second server on this one's database, as a team runs several behind a load balancer.
+    pub async fn another_server(&self) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        start(dir, self.database.clone(), DEFAULT_MAX_BODY_BYTES, "", None).await
+    }
+
     /// Runs SQL on the app's database behind its back: `sqlite` or `postgres`, as it is.
     pub async fn execute_sql(&self, sqlite: &str, postgres: &str) {
         match &self.database {

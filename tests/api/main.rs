@@ -37,5 +37,6 @@ mod pages;
 mod run;
 mod run_export;
 mod scenarios;
+mod servers;
 mod sessions;
 mod tool_replay;
