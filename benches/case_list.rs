@@ -1,14 +1,20 @@
 //! The case list's server time (numbers, not pass/fail): a page of a 10,000-case evalset against
 //! a page of a 100-case one, listed in file order, sorted, deep in the list, and filtered, through
-//! the service the browser and the REST API call, on a real SQLite file. The ratio should stay
-//! near 1 for the indexed orders; a text filter reads every case of the set.
+//! the service the browser and the REST API call, on a real SQLite file (or a PostgreSQL
+//! database). The ratio should stay near 1 for the indexed orders; a text filter reads every
+//! case of the set.
 //!
-//! Run with `make bench` or `cargo bench --features ssr --bench case_list`.
+//! Run with `make bench` or `cargo bench --features ssr --bench case_list`; on PostgreSQL,
+//! `scripts/with-postgres cargo bench --features ssr --bench case_list`.
+
+#[allow(dead_code)]
+#[path = "../src/testing/database.rs"]
+mod database;
 
 use evalstudio::records::{CaseListQuery, CaseSort};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
-use evalstudio::store::{Location, Store};
+use evalstudio::store::Store;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -48,9 +54,16 @@ async fn time_page(store: &Store, set: &str, query: &CaseListQuery, page: i64) -
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&Location::Sqlite(dir.path().join("bench.db")))
-        .await
-        .unwrap();
+    let location = database::scratch_database(dir.path()).await;
+    let store = Store::open(&location).await.unwrap();
+    println!(
+        "on {}",
+        if location.is_postgres() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
+    );
     for (id, cases) in [("small", 100), ("large", 10_000)] {
         import_file(&store, "bench", "x.json", None, evalset(id, cases), false)
             .await

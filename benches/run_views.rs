@@ -1,9 +1,16 @@
 //! The results views' server time (numbers, not pass/fail), a run of 10,000 cases × 5 metrics
-//! against one of 100: a run's page, two runs compared, and the case list with each case's
-//! latest status, through the services the pages call, on a real SQLite file; and the bytes one
+//! (`BENCH_LARGE_CASES` to change it) against one of 100: a run's page, two runs compared, and
+//! the case list with each case's latest status, through the services the pages call, on a real
+//! SQLite file, or a PostgreSQL database under `scripts/with-postgres`; and the bytes one
 //! progress update sends.
 //!
-//! Run with `make bench` or `cargo bench --features ssr --bench run_views`.
+//! Run with `make bench` or `cargo bench --features ssr --bench run_views`;
+//! `BENCH_LARGE_CASES=100000 scripts/with-postgres cargo bench --features ssr --bench run_views`
+//! for 100,000 stored case runs a run on PostgreSQL.
+
+#[allow(dead_code)]
+#[path = "../src/testing/database.rs"]
+mod database;
 
 use evalstudio::eval::{EvalConfig, EvalStatus};
 use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
@@ -11,7 +18,7 @@ use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
 use evalstudio::service::run_summaries::save_case_runs;
 use evalstudio::service::run_views::{compare, run_page, run_rows};
-use evalstudio::store::{Location, NewEvalRun, Store};
+use evalstudio::store::{NewEvalRun, Store};
 use serde_json::json;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -105,12 +112,15 @@ async fn time<F: Future>(rounds: u32, mut call: impl FnMut() -> F) -> Duration {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&Location::Sqlite(dir.path().join("bench.db")))
-        .await
-        .unwrap();
+    let location = database::scratch_database(dir.path()).await;
+    let store = Store::open(&location).await.unwrap();
+    let large: usize = std::env::var("BENCH_LARGE_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
     let config = EvalConfig::from_picked(METRICS.iter().map(|m| (*m, 0.5, None))).unwrap();
     let mut runs = Vec::new();
-    for (set, cases) in [("small", 100), ("large", 10_000)] {
+    for (set, cases) in [("small", 100), ("large", large)] {
         import_file(&store, "bench", "x.json", None, evalset(set, cases), false)
             .await
             .unwrap();
@@ -118,8 +128,19 @@ async fn main() {
         let second = stored_run(&store, set, cases, &config, 1, 2_000.0).await;
         runs.push((set, first, second));
     }
+    // A server's database has had autovacuum by now; one just filled has not (its counts
+    // would read every row's heap page).
+    if let evalstudio::store::Location::Postgres(url) = &location {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query("VACUUM ANALYZE").execute(&pool).await.unwrap();
+    }
     println!(
-        "results views, server time per call: 100 cases vs 10,000 cases, {} metrics",
+        "results views on {}, server time per call: 100 cases vs {large} cases, {} metrics",
+        if location.is_postgres() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        },
         config.metrics.len()
     );
     let mut lines: Vec<(&str, [Duration; 2])> = vec![

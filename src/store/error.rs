@@ -14,6 +14,13 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("could not prepare the database: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    /// The database could not be opened (reached, or brought to this build's schema).
+    #[error("cannot open the database {location}: {source}")]
+    Open {
+        /// Without its password.
+        location: String,
+        source: Box<StoreError>,
+    },
     /// An evalset's file (folder mode) could not be written.
     #[error("cannot write the evalset's file: {0}")]
     File(String),

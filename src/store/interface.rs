@@ -1,6 +1,6 @@
 //! `Store`: the one interface to the store, forwarding each call to its backend's queries.
 
-use super::{postgres, sqlite, EvalSetFiles, Location, StoreResult};
+use super::{postgres, sqlite, EvalSetFiles, Location, StoreError, StoreResult};
 use crate::eval::{CaseOutcome, CaseSummary};
 use crate::evalset::{EvalCase, EvalSet};
 use crate::records::{
@@ -39,10 +39,14 @@ impl Store {
     /// Opens the store at `location` (creating a SQLite file if needed) and applies its
     /// pending migrations.
     pub async fn open(location: &Location) -> StoreResult<Store> {
-        Ok(Store(match location {
-            Location::Sqlite(path) => Backend::Sqlite(sqlite::open(path).await?),
-            Location::Postgres(url) => Backend::Postgres(postgres::open(url).await?),
-        }))
+        let opened = match location {
+            Location::Sqlite(path) => sqlite::open(path).await.map(Backend::Sqlite),
+            Location::Postgres(url) => postgres::open(url).await.map(Backend::Postgres),
+        };
+        opened.map(Store).map_err(|source| StoreError::Open {
+            location: location.to_string(),
+            source: Box::new(source),
+        })
     }
 
     /// Where it is.

@@ -5,6 +5,7 @@
 
 use super::{Location, StoreResult};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection};
 use std::time::Duration;
 
 pub(super) type Db = sqlx::Postgres;
@@ -19,6 +20,9 @@ pub(super) use sql::SqlStore;
 /// advisory lock, so processes starting together apply them once).
 pub(super) async fn open(url: &str) -> StoreResult<SqlStore> {
     let options: PgConnectOptions = url.parse()?;
+    // One connection first: a database that cannot be reached says so at once, where the
+    // pool would retry until its timeout.
+    options.connect().await?.close().await?;
     let pool = PgPoolOptions::new()
         .max_connections(16)
         .acquire_timeout(Duration::from_secs(30))

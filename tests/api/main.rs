@@ -21,6 +21,7 @@ mod agents_folder;
 mod cancel_and_resume;
 mod case_history;
 mod cases;
+mod cli_database;
 mod delete_undo;
 mod eval_runs;
 mod eval_sets;
