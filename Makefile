@@ -122,7 +122,7 @@ e2e: tools $(VENV)/.installed
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views, embeddings, first page load on Fast 4G
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views (and both again on PostgreSQL, the run at 100,000 cases), embeddings, first page load on Fast 4G
 bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
@@ -133,6 +133,8 @@ bench: model gnu-time $(VENV)/.installed
 	ADK_PYTHON="$(VENV)/bin/python" scripts/bench-whole-score
 	cargo bench --features ssr --bench case_list
 	cargo bench --features ssr --bench run_views
+	BENCH_LARGE_CASES=100000 scripts/with-postgres bash -c \
+		'cargo bench --features ssr --bench case_list && cargo bench --features ssr --bench run_views'
 	EVALSTUDIO_EMBEDDING_MODEL="$(EMBEDDING_MODEL_DIR)" cargo bench --features ssr --bench embedding
 	$(MAKE) bench-load
 

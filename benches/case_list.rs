@@ -69,6 +69,11 @@ async fn main() {
             .await
             .unwrap();
     }
+    // As a server's database after autovacuum (see run_views.rs).
+    if let evalstudio::store::Location::Postgres(url) = &location {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query("VACUUM ANALYZE").execute(&pool).await.unwrap();
+    }
     let query = |text: &str, sort: CaseSort| CaseListQuery {
         text: text.into(),
         sort,
