@@ -10,7 +10,7 @@ use std::time::Duration;
 
 pub(super) type Db = sqlx::Postgres;
 
-// The same queries, compiled for this backend: by design, as postgres.rs/sqlite.rs do too.
+// sql/ is compiled once per backend on purpose (see sql/mod.rs), hence the allow.
 #[allow(clippy::duplicate_mod)]
 #[path = "sql/mod.rs"]
 mod sql;
