@@ -127,6 +127,8 @@ bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
 	cargo bench --features ssr --bench runner
+	cargo bench --features ssr --bench workers
+	scripts/with-postgres cargo bench --features ssr --bench workers
 	cargo bench --features ssr --bench folder
 	cargo bench --features ssr --bench scoring
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --release --features ssr --bin evalstudio

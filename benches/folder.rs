@@ -48,6 +48,7 @@ fn main() {
             agents_dir: Some(agents.clone()),
             adk: Some(dir.path().join("no-adk")),
             adk_web_ui: None,
+            worker: Default::default(),
         })
         .await
         .unwrap();

@@ -18,7 +18,7 @@ use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::import_file;
 use evalstudio::service::run_summaries::save_case_runs;
 use evalstudio::service::run_views::{compare, run_page, run_rows};
-use evalstudio::store::{NewEvalRun, Store};
+use evalstudio::store::{BatchWrite, NewEvalRun, Store};
 use serde_json::json;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -71,6 +71,7 @@ async fn stored_run(
             commit: None,
             result_id: None,
             origin: Default::default(),
+            queued: false,
         })
         .await
         .unwrap();
@@ -91,7 +92,9 @@ async fn stored_run(
         })
         .collect();
     for chunk in rows.chunks(500) {
-        save_case_runs(store, record.row, chunk, config).await.unwrap();
+        save_case_runs(store, record.row, chunk, config, &BatchWrite::default())
+            .await
+            .unwrap();
     }
     store
         .end_eval_run(record.row, RunStatus::Finished, at + 1.0)

@@ -11,64 +11,27 @@
 
 mod common;
 use common::{current_rss_mib, peak_rss_mib};
+#[path = "common/runs.rs"]
+mod runs;
+use runs::record_one_turn_run;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
-use evalstudio::eval::{EvalConfig, RunOptions, ScoringServices};
-use evalstudio::evalset::{CompactEvalSet, Content, EvalCase, EvalSet, Invocation};
+use evalstudio::eval::{RunOptions, ScoringServices};
 use evalstudio::records::RunStatus;
-use evalstudio::service::eval_runs::execute_eval_run;
-use evalstudio::service::run_plan::{record_run, RunPlan};
+use evalstudio::service::run_worker::execute_eval_run;
 use evalstudio::store::{Location, Store};
-
-const MESSAGES: [&str; 4] = [
-    "What's the weather in Paris, and 20 EUR in USD?",
-    "Where is my order A1003?",
-    "How do I reset my password?",
-    "What is 17 * 23 + 4?",
-];
-
-fn eval_set(cases: usize) -> EvalSet {
-    EvalSet {
-        eval_set_id: format!("bench_{cases}"),
-        eval_cases: (0..cases)
-            .map(|i| EvalCase {
-                eval_id: format!("case_{i}"),
-                conversation: Some(vec![Invocation {
-                    invocation_id: format!("e-{i}"),
-                    user_content: Content::text("user", MESSAGES[i % MESSAGES.len()]),
-                    ..Invocation::default()
-                }]),
-                ..EvalCase::default()
-            })
-            .collect(),
-        ..EvalSet::default()
-    }
-}
 
 /// Runs `cases` cases; returns the wall time and the RSS (MiB) after each tenth of them.
 async fn run(store: &Store, agent: Arc<dyn Agent>, cases: usize, concurrency: usize) -> (Duration, Vec<f64>) {
-    let plan = RunPlan {
-        app_name: "demo".into(),
-        expected: CompactEvalSet::of(&eval_set(cases)),
-        config: EvalConfig::default(),
-        agent_name: "demo".into(),
-        agent: agent.clone(),
-        num_runs: 1,
-        label: None,
-        whole_set: true,
-        tools: Default::default(),
-        commit: None,
-    };
     let options = RunOptions {
         concurrency,
         ..RunOptions::default()
     };
     let started = Instant::now();
-    let record = record_run(store, &plan).await.expect("run recorded");
-    drop(plan);
+    let record = record_one_turn_run(store, agent.clone(), cases).await;
     let (_keep_open, never_cancelled) = tokio::sync::watch::channel(false);
     let mut done = 0;
     let mut rss_by_tenth = Vec::new();

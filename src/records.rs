@@ -290,8 +290,8 @@ pub struct MetricChoice {
     pub options: Option<String>,
 }
 
-/// How long a running run's lease lasts unless its process renews it: after a crash or kill,
-/// the run reads as interrupted (and can be resumed) this long after the last renewal at most.
+/// How long a worker's lease on a batch of a run's cases lasts unless it renews it: after a
+/// crash or kill, another worker takes the batch up this long after the last renewal at most.
 pub const RUN_LEASE_SECONDS: u64 = 15;
 
 /// One evaluation run as lists show it: counts over the case runs stored so far.
@@ -391,8 +391,8 @@ impl EvalRunSummary {
         } else {
             let hint = match self.status {
                 RunStatus::Running => format!(
-                    " (a run whose process was killed reads as interrupted once its lease runs out, \
-                     within {RUN_LEASE_SECONDS} s)"
+                    " (workers are on it; the cases of one that died are taken up by another \
+                     once its lease runs out, within {RUN_LEASE_SECONDS} s)"
                 ),
                 _ => String::new(),
             };

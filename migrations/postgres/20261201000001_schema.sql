@@ -116,8 +116,6 @@ CREATE TABLE eval_runs (
     cases_passed     BIGINT NOT NULL DEFAULT 0,
     cases_failed     BIGINT NOT NULL DEFAULT 0,
     cases_errored    BIGINT NOT NULL DEFAULT 0,
-    lease_owner      TEXT,
-    lease_expires_at DOUBLE PRECISION,
     label            TEXT,
     whole_set        BOOLEAN NOT NULL DEFAULT TRUE,
     tool_execution   TEXT NOT NULL DEFAULT 'live',
@@ -126,6 +124,22 @@ CREATE TABLE eval_runs (
     git_dirty        BOOLEAN,
     origin           TEXT NOT NULL DEFAULT 'evalstudio'
 );
+
+-- A running run's case runs wait in batches for workers: a batch is a range of the eval set's
+-- cases (every repetition of each), held while a worker runs it by that worker's boot id
+-- until an expiry it renews. A batch is deleted in the transaction that stores its last case
+-- run, and the run is finished in the one that deletes its last batch. A worker that dies
+-- only stops renewing: another claims its batches once their leases have ended.
+CREATE TABLE run_batches (
+    id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    run_row          BIGINT NOT NULL REFERENCES eval_runs (id) ON DELETE CASCADE,
+    first_case       BIGINT NOT NULL,
+    end_case         BIGINT NOT NULL,
+    lease_owner      TEXT,
+    lease_expires_at DOUBLE PRECISION
+);
+
+CREATE INDEX run_batches_by_run ON run_batches (run_row, id);
 
 CREATE INDEX eval_runs_by_set ON eval_runs (app_name, eval_set_id, created_at);
 

@@ -1,22 +1,25 @@
 //! `evalstudio eval`: evalsets run through an agent and scored, each run stored as it goes so
-//! an interrupted or cancelled one can be resumed.
+//! an interrupted or cancelled one can be resumed. This process is a worker on its runs (other
+//! workers on the same database may help) until each is over.
 
 use super::files::{read_compact_eval_set, read_eval_config, write_error, ResultFile};
 use super::progress::Progress;
 use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
+use crate::clock::now_seconds;
 use crate::config::Config;
 use crate::eval::junit::{JunitWriter, RunError};
 use crate::eval::{CaseSummary, EvalConfig, EvalStatus, RunOptions};
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunScope, RunStatus};
 use crate::service::eval_runs::{
-    case_summaries, eval_run_cases, execute_eval_run, stored_config, EvalRunError,
+    case_summaries, eval_run_cases, settle_failure, stored_config, EvalRunError,
 };
 use crate::service::run_export::adk_result_chunks;
 use crate::service::run_plan::{
-    claim_resume, plan_run, record_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
+    plan_run, record_run, take_up_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
 };
+use crate::service::run_worker::execute_eval_run;
 use crate::store::{EvalRunRecord, Location, Store};
 use clap::Args;
 use futures::StreamExt;
@@ -30,7 +33,8 @@ pub struct EvalArgs {
     /// Evalset files (any form `import` takes), or ids of evalsets in the database.
     #[arg(required_unless_present = "resume", value_name = "FILE_OR_ID")]
     sets: Vec<String>,
-    /// Resume an interrupted or cancelled run (its result id): only the case runs not
+    /// Resume an interrupted or cancelled run (its result id), or help a running one (a
+    /// killed `eval`'s, whose cases are claimed once its leases end): only the case runs not
     /// stored yet run, with the eval set, config and agent it started with.
     #[arg(long, value_name = "RESULT_ID", conflicts_with_all = ["config", "agent", "num_runs", "metrics", "label", "tools", "replay_miss"])]
     resume: Option<String>,
@@ -87,7 +91,7 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
     // Each run with its agent: a resumed run keeps the one it started with.
     let mut runs: Vec<(EvalRunRecord, Arc<dyn Agent>)> = Vec::new();
     if let Some(result_id) = &args.resume {
-        runs.push(claim_resume(&store, &config.profiles, &args.app, result_id).await?);
+        runs.push(take_up_run(&store, &config.profiles, &args.app, result_id).await?);
     }
     for name in &args.sets {
         let request = run_request(&store, &args, name).await?;
@@ -138,10 +142,25 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
         )
         .await;
         progress.finish();
-        if outcome.map_err(|failure| CliError::Run(failure.to_string()))? == RunStatus::Cancelled {
+        let status = match outcome {
+            Ok(status) => status,
+            Err(failure) => {
+                settle_failure(&store, &record, &failure).await;
+                return Err(CliError::Run(failure.to_string()));
+            }
+        };
+        if status != RunStatus::Finished {
+            if status == RunStatus::Cancelled {
+                // Stopped here by Ctrl-C: the store hears it too, for the other workers.
+                store
+                    .stop_eval_run(record.row, RunStatus::Cancelled, now_seconds())
+                    .await?;
+            }
             eprintln!(
-                "cancelled; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",
-                summary.result_id, summary.app_name
+                "{}; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",
+                status.as_str(),
+                summary.result_id,
+                summary.app_name
             );
             // Not every case ran, so not every case passed.
             return Ok(cases_exit_code(false));

@@ -1,5 +1,5 @@
 //! The `evalstudio` command line: `serve` (the default), `web` (an ADK agents folder), `import`,
-//! `export`, `eval`, `score` and `mcp`.
+//! `export`, `eval`, `score`, `mcp` and `worker`.
 //! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
 //! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
 
@@ -15,6 +15,7 @@ mod serve;
 mod table;
 #[cfg(test)]
 pub(crate) mod test_summaries;
+mod worker;
 
 pub use error::{CliError, ImportFailure};
 
@@ -56,6 +57,9 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Try the MCP servers of the config: list their tools, call one.
     Mcp(mcp::McpArgs),
+    /// Work on the eval runs queued in the database (a team's servers started with
+    /// --no-worker, or more hands for long runs), until Ctrl-C.
+    Worker(worker::WorkerArgs),
 }
 
 /// The database of every command but `web` when `--db` is not given.
@@ -95,6 +99,7 @@ pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Score(args) => score::score(args).await,
         Command::Eval(args) => eval::eval(&db(), args).await,
         Command::Mcp(args) => mcp::mcp(args).await,
+        Command::Worker(args) => worker::worker(&db(), args).await,
     }
 }
 

@@ -4,6 +4,7 @@
 use super::CliError;
 use crate::folder::{default_db_path, AgentsDir};
 use crate::server::{serve as serve_app, ServeConfig, DEFAULT_MAX_BODY_BYTES};
+use crate::service::workers::WorkerSettings;
 use crate::store::Location;
 use clap::Parser;
 use std::net::SocketAddr;
@@ -45,6 +46,20 @@ struct ServeOptions {
     /// found beside `adk` when not given).
     #[arg(long)]
     adk_web_ui: Option<PathBuf>,
+    #[command(flatten)]
+    worker: WorkerOptions,
+}
+
+/// How a server works on eval runs.
+#[derive(clap::Args)]
+struct WorkerOptions {
+    /// Work on no eval runs here: they wait for `evalstudio worker` processes on the same
+    /// database (a team's servers that only serve).
+    #[arg(long)]
+    no_worker: bool,
+    /// Case runs of one eval run under way at once in this server's worker.
+    #[arg(long, default_value_t = WorkerSettings::default().concurrency as u16, value_parser = clap::value_parser!(u16).range(1..))]
+    worker_concurrency: u16,
 }
 
 #[derive(Parser)]
@@ -84,6 +99,10 @@ pub async fn serve(db: Option<Location>, args: ServeArgs) -> Result<ExitCode, Cl
         agents_dir,
         adk: options.adk,
         adk_web_ui: options.adk_web_ui,
+        worker: WorkerSettings {
+            enabled: !options.worker.no_worker,
+            concurrency: options.worker.worker_concurrency.into(),
+        },
     };
     serve_app(config).await.map_err(CliError::Serve)?;
     Ok(ExitCode::SUCCESS)

@@ -9,6 +9,7 @@ use crate::app::{shell, App};
 use crate::config::Config;
 use crate::folder::{AdkServer, AgentsDir};
 use crate::service::folder::Folder;
+use crate::service::workers::{work_queue, WorkerSettings};
 use crate::service::{startup, Services};
 use crate::store::Location;
 use crate::store::Store;
@@ -40,6 +41,9 @@ pub struct ServeConfig {
     /// adk-web's folder (google-adk's `cli/browser`), served at `/dev-ui/`; in folder mode it is
     /// looked for in the `adk` environment when not given.
     pub adk_web_ui: Option<PathBuf>,
+    /// Whether this server works on eval runs too (`--no-worker` turns it off), and how many
+    /// case runs of a run at once.
+    pub worker: WorkerSettings,
 }
 
 pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
@@ -91,12 +95,23 @@ pub struct Server {
     app: Router,
     /// Folder mode's ADK api_server, stopped with the server.
     adk: Option<AdkServer>,
+    /// The worker looking for eval runs to work on, stopped with the server.
+    worker: Background,
+}
+
+/// A task that ends when its handle is dropped.
+struct Background(tokio::task::JoinHandle<()>);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 impl Server {
-    /// Loads the config, opens the database (tidying it: old deleted cases forgotten, runs
-    /// whose lease ran out marked interrupted), builds the app and binds its address: all
-    /// that `evalstudio serve` does before it serves, and what the tests start.
+    /// Loads the config, opens the database (tidying it: old deleted cases forgotten), builds
+    /// the app, starts its worker and binds its address: all that `evalstudio serve` does
+    /// before it serves, and what the tests start.
     pub async fn bind(config: ServeConfig) -> Result<Server, Box<dyn std::error::Error>> {
         let mut app_config = Config::load(config.config_path.as_deref())?;
         let store = Store::open(&config.db).await?;
@@ -125,9 +140,16 @@ impl Server {
         }
         let scoring = app_config.build_scoring();
         let mut services = Services::new(store, app_config.profiles, scoring);
+        services.worker = config.worker;
         if let Some(folder) = folder {
             services = services.with_folder(folder);
         }
+        if !config.worker.enabled {
+            tracing::warn!(
+                "no worker here (--no-worker): eval runs wait for an `evalstudio worker` on this database"
+            );
+        }
+        let worker = Background(tokio::spawn(work_queue(services.clone())));
         let web_ui = config.adk_web_ui.clone().or_else(|| {
             let adk = adk.as_ref()?;
             adk_web_ui::find_in_adk_environment(adk.command())
@@ -142,7 +164,12 @@ impl Server {
             web_ui.as_deref(),
         );
         tracing::info!(db = %config.db, "Evalstudio listening on http://{}", listener.local_addr()?);
-        Ok(Server { listener, app, adk })
+        Ok(Server {
+            listener,
+            app,
+            adk,
+            worker,
+        })
     }
 
     /// The address it listens on (the port chosen, when the config asked for port 0).
@@ -162,6 +189,7 @@ impl Server {
         let served = axum::serve(listener, self.app)
             .with_graceful_shutdown(shutdown)
             .await;
+        drop(self.worker);
         drop(self.adk);
         served
     }
@@ -203,12 +231,6 @@ async fn tidy(store: &Store) -> Result<(), crate::store::StoreError> {
         tracing::info!(
             "forgot {} eval case(s) deleted more than a day ago",
             tidied.forgotten_cases
-        );
-    }
-    if tidied.interrupted_runs > 0 {
-        tracing::warn!(
-            "{} eval run(s) were interrupted by a crash or kill; resume them from the eval set page",
-            tidied.interrupted_runs
         );
     }
     Ok(())

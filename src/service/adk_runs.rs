@@ -4,12 +4,12 @@
 //! They keep ADK's result id; a run already stored (Evalstudio's own, written there after it
 //! finished, or one read before) is not read again.
 
-use super::eval_runs::stored_case;
 use super::run_summaries::save_case_runs;
+use super::run_worker::stored_case;
 use crate::eval::{EvalCaseResult, EvalConfig, FinishedCase};
 use crate::evalset::{to_adk_json, EvalCase, EvalSet};
 use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
-use crate::store::{NewEvalRun, Store, StoreError};
+use crate::store::{BatchWrite, NewEvalRun, Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -65,6 +65,7 @@ pub async fn import_adk_run(
             commit: None,
             result_id: Some(&result.eval_set_result_id),
             origin: RunOrigin::Adk,
+            queued: false,
         })
         .await?;
     let rows: Vec<_> = result
@@ -81,7 +82,7 @@ pub async fn import_adk_run(
             stored_case(&finished, &config)
         })
         .collect();
-    save_case_runs(store, record.row, &rows, &config).await?;
+    save_case_runs(store, record.row, &rows, &config, &BatchWrite::default()).await?;
     store
         .end_eval_run(record.row, RunStatus::Finished, result.creation_timestamp)
         .await?;

@@ -1,31 +1,26 @@
-//! Evaluation runs, for the CLI, the REST API and the browser alike: a run is recorded first,
-//! then each case run is stored as it finishes, so a crash loses only the cases in flight and
-//! an interrupted or cancelled run resumes where it stopped.
+//! Evaluation runs, for the CLI, the REST API and the browser alike: a run is recorded first
+//! with its cases queued in batches, workers (`run_worker`) store each case run as it
+//! finishes, so a crash loses only the cases in flight; a worker that dies leaves its batches
+//! to another, and an interrupted or cancelled run resumes where it stopped.
 
 use super::errors::{store_refusals, DomainError, ErrorKind};
-use super::run_plan::{claim_run, plan_run, record_run, resumable_run, RunRequest, MAX_RUNS_PER_CASE};
-use super::run_summaries::{backfill, save_case_runs, summarise};
+use super::run_plan::{plan_run, record_run, requeue_run, RunRequest, MAX_RUNS_PER_CASE};
+use super::run_summaries::summarise;
+use super::run_worker::{execute_eval_run, POLL};
 use super::running::Claim;
 use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
-use crate::eval::{
-    run_and_score, CaseRunScores, CaseSchedule, CaseSummary, ConfigError, EvalCaseResult, EvalConfig,
-    FinishedCase, RunOptions, ScoringServices,
-};
+use crate::eval::{CaseSummary, ConfigError, EvalCaseResult, EvalConfig, RunOptions};
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunStatus};
-use crate::store::{EvalRunRecord, Store, StoreError, RENEW_EVERY};
-use futures::{FutureExt, StreamExt};
+use crate::store::{EvalRunRecord, Store, StoreError};
+use futures::FutureExt;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch, Semaphore};
-
-/// Most finished case runs stored in one transaction.
-const WRITE_BATCH: usize = 256;
+use tokio::sync::watch;
 
 /// Something stored for a run that no longer parses: a bug, or a damaged database.
 #[derive(Debug, thiserror::Error)]
@@ -59,142 +54,12 @@ pub fn stored_config(result_id: &str, config_json: &str) -> Result<EvalConfig, U
 pub enum RunFailure {
     #[error(transparent)]
     Unreadable(#[from] UnreadableRun),
-    #[error("eval result `{0}` is now held by another process (this one's lease ran out)")]
+    #[error("eval result `{0}`: another worker holds this one's cases now (its lease ran out)")]
     LeaseLost(String),
     #[error("the run panicked: {0}")]
     Panicked(String),
     #[error(transparent)]
     Store(#[from] StoreError),
-}
-
-/// Runs the case runs of `record` not stored yet, storing them as they finish (what finished
-/// during one write goes in the next), until all are done (`finished`) or `cancel` turns true
-/// (`cancelled`; the cases under way are dropped, the finished ones are still stored). The run
-/// must be held by this process's lease (recorded or claimed by it), which is renewed while it
-/// runs. A failed write ends the run with the error; the run stays resumable.
-pub async fn execute_eval_run(
-    store: &Store,
-    record: &EvalRunRecord,
-    agent: Arc<dyn Agent>,
-    services: &ScoringServices,
-    options: &RunOptions,
-    mut cancel: watch::Receiver<bool>,
-    mut on_case: impl FnMut(&FinishedCase),
-) -> Result<RunStatus, RunFailure> {
-    let result_id = &record.summary.result_id;
-    if !store.renew_eval_run_lease(record.row).await? {
-        return Err(RunFailure::LeaseLost(result_id.clone()));
-    }
-    let (expected, config) = stored_plan(record)?;
-    let options = RunOptions {
-        num_runs: record.summary.num_runs.max(1) as usize,
-        tools: record.summary.tools,
-        ..options.clone()
-    };
-    // A run stored before case summaries were kept gets them now, before its writer starts.
-    let mut head = store.eval_run_head(&record.summary.app_name, result_id).await?;
-    backfill(store, &mut head, &config).await?;
-    let skip: HashSet<(usize, usize)> = store
-        .finished_eval_run_cases(record.row)
-        .await?
-        .into_iter()
-        .collect();
-    let app_name = record.summary.app_name.as_str();
-    let config = &config;
-    // The writer runs beside the case runs rather than between them: while one write is under
-    // way the agent calls go on, and the cases that finish meanwhile go in the next write, as
-    // one transaction. Handing a case over never waits (that would pause the cases under way,
-    // whose turn clocks and timeouts keep running); instead a new case starts only while fewer
-    // than `concurrency + WRITE_BATCH` started ones are unstored, so if the disk falls behind,
-    // finished cases wait in bounded numbers.
-    let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<FinishedCase>();
-    let admission = Semaphore::new(options.concurrency.max(1) + WRITE_BATCH);
-    let admission = &admission;
-    let run_cases = async move {
-        // The case runs still under way are dropped (cancelled) when this block ends.
-        let mut cases = std::pin::pin!(run_and_score(
-            agent,
-            app_name,
-            &expected,
-            config,
-            services,
-            &options,
-            CaseSchedule {
-                skip,
-                admission: Some(admission),
-            },
-        ));
-        // Once every sender is gone nobody can cancel, so stop listening (changed() would return
-        // at once, forever).
-        let mut cancellable = true;
-        loop {
-            tokio::select! {
-                finished = cases.next() => match finished {
-                    None => break RunStatus::Finished,
-                    // Sending fails only once the writer has failed, and then try_join! below has
-                    // already dropped this future.
-                    Some(finished) => {
-                        let _ = finished_tx.send(finished);
-                    }
-                },
-                changed = cancel.changed(), if cancellable => match changed {
-                    Ok(()) if *cancel.borrow() => break RunStatus::Cancelled,
-                    Ok(()) => {}
-                    Err(_) => cancellable = false,
-                },
-            }
-        }
-    };
-    let write_cases = async move {
-        let mut batch = Vec::with_capacity(WRITE_BATCH);
-        while finished_rx.recv_many(&mut batch, WRITE_BATCH).await > 0 {
-            let rows: Vec<EvalRunCase> = batch
-                .iter()
-                .map(|finished| stored_case(finished, config))
-                .collect();
-            save_case_runs(store, record.row, &rows, config).await?;
-            admission.add_permits(rows.len());
-            batch.drain(..).for_each(|finished| on_case(&finished));
-        }
-        Ok::<(), RunFailure>(())
-    };
-    // A failed write ends the run at once (the case runs under way are dropped); the cases
-    // stored so far stay. The caller marks the run interrupted (or its lease runs out), and it
-    // can be resumed once the store is writable. A lost lease ends it too: another process
-    // runs it now.
-    let status = tokio::select! {
-        written = async { tokio::try_join!(async { Ok(run_cases.await) }, write_cases) } => written?.0,
-        failure = keep_lease(store, record) => return Err(failure),
-    };
-    store.end_eval_run(record.row, status, now_seconds()).await?;
-    Ok(status)
-}
-
-/// Renews the run's lease every [`RENEW_EVERY`] for as long as it is awaited; answers only
-/// when it cannot (the lease was lost, or the store failed).
-async fn keep_lease(store: &Store, record: &EvalRunRecord) -> RunFailure {
-    let mut ticks = tokio::time::interval(RENEW_EVERY);
-    ticks.tick().await;
-    loop {
-        ticks.tick().await;
-        match store.renew_eval_run_lease(record.row).await {
-            Ok(true) => {}
-            Ok(false) => return RunFailure::LeaseLost(record.summary.result_id.clone()),
-            Err(error) => return error.into(),
-        }
-    }
-}
-
-pub(crate) fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
-    EvalRunCase {
-        metric_scores: CaseRunScores::of(&finished.result, config).metric_scores,
-        run_index: finished.run_index as i64,
-        case_index: finished.case_index as i64,
-        eval_id: finished.result.eval_id.clone(),
-        status: finished.result.final_eval_status,
-        error: finished.result.error.clone(),
-        result: serde_json::to_value(&finished.result).expect("results serialise"),
-    }
 }
 
 /// The case summaries of a stored run (pooled over runs, with pass@k), in the eval set's
@@ -381,8 +246,8 @@ pub async fn list_eval_runs(
     Ok(store.list_eval_runs(app, eval_set_id).await?)
 }
 
-/// Plans and records a run and starts it in the background. The task stores each case as it
-/// finishes; await the handle to wait for the whole run.
+/// Plans and records a run, its cases queued for workers, and starts working on it here (unless
+/// this process runs no worker). Await the handle to wait for the whole run, wherever it runs.
 pub async fn start_eval_run(
     services: &Services,
     request: RunRequest,
@@ -392,87 +257,136 @@ pub async fn start_eval_run(
         plan.commit = folder.commit_of(&plan.app_name).await;
     }
     let record = record_run(&services.store, &plan).await?;
-    let claim = claim_here(services, &record.summary.result_id)?;
-    let handle = spawn_eval_run(services, record.clone(), plan.agent, claim);
+    let handle = take_up(services, record.clone(), plan.agent);
     Ok((record, handle))
 }
 
-/// Resumes an interrupted or cancelled run: only the case runs not stored yet run. The run
-/// reads as running from the moment this answers.
+/// Resumes an interrupted or cancelled run, from any process: only the case runs not stored
+/// yet run. The run reads as running from the moment this answers.
 pub async fn resume_eval_run(
     services: &Services,
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    let record = resumable_run(&services.store, app, result_id).await?;
-    // Held here before the store's claim: a cancelled run of this process may still be
-    // finishing, and must not be claimed from under it.
-    let claim = claim_here(services, result_id)?;
-    let (record, agent) = claim_run(&services.store, &services.profiles, record).await?;
-    let handle = spawn_eval_run(services, record.clone(), agent, claim);
+    let (record, agent) = requeue_run(&services.store, &services.profiles, app, result_id).await?;
+    let handle = take_up(services, record.clone(), agent);
     Ok((record, handle))
 }
 
-/// Asks a run of this process to stop; what finished stays stored and it can be resumed.
+/// Cancels a running run, from any process: its workers stop (at once here, at their next
+/// lease renewal elsewhere); what was stored stays and it can be resumed.
 pub async fn cancel_eval_run(services: &Services, app: &str, result_id: &str) -> Result<(), EvalRunError> {
-    services.store.eval_run(app, result_id).await?;
-    if services.eval_runs.stop(result_id) {
-        Ok(())
-    } else {
-        Err(EvalRunError::NotRunning(result_id.to_string()))
+    let record = services.store.eval_run(app, result_id).await?;
+    if !services
+        .store
+        .stop_eval_run(record.row, RunStatus::Cancelled, now_seconds())
+        .await?
+    {
+        return Err(EvalRunError::NotRunning(result_id.to_string()));
+    }
+    services.eval_runs.stop(result_id);
+    Ok(())
+}
+
+/// What becomes of a run whose work here failed: interrupted (resumable once the cause is
+/// fixed) if this process still held some of its cases; left to the workers that hold them if
+/// not.
+pub async fn settle_failure(store: &Store, record: &EvalRunRecord, failure: &RunFailure) {
+    let result_id = &record.summary.result_id;
+    if let RunFailure::LeaseLost(_) = failure {
+        tracing::warn!(result_id, "{failure}");
+        return;
+    }
+    tracing::error!(result_id, "eval run failed: {failure}");
+    if let Err(error) = store.interrupt_held_eval_run(record.row, now_seconds()).await {
+        tracing::error!(result_id, "could not mark the run interrupted: {error}");
     }
 }
 
-/// Registers the run as under way in this process, so it can be cancelled and is not started
-/// twice here.
-fn claim_here(services: &Services, result_id: &str) -> Result<(watch::Receiver<bool>, Claim), EvalRunError> {
-    services
-        .eval_runs
-        .claim(result_id)
-        .ok_or_else(|| EvalRunError::AlreadyRunning(result_id.to_string()))
-}
-
-fn spawn_eval_run(
+/// Works on the run here (when this process runs a worker and is not working on it already),
+/// in a task that ends when the run is over wherever it ran.
+pub(crate) fn take_up(
     services: &Services,
     record: EvalRunRecord,
     agent: Arc<dyn Agent>,
-    (cancel, claim): (watch::Receiver<bool>, Claim),
 ) -> tokio::task::JoinHandle<()> {
+    let claim = services
+        .worker
+        .enabled
+        .then(|| services.eval_runs.claim(&record.summary.result_id))
+        .flatten();
     let services = services.clone();
     tokio::spawn(async move {
-        // Dropped when the task ends, however it ends: a panic does not leave the run
-        // registered (and so cancellable and un-resumable) for as long as the process lives.
-        let _claim = claim;
-        let result_id = &record.summary.result_id;
-        let options = RunOptions::default();
-        let run = execute_eval_run(
-            &services.store,
-            &record,
-            agent,
-            &services.scoring,
-            &options,
-            cancel,
-            |_| {},
-        );
-        // A panic (in an agent, a metric) ends the run like a failed write: interrupted, resumable.
-        let outcome = match AssertUnwindSafe(run).catch_unwind().await {
-            Ok(outcome) => outcome,
-            Err(panic) => Err(RunFailure::Panicked(panic_message(panic.as_ref()))),
-        };
-        if let (Ok(RunStatus::Finished), Some(folder)) = (&outcome, &services.folder) {
-            folder
-                .write_run_history(&services.store, &record.summary.app_name, result_id)
-                .await;
-        }
-        if let Err(failure) = outcome {
-            tracing::error!(result_id, "eval run failed: {failure}");
-            // Left `running`, it would look alive until its lease ran out.
-            let _ = services
-                .store
-                .end_eval_run(record.row, RunStatus::Interrupted, now_seconds())
-                .await;
+        match claim {
+            Some(claim) => see_run_through(&services, &record, agent, claim).await,
+            None => {
+                wait_until_over(&services.store, &record).await;
+            }
         }
     })
+}
+
+/// Works on the run until it is over; the claim (this process's registration of the work, by
+/// which it is stopped here) is released however the work ends.
+async fn see_run_through(
+    services: &Services,
+    record: &EvalRunRecord,
+    agent: Arc<dyn Agent>,
+    (cancel, claim): (watch::Receiver<bool>, Claim),
+) {
+    // Dropped when this ends, however it ends: a panic does not leave the run registered (and
+    // so cancellable and un-resumable) for as long as the process lives.
+    let _claim = claim;
+    let options = RunOptions {
+        concurrency: services.worker.concurrency,
+        ..RunOptions::default()
+    };
+    let run = execute_eval_run(
+        &services.store,
+        record,
+        agent,
+        &services.scoring,
+        &options,
+        cancel,
+        |_| {},
+    );
+    // A panic (in an agent, a metric) ends the work like a failed write.
+    let outcome = match AssertUnwindSafe(run).catch_unwind().await {
+        Ok(outcome) => outcome,
+        Err(panic) => Err(RunFailure::Panicked(panic_message(panic.as_ref()))),
+    };
+    match outcome {
+        Ok(RunStatus::Finished) => {
+            if let Some(folder) = &services.folder {
+                folder
+                    .write_run_history(
+                        &services.store,
+                        &record.summary.app_name,
+                        &record.summary.result_id,
+                    )
+                    .await;
+            }
+        }
+        Ok(_) => {}
+        Err(failure) => settle_failure(&services.store, record, &failure).await,
+    }
+}
+
+/// Waits until the run is no longer running, wherever its workers are.
+pub async fn wait_until_over(store: &Store, record: &EvalRunRecord) -> RunStatus {
+    loop {
+        match store
+            .eval_run(&record.summary.app_name, &record.summary.result_id)
+            .await
+        {
+            Ok(stored) if stored.summary.status == RunStatus::Running => {}
+            Ok(stored) => return stored.summary.status,
+            // Deleted while it ran.
+            Err(StoreError::NotFound(_)) => return RunStatus::Cancelled,
+            Err(error) => tracing::warn!("reading run `{}`: {error}", record.summary.result_id),
+        }
+        tokio::time::sleep(POLL).await;
+    }
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

@@ -19,10 +19,12 @@ pub mod run_plan;
 pub mod run_progress;
 pub mod run_summaries;
 pub mod run_views;
+pub mod run_worker;
 pub mod running;
 pub mod sessions;
 pub mod startup;
 pub mod turns;
+pub mod workers;
 
 use crate::agent::AgentProfiles;
 use crate::eval::ScoringServices;
@@ -43,6 +45,8 @@ pub struct Services {
     pub eval_runs: Running,
     /// The agents folder, in folder mode (`evalstudio web`).
     pub folder: Option<Arc<folder::Folder>>,
+    /// Whether this process works on eval runs, and how many case runs of each at once.
+    pub worker: workers::WorkerSettings,
 }
 
 impl Services {
@@ -54,6 +58,7 @@ impl Services {
             turns: Running::default(),
             eval_runs: Running::default(),
             folder: None,
+            worker: workers::WorkerSettings::default(),
         }
     }
 

@@ -13,7 +13,7 @@ use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
 use crate::evalset::CompactEvalSet;
 use crate::records::{MetricChoice, RunCommit, RunOrigin, RunScope, RunStatus};
-use crate::store::{EvalRunRecord, NewEvalRun, Store};
+use crate::store::{cases_per_batch, EvalRunRecord, NewEvalRun, Store};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -194,37 +194,48 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
             commit: plan.commit.as_ref(),
             result_id: None,
             origin: RunOrigin::Evalstudio,
+            queued: true,
         })
         .await?)
 }
 
-/// Takes an interrupted or cancelled run for this process to resume: the run as stored, now
-/// running under this process's lease, and the agent it started with.
-pub async fn claim_resume(
+/// Queues an interrupted or cancelled run again, from any process: the run as stored, now
+/// running, and the agent it started with (which must be a profile here).
+pub async fn requeue_run(
     store: &Store,
     profiles: &AgentProfiles,
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
-    let record = resumable_run(store, app, result_id).await?;
-    claim_run(store, profiles, record).await
-}
-
-/// Takes `record`, read as resumable, for this process: it runs under this process's lease
-/// from now on, with the agent it started with.
-pub async fn claim_run(
-    store: &Store,
-    profiles: &AgentProfiles,
-    mut record: EvalRunRecord,
-) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
-    let result_id = &record.summary.result_id;
+    let mut record = resumable_run(store, app, result_id).await?;
     let agent = profile_agent(profiles, &record.summary.agent)?;
-    // Between the read and here another process may have claimed it: the claim decides.
-    if !store.claim_eval_run(record.row).await? {
-        return Err(EvalRunError::AlreadyRunning(result_id.clone()));
+    let summary = &record.summary;
+    let per_batch = cases_per_batch(summary.num_runs.max(1) as usize);
+    // Between the read and here another process may have resumed it: the update decides.
+    if !store
+        .resume_eval_run(record.row, summary.case_count() as usize, per_batch)
+        .await?
+    {
+        return Err(EvalRunError::AlreadyRunning(summary.result_id.clone()));
     }
     record.summary.status = RunStatus::Running;
     record.summary.finished_at = None;
+    Ok((record, agent))
+}
+
+/// A run for the CLI to work on: an interrupted or cancelled one queued again, or a running one
+/// joined as one more worker (its dead workers' cases are claimed once their leases end).
+pub async fn take_up_run(
+    store: &Store,
+    profiles: &AgentProfiles,
+    app: &str,
+    result_id: &str,
+) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
+    let record = eval_run(store, app, result_id).await?;
+    if record.summary.status != RunStatus::Running {
+        return requeue_run(store, profiles, app, result_id).await;
+    }
+    let agent = profile_agent(profiles, &record.summary.agent)?;
     Ok((record, agent))
 }
 

@@ -6,7 +6,7 @@
 use super::eval_runs::{stored_config, EvalRunError};
 use crate::eval::{metric_stats, summarize_case, CaseRunScores, EvalConfig, MetricStats};
 use crate::records::EvalRunCase;
-use crate::store::{CaseSummaryRow, EvalRunHead, Store, StoreError};
+use crate::store::{BatchWrite, CaseSummaryRow, EvalRunHead, Store, StoreError, Written};
 use std::collections::BTreeMap;
 
 /// The config a run was scored with.
@@ -38,13 +38,16 @@ pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRo
 }
 
 /// Stores finished case runs with their cases' new summaries, each pooled over the case's runs
-/// already stored and the new ones (a new try of a case run replaces the earlier one).
+/// already stored and the new ones (a new try of a case run replaces the earlier one), as long
+/// as this process holds their `batches` (see `BatchWrite`). One worker at a time holds a
+/// case's batch, so the read of its stored runs below cannot race another write of them.
 pub async fn save_case_runs(
     store: &Store,
     run_row: i64,
     rows: &[EvalRunCase],
     config: &EvalConfig,
-) -> Result<(), StoreError> {
+    batches: &BatchWrite,
+) -> Result<Written, StoreError> {
     let mut eval_ids: Vec<String> = rows.iter().map(|row| row.eval_id.clone()).collect();
     eval_ids.sort();
     eval_ids.dedup();
@@ -60,7 +63,7 @@ pub async fn save_case_runs(
         .collect();
     runs.extend(rows.iter().cloned());
     store
-        .save_eval_run_cases(run_row, rows, &summarise(&runs, config))
+        .save_eval_run_cases(run_row, rows, &summarise(&runs, config), batches)
         .await
 }
 

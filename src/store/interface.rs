@@ -7,7 +7,10 @@ use crate::records::{
     CaseInRun, CaseListPage, CaseListQuery, DeletedCase, EvalRunCase, EvalRunSummary, EvalSetSummary,
     ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, StoredCase,
 };
-use crate::store::{CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, NewEvalRun};
+use crate::store::{
+    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, NewEvalRun,
+    Written,
+};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -112,7 +115,7 @@ pub async fn delete_session(&self, app: &str, user: &str, id: &str) -> StoreResu
 // sql/runs.rs
 pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord>;
 pub async fn set_run_label(&self, app: &str, result_id: &str, label: Option<&str>) -> StoreResult<()>;
-pub async fn save_eval_run_cases(&self, run_row: i64, cases: &[EvalRunCase], summaries: &[CaseSummaryRow]) -> StoreResult<()>;
+pub async fn save_eval_run_cases(&self, run_row: i64, cases: &[EvalRunCase], summaries: &[CaseSummaryRow], batches: &BatchWrite) -> StoreResult<Written>;
 pub async fn list_eval_runs(&self, app: &str, eval_set_id: Option<&str>) -> StoreResult<Vec<EvalRunSummary>>;
 pub async fn list_eval_run_heads(&self, app: &str, eval_set_id: Option<&str>) -> StoreResult<Vec<EvalRunHead>>;
 pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord>;
@@ -124,7 +127,6 @@ pub async fn eval_run_cases_after(&self, run_row: i64, after: i64, limit: i64) -
 pub async fn eval_run_results_page(&self, run_row: i64, after: Option<(i64, i64)>, limit: i64) -> StoreResult<Vec<((i64, i64), Value)>>;
 pub async fn eval_run_case_runs(&self, run_row: i64, eval_id: &str) -> StoreResult<Vec<EvalRunCase>>;
 pub async fn eval_run_case_of_session(&self, app: &str, session_id: &str) -> StoreResult<Option<EvalRunCase>>;
-pub async fn finished_eval_run_cases(&self, run_row: i64) -> StoreResult<Vec<(usize, usize)>>;
 // sql/run_summaries.rs
 pub async fn case_summary_count(&self, run_row: i64) -> StoreResult<i64>;
 pub async fn case_summaries(&self, run_row: i64, offset: i64, limit: Option<i64>) -> StoreResult<Vec<CaseSummary>>;
@@ -133,15 +135,20 @@ pub async fn case_outcomes(&self, run_row: i64) -> StoreResult<Vec<CaseOutcome>>
 pub async fn case_across_runs(&self, app: &str, eval_set_id: &str, eval_id: &str, limit: i64) -> StoreResult<Vec<CaseInRun>>;
 pub async fn replace_case_summaries(&self, run_row: i64, cases_version: i64, summaries: &[CaseSummaryRow]) -> StoreResult<bool>;
 pub async fn cache_run_stats(&self, run_row: i64, cases_version: i64, stats_json: &str) -> StoreResult<()>;
-// sql/leases.rs
-pub async fn claim_eval_run(&self, run_row: i64) -> StoreResult<bool>;
-pub async fn renew_eval_run_lease(&self, run_row: i64) -> StoreResult<bool>;
-pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, now: f64) -> StoreResult<()>;
-pub async fn mark_expired_eval_runs(&self) -> StoreResult<u64>;
+// sql/run_queue.rs
+pub async fn claim_run_batch(&self, run_row: i64) -> StoreResult<BatchClaim>;
+pub async fn renew_run_batches(&self, run_row: i64) -> StoreResult<RunStatus>;
+pub async fn release_run_batches(&self, run_row: i64) -> StoreResult<()>;
+pub async fn stop_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<bool>;
+pub async fn interrupt_held_eval_run(&self, run_row: i64, at: f64) -> StoreResult<bool>;
+pub async fn resume_eval_run(&self, run_row: i64, case_count: usize, per_batch: usize) -> StoreResult<bool>;
+pub async fn runs_with_free_batches(&self, limit: i64) -> StoreResult<Vec<(String, String)>>;
+pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<()>;
 }
 
 #[cfg(test)]
 forward! {
     pub async fn forget_case_summaries(&self, run_row: i64) -> StoreResult<()>;
     pub async fn age_deleted_cases(&self, eval_id: &str, days: i64) -> StoreResult<()>;
+    pub async fn expire_run_batch_leases(&self, run_row: i64) -> StoreResult<()>;
 }

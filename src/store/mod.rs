@@ -30,6 +30,6 @@ pub use interface::Store;
 pub use location::Location;
 #[cfg(feature = "ssr")]
 pub use rows::{
-    CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, EvalSetFiles, NewEvalRun,
-    LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
+    cases_per_batch, BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, ClaimedBatch, EvalRunHead,
+    EvalRunRecord, EvalSetFiles, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
 };

@@ -54,6 +54,10 @@ mod dialect {
         "to_char((clock_timestamp() AT TIME ZONE 'UTC') - make_interval(days => $1::int), \
          'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
     pub const EPOCH_NOW: &str = "extract(epoch from clock_timestamp())::float8";
+    /// Workers claiming at once each take another batch rather than queue on one.
+    pub const SKIP_LOCKED: &str = "FOR UPDATE SKIP LOCKED";
+    /// A claim waits for the write holding the rows (its advisory lock does not stop claims).
+    pub const LOCK_ROWS: &str = "FOR UPDATE";
     pub const FIND: &str = "strpos";
     pub const CASE_RUN_STORED: &str = "id";
     pub const VERSIONS_AS_JSON: &str = "COALESCE(json_agg(json_build_object('version', v.version, \

@@ -5,7 +5,7 @@ use super::StoreResult;
 use crate::agent::ToolExecution;
 use crate::eval::CaseSummary;
 use crate::evalset::EvalCase;
-use crate::records::{EvalRunSummary, RunCommit, RunOrigin, RUN_LEASE_SECONDS};
+use crate::records::{EvalRunSummary, RunCommit, RunOrigin, RunStatus, RUN_LEASE_SECONDS};
 use std::time::Duration;
 
 /// A case as one table row: its canonical JSON and the figures the lists show.
@@ -76,6 +76,9 @@ pub struct NewEvalRun<'a> {
     /// ADK's own id, for a run read from an eval history file; else one is made.
     pub result_id: Option<&'a str>,
     pub origin: RunOrigin,
+    /// Whether its case runs wait in batches for workers (a run to execute), or it is only a
+    /// record (a run `adk eval` wrote, stored as it is).
+    pub queued: bool,
 }
 
 /// A run without its stored eval set (which can be large): what lists, progress and statistics
@@ -109,9 +112,60 @@ pub trait EvalSetFiles: Send + Sync {
     fn write(&self, app: &str, eval_set_id: &str, text: Option<&str>) -> StoreResult<()>;
 }
 
-/// How long a lease lasts without renewal: after this a run whose process died reads as
-/// interrupted and can be resumed.
+/// How long a batch's lease lasts without renewal: after this the batch of a worker that died
+/// is claimed by another.
 pub const LEASE_SECONDS: f64 = RUN_LEASE_SECONDS as f64;
 
-/// How often a runner renews its lease: three tries before it runs out.
+/// How often a worker renews its leases: three tries before they run out.
 pub const RENEW_EVERY: Duration = Duration::from_secs(RUN_LEASE_SECONDS / 3);
+
+/// About how many case runs a batch holds: small enough that workers share a run evenly and a
+/// dead worker's batch is little to redo, large enough that claiming costs nothing beside the
+/// agent's time.
+pub const CASE_RUNS_PER_BATCH: usize = 16;
+
+/// Cases per batch for a run of `num_runs` repetitions: a batch holds every repetition of its
+/// cases, so one worker writes each case's summary.
+pub fn cases_per_batch(num_runs: usize) -> usize {
+    (CASE_RUNS_PER_BATCH / num_runs.max(1)).max(1)
+}
+
+/// A batch this process claimed: cases `cases` of the eval set, every repetition, less the
+/// case runs already `stored` (by a worker that died after storing them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimedBatch {
+    pub id: i64,
+    pub cases: std::ops::Range<usize>,
+    /// (run_index, case_index) pairs.
+    pub stored: Vec<(usize, usize)>,
+}
+
+/// What a claim found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchClaim {
+    Claimed(ClaimedBatch),
+    /// None free now: live workers (this process included) hold the run's other batches.
+    Busy,
+    /// Nothing left to claim: the run is no longer running (its status).
+    Over(RunStatus),
+}
+
+/// The batches a write of case runs belongs to: it is stored only while this process holds
+/// every one of `held` (else nothing is written: another worker has them now); the `completed`
+/// ones (their last case runs are in this write) are deleted with it, and when they were the
+/// run's last, the run is finished `at` then.
+#[derive(Debug, Clone, Default)]
+pub struct BatchWrite {
+    pub held: Vec<i64>,
+    pub completed: Vec<i64>,
+    pub at: f64,
+}
+
+/// What a write of case runs did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// Stored; `finished` when it completed the run's last batch.
+    Stored { finished: bool },
+    /// Nothing stored: this process no longer holds a batch of the write.
+    NotHeld,
+}

@@ -50,6 +50,12 @@ mod dialect {
     /// Now, in seconds since the epoch with a fraction: the clock leases are kept by, the
     /// database's, so every process sharing it agrees.
     pub const EPOCH_NOW: &str = "unixepoch('subsec')";
+    /// Claims the row a subquery picks without waiting on rows another claim holds: SQLite
+    /// has one writer at a time, so it needs nothing.
+    pub const SKIP_LOCKED: &str = "";
+    /// Locks the rows a read in a write transaction picks until it ends: BEGIN IMMEDIATE has
+    /// locked the whole database already.
+    pub const LOCK_ROWS: &str = "";
     /// The 1-based position of a text in another (0 when absent): `FIND(haystack, needle)`.
     pub const FIND: &str = "instr";
     /// The column that orders `eval_run_cases` by when each row was stored.

@@ -4,6 +4,7 @@
 
 use crate::common::database::scratch_database;
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::service::workers::WorkerSettings;
 use evalstudio::store::Location;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -59,16 +60,26 @@ async fn spawn(max_body_bytes: usize, app_config: &str, folder: Option<(PathBuf,
         Some(_) => Location::Sqlite(dir.path().join("evalstudio.db")),
         None => scratch_database(dir.path()).await,
     };
-    start(dir, database, max_body_bytes, app_config, folder).await
+    start(dir, database, max_body_bytes, app_config, folder, true).await
 }
 
-/// Starts a server on `database`, its config and site in `dir`.
+/// A server with the agent profiles of `config` that works on no eval runs (`--no-worker`), on
+/// a new database: its runs wait for worker processes ([`TestApp::worker_process`]).
+pub async fn spawn_app_without_worker(config: &str) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let database = scratch_database(dir.path()).await;
+    start(dir, database, DEFAULT_MAX_BODY_BYTES, config, None, false).await
+}
+
+/// Starts a server on `database`, its config and site in `dir`; it works on eval runs when
+/// `worker`.
 async fn start(
     dir: tempfile::TempDir,
     database: Location,
     max_body_bytes: usize,
     app_config: &str,
     folder: Option<(PathBuf, PathBuf)>,
+    worker: bool,
 ) -> TestApp {
     let config_path = dir.path().join("evalstudio.toml");
     std::fs::write(&config_path, app_config).unwrap();
@@ -81,6 +92,10 @@ async fn start(
         agents_dir: folder.as_ref().map(|(dir, _)| dir.clone()),
         adk: folder.map(|(_, adk)| adk),
         adk_web_ui: None,
+        worker: WorkerSettings {
+            enabled: worker,
+            ..WorkerSettings::default()
+        },
     };
     let server = Server::bind(config).await.unwrap();
     let address = format!("http://{}", server.local_addr().unwrap());
@@ -90,6 +105,32 @@ async fn start(
         http: reqwest::Client::new(),
         database,
         _dir: dir,
+    }
+}
+
+/// An `evalstudio worker` process, killed (-9) when dropped.
+pub struct WorkerProcess {
+    child: std::process::Child,
+    log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl WorkerProcess {
+    /// Kills it as `kill -9` does: it stores nothing more and renews no lease.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// What it has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 
@@ -105,7 +146,59 @@ impl TestApp {
     /// A second server on this one's database, as a team runs several behind a load balancer.
     pub async fn another_server(&self) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
-        start(dir, self.database.clone(), DEFAULT_MAX_BODY_BYTES, "", None).await
+        start(dir, self.database.clone(), DEFAULT_MAX_BODY_BYTES, "", None, true).await
+    }
+
+    /// A second server on this one's database with the agent profiles of `config`, working on
+    /// no eval runs.
+    pub async fn another_server_without_worker(&self, config: &str) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        start(
+            dir,
+            self.database.clone(),
+            DEFAULT_MAX_BODY_BYTES,
+            config,
+            None,
+            false,
+        )
+        .await
+    }
+
+    /// The database as `--db` takes it (its password included, unlike `Display`).
+    pub fn db_arg(&self) -> String {
+        match &self.database {
+            Location::Sqlite(path) => path.display().to_string(),
+            Location::Postgres(url) => url.clone(),
+        }
+    }
+
+    /// `evalstudio worker` on this app's database, with the agent profiles of `config` and
+    /// `concurrency` case runs at once; killed when dropped.
+    pub fn worker_process(&self, config: &str, concurrency: usize) -> WorkerProcess {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("evalstudio.toml"), config).unwrap();
+        let log = dir.path().join("worker.log");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_evalstudio"))
+            .arg("worker")
+            .arg("--db")
+            .arg(self.db_arg())
+            .args([
+                "--config",
+                "evalstudio.toml",
+                "--concurrency",
+                &concurrency.to_string(),
+            ])
+            .current_dir(dir.path())
+            .env_remove("DATABASE_URL")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        WorkerProcess {
+            child,
+            log,
+            _dir: dir,
+        }
     }
 
     /// Runs SQL on the app's database behind its back: `sqlite` or `postgres`, as it is.

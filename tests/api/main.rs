@@ -41,3 +41,4 @@ mod scenarios;
 mod servers;
 mod sessions;
 mod tool_replay;
+mod workers;

@@ -6,9 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use std::collections::HashSet;
-
-use futures::stream::{self, Stream, StreamExt};
+use futures::stream::{self, BoxStream, Stream, StreamExt};
 use tokio::sync::Semaphore;
 
 use super::config::EvalConfig;
@@ -64,10 +62,12 @@ pub struct FinishedCase {
 }
 
 /// Which case runs start, and when.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct CaseSchedule<'a> {
-    /// (run_index, case_index) pairs already done (when resuming): left out.
-    pub skip: HashSet<(usize, usize)>,
+    /// The (run_index, case_index) pairs to run, in order, drawn only as there is room for
+    /// another (so a worker claims its next batch of cases when it can start them); `None`:
+    /// every case, `num_runs` times.
+    pub jobs: Option<BoxStream<'a, (usize, usize)>>,
     /// When set, each case run takes a permit (for good) before it starts, and the caller adds
     /// permits back as it disposes of finished case runs (say, once they are stored). That
     /// bounds the finished case runs waiting on the caller without pausing the ones running.
@@ -86,53 +86,55 @@ pub fn run_and_score<'a>(
     options: &'a RunOptions,
     schedule: CaseSchedule<'a>,
 ) -> impl Stream<Item = FinishedCase> + 'a {
-    let CaseSchedule { skip, admission } = schedule;
+    let CaseSchedule { jobs, admission } = schedule;
     let count = expected.case_count();
-    let jobs = (0..options.num_runs.max(1))
-        .flat_map(move |run| (0..count).map(move |index| (run, index)))
-        .filter(move |job| !skip.contains(job));
-    stream::iter(jobs)
-        .map(move |(run_index, case_index)| {
-            let agent = agent.clone();
-            async move {
-                if let Some(admission) = admission {
-                    admission
-                        .acquire()
-                        .await
-                        .expect("the admission semaphore is never closed")
-                        .forget();
-                }
-                // Each case is read (parsed again, for a compact set) only once its turn comes.
-                let case = expected.case(case_index);
-                let mut attempts = 1;
-                let run = || {
-                    run_case(
-                        agent.as_ref(),
-                        app_name,
-                        &case,
-                        &config.simulator,
-                        services,
-                        options,
-                    )
-                };
-                let mut case_run = run().await;
-                while case_run.error.is_some() && case_run.retryable && attempts <= options.retries {
-                    tokio::time::sleep(options.retry_backoff * (1 << (attempts - 1).min(16))).await;
-                    attempts += 1;
-                    case_run = run().await;
-                }
-                let mut result =
-                    score_case(expected.eval_set_id(), case, case_run.actual, config, services).await;
-                result.session_id = case_run.session_id;
-                result.error = case_run.error;
-                result.tool_sources = case_run.tool_sources;
-                FinishedCase {
-                    run_index,
-                    case_index,
-                    result,
-                    attempts,
-                }
+    let jobs = jobs.unwrap_or_else(|| {
+        stream::iter(
+            (0..options.num_runs.max(1)).flat_map(move |run| (0..count).map(move |index| (run, index))),
+        )
+        .boxed()
+    });
+    jobs.map(move |(run_index, case_index)| {
+        let agent = agent.clone();
+        async move {
+            if let Some(admission) = admission {
+                admission
+                    .acquire()
+                    .await
+                    .expect("the admission semaphore is never closed")
+                    .forget();
             }
-        })
-        .buffer_unordered(options.concurrency.max(1))
+            // Each case is read (parsed again, for a compact set) only once its turn comes.
+            let case = expected.case(case_index);
+            let mut attempts = 1;
+            let run = || {
+                run_case(
+                    agent.as_ref(),
+                    app_name,
+                    &case,
+                    &config.simulator,
+                    services,
+                    options,
+                )
+            };
+            let mut case_run = run().await;
+            while case_run.error.is_some() && case_run.retryable && attempts <= options.retries {
+                tokio::time::sleep(options.retry_backoff * (1 << (attempts - 1).min(16))).await;
+                attempts += 1;
+                case_run = run().await;
+            }
+            let mut result =
+                score_case(expected.eval_set_id(), case, case_run.actual, config, services).await;
+            result.session_id = case_run.session_id;
+            result.error = case_run.error;
+            result.tool_sources = case_run.tool_sources;
+            FinishedCase {
+                run_index,
+                case_index,
+                result,
+                attempts,
+            }
+        }
+    })
+    .buffer_unordered(options.concurrency.max(1))
 }

@@ -8,7 +8,7 @@ mod case_versions;
 mod deleted_cases;
 mod eval_set_files;
 mod eval_sets;
-mod leases;
+mod run_queue;
 mod run_summaries;
 mod runs;
 mod sessions;
@@ -26,7 +26,7 @@ pub struct SqlStore {
     pool: sqlx::Pool<Db>,
     /// Where it is, for logs and for tests that open it again.
     location: Location,
-    /// Whose leases this handle holds (see `leases`).
+    /// Whose leases this handle holds (see `run_queue`).
     boot_id: Arc<str>,
     /// Where evalsets are also files (folder mode; see `eval_set_files`).
     files: Arc<OnceLock<Arc<dyn EvalSetFiles>>>,

@@ -1,29 +1,24 @@
 //! Evaluation runs: the run row, then one row per case run written as it finishes.
 
-use super::leases::LIVE_STATUS;
+use super::run_queue::{complete, enqueue, holds};
 use super::run_summaries::write_summaries;
 use super::{dialect, numbered_places, Row, SqlStore};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
 use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
 use crate::store::{
-    corrupt, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError, StoreResult, LEASE_SECONDS,
-    SUMMARY_FORMAT,
+    cases_per_batch, corrupt, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError,
+    StoreResult, Written, SUMMARY_FORMAT,
 };
 use serde_json::Value;
 use sqlx::Row as _;
 use std::sync::LazyLock;
 
-/// A run's summary columns; its status as readers see it (a run whose lease ended is interrupted).
-static SUMMARY_COLUMNS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "r.result_id, r.app_name, r.eval_set_id, r.agent, {status} AS status, r.num_runs, \
-         r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
-         r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set, \
-         r.tool_execution, r.replay_miss, r.git_commit, r.git_dirty, r.origin",
-        status = LIVE_STATUS.as_str()
-    )
-});
+/// A run's summary columns.
+const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, r.status, r.num_runs, \
+     r.total, r.created_at, r.finished_at, r.cases_done AS done, r.cases_passed AS passed, \
+     r.cases_failed AS failed, r.cases_errored AS errors, r.label, r.whole_set, \
+     r.tool_execution, r.replay_miss, r.git_commit, r.git_dirty, r.origin";
 
 /// Whether a row of `eval_run_cases` failed in the sense of "failed in the latest run" (as
 /// [`EvalRunCase::failed`]): its status is FAILED or its agent errored.
@@ -35,7 +30,8 @@ const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format,
      CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
 impl SqlStore {
-    /// Records a new run as `running`, its lease held by this process. The result id follows ADK
+    /// Records a new run as `running`, its cases queued in batches for workers when it is to be
+    /// executed (`queued`). The result id follows ADK
     /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
     pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
         let base = match run.result_id {
@@ -56,14 +52,13 @@ impl SqlStore {
                 format!("{base}_{attempt}")
             };
             let mut transaction = self.begin_write().await?;
-            let inserted: Option<i64> = sqlx::query_scalar(&format!(
+            let inserted: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
-                 config_json, num_runs, total, lease_owner, lease_expires_at, created_at, summarised, \
+                 config_json, num_runs, total, created_at, summarised, \
                  label, whole_set, tool_execution, replay_miss, git_commit, git_dirty, origin) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, {now} + $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
                  ON CONFLICT (result_id) DO NOTHING RETURNING id",
-                now = dialect::EPOCH_NOW
-            ))
+            )
             .bind(&result_id)
             .bind(run.app_name)
             .bind(run.eval_set_id)
@@ -72,8 +67,6 @@ impl SqlStore {
             .bind(run.config_json)
             .bind(run.num_runs as i64)
             .bind(run.total as i64)
-            .bind(self.boot_id())
-            .bind(LEASE_SECONDS)
             .bind(run.created_at)
             .bind(SUMMARY_FORMAT)
             .bind(run.label)
@@ -91,6 +84,10 @@ impl SqlStore {
                     .bind(run.expected_json)
                     .execute(&mut *transaction)
                     .await?;
+                if run.queued {
+                    let cases = run.total / run.num_runs.max(1);
+                    enqueue(&mut transaction, run_row, cases, cases_per_batch(run.num_runs)).await?;
+                }
                 transaction.commit().await?;
                 return self.eval_run(run.app_name, &result_id).await;
             }
@@ -124,8 +121,12 @@ impl SqlStore {
         run_row: i64,
         cases: &[EvalRunCase],
         summaries: &[CaseSummaryRow],
-    ) -> StoreResult<()> {
+        batches: &BatchWrite,
+    ) -> StoreResult<Written> {
         let mut transaction = self.begin_write().await?;
+        if !holds(&mut transaction, self.boot_id(), run_row, batches).await? {
+            return Ok(Written::NotHeld);
+        }
         let mut counts = CaseCounts::default();
         for case in cases {
             let earlier: Option<(i64, Option<String>)> = sqlx::query_as(
@@ -183,8 +184,9 @@ impl SqlStore {
         if updated.rows_affected() != 1 {
             return Err(StoreError::NotFound(format!("eval run #{run_row} not found")));
         }
+        let finished = complete(&mut transaction, run_row, batches).await?;
         transaction.commit().await?;
-        Ok(())
+        Ok(Written::Stored { finished })
     }
 
     /// The app's runs, newest first; only those of one eval set when given.
@@ -211,7 +213,7 @@ impl SqlStore {
             "SELECT {HEAD_COLUMNS}, {summary} FROM eval_runs r \
              WHERE r.app_name = $1 AND ($2 IS NULL OR r.eval_set_id = $3) \
              ORDER BY r.created_at DESC, r.id DESC",
-            summary = SUMMARY_COLUMNS.as_str()
+            summary = SUMMARY_COLUMNS
         ))
         .bind(app)
         .bind(eval_set_id)
@@ -248,7 +250,7 @@ impl SqlStore {
         sqlx::query(&format!(
             "SELECT {columns}, {summary} FROM eval_runs r \
              WHERE r.app_name = $1 AND r.result_id = $2",
-            summary = SUMMARY_COLUMNS.as_str()
+            summary = SUMMARY_COLUMNS
         ))
         .bind(app)
         .bind(result_id)
@@ -401,16 +403,6 @@ impl SqlStore {
         .await?;
         row.as_ref().map(run_case).transpose()
     }
-
-    /// The (run_index, case_index) pairs already stored, which a resume skips.
-    pub async fn finished_eval_run_cases(&self, run_row: i64) -> StoreResult<Vec<(usize, usize)>> {
-        let rows: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT run_index, case_index FROM eval_run_cases WHERE run_row = $1")
-                .bind(run_row)
-                .fetch_all(&self.pool)
-                .await?;
-        Ok(rows.into_iter().map(|(r, c)| (r as usize, c as usize)).collect())
-    }
 }
 
 /// Changes to a run's counts of stored case runs.
@@ -470,6 +462,12 @@ fn stored_tools(row: &Row) -> StoreResult<ToolExecution> {
     }
 }
 
+/// A run's status as the `status` column spells it.
+pub(super) fn parse_status(status: &str) -> StoreResult<RunStatus> {
+    RunStatus::parse(status)
+        .ok_or_else(|| StoreError::Database(sqlx::Error::Protocol(format!("unknown run status `{status}`"))))
+}
+
 fn run_summary(row: &Row) -> StoreResult<EvalRunSummary> {
     let status: String = row.try_get("status")?;
     Ok(EvalRunSummary {
@@ -477,9 +475,7 @@ fn run_summary(row: &Row) -> StoreResult<EvalRunSummary> {
         app_name: row.try_get("app_name")?,
         eval_set_id: row.try_get("eval_set_id")?,
         agent: row.try_get("agent")?,
-        status: RunStatus::parse(&status).ok_or_else(|| {
-            StoreError::Database(sqlx::Error::Protocol(format!("unknown run status `{status}`")))
-        })?,
+        status: parse_status(&status)?,
         num_runs: row.try_get("num_runs")?,
         total: row.try_get("total")?,
         done: row.try_get("done")?,

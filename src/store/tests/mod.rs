@@ -5,6 +5,7 @@ use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
 use crate::testing::database::scratch_database;
 
 mod eval_set_files;
+mod run_queue;
 mod sessions;
 
 async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
@@ -202,7 +203,7 @@ async fn pages_are_clamped() {
     );
 }
 
-fn case_run(case_index: i64, status: i64) -> EvalRunCase {
+pub(super) fn case_run(case_index: i64, status: i64) -> EvalRunCase {
     EvalRunCase {
         run_index: 0,
         case_index,
@@ -216,15 +217,21 @@ fn case_run(case_index: i64, status: i64) -> EvalRunCase {
 
 /// A new run of three cases of the demo app's `weather` evalset.
 async fn weather_run(store: &Store) -> EvalRunRecord {
+    new_run(store, "weather", 3, false).await
+}
+
+/// A new run of the demo app's `eval_set_id` with `cases` one-repetition cases, `queued` for
+/// workers or only recorded.
+pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize, queued: bool) -> EvalRunRecord {
     store
         .create_eval_run(&NewEvalRun {
             app_name: "demo",
-            eval_set_id: "weather",
+            eval_set_id,
             agent: "demo",
-            expected_json: r#"{"eval_set_id": "weather", "eval_cases": []}"#,
+            expected_json: &format!(r#"{{"eval_set_id": "{eval_set_id}", "eval_cases": []}}"#),
             config_json: r#"{"criteria": {}}"#,
             num_runs: 1,
-            total: 3,
+            total: cases,
             created_at: 1.0,
             label: None,
             whole_set: true,
@@ -232,6 +239,7 @@ async fn weather_run(store: &Store) -> EvalRunRecord {
             commit: None,
             result_id: None,
             origin: Default::default(),
+            queued,
         })
         .await
         .unwrap()
@@ -242,12 +250,22 @@ async fn finished_case_runs_are_stored_in_batches() {
     let (_dir, store) = temp_store().await;
     let run = weather_run(&store).await;
     store
-        .save_eval_run_cases(run.row, &[case_run(0, 2), case_run(1, 1)], &[])
+        .save_eval_run_cases(
+            run.row,
+            &[case_run(0, 2), case_run(1, 1)],
+            &[],
+            &BatchWrite::default(),
+        )
         .await
         .unwrap();
     // A retry of case 0 replaces its earlier row.
     store
-        .save_eval_run_cases(run.row, &[case_run(2, 1), case_run(0, 1)], &[])
+        .save_eval_run_cases(
+            run.row,
+            &[case_run(2, 1), case_run(0, 1)],
+            &[],
+            &BatchWrite::default(),
+        )
         .await
         .unwrap();
     let stored = store.eval_run_cases(run.row, true).await.unwrap();
@@ -267,7 +285,7 @@ async fn finished_case_runs_are_stored_in_batches() {
 
     // A batch for a run that does not exist is an error, not a silent loss.
     assert!(store
-        .save_eval_run_cases(run.row + 1, &[case_run(0, 1)], &[])
+        .save_eval_run_cases(run.row + 1, &[case_run(0, 1)], &[], &BatchWrite::default())
         .await
         .is_err());
     assert_eq!(store.eval_run_cases(run.row + 1, false).await.unwrap().len(), 0);
@@ -283,7 +301,10 @@ async fn a_runs_results_read_a_page_at_a_time_in_run_and_case_order() {
     };
     // Stored out of order, across two runs.
     let cases = [second_run(0), case_run(2, 1), case_run(0, 1), case_run(1, 2)];
-    store.save_eval_run_cases(run.row, &cases, &[]).await.unwrap();
+    store
+        .save_eval_run_cases(run.row, &cases, &[], &BatchWrite::default())
+        .await
+        .unwrap();
     let mut read = Vec::new();
     let mut after = None;
     loop {
@@ -402,7 +423,7 @@ async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_ti
     let cases = [case_run(2, 2), case_run(0, 1), case_run(1, 1)];
     let summaries = [summary_row(2, 0.0), summary_row(0, 1.0), summary_row(1, 0.75)];
     store
-        .save_eval_run_cases(run.row, &cases, &summaries)
+        .save_eval_run_cases(run.row, &cases, &summaries, &BatchWrite::default())
         .await
         .unwrap();
     assert_eq!(store.case_summary_count(run.row).await.unwrap(), 3);
@@ -441,7 +462,12 @@ async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_ti
     let cached = store.eval_run_head("demo", &run.summary.result_id).await.unwrap();
     assert_eq!(cached.stats_json.as_deref(), Some("[1]"));
     store
-        .save_eval_run_cases(run.row, &[case_run(2, 1)], &[summary_row(2, 1.0)])
+        .save_eval_run_cases(
+            run.row,
+            &[case_run(2, 1)],
+            &[summary_row(2, 1.0)],
+            &BatchWrite::default(),
+        )
         .await
         .unwrap();
     store
