@@ -9,6 +9,7 @@
 
 #[path = "common/mod.rs"]
 mod common;
+use common::cpu_seconds;
 
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::store::Location;
@@ -164,15 +165,4 @@ fn write_folder(agents: &Path) -> usize {
         std::fs::write(app.join(format!("set_{set:04}.evalset.json")), text).unwrap();
     }
     bytes
-}
-
-/// CPU time (user + system) this process has used, in seconds.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let ticks: f64 = fields
-        .get(11..13)
-        .map_or(0.0, |f| f.iter().filter_map(|t| t.parse::<f64>().ok()).sum());
-    ticks / 100.0
 }

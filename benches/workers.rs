@@ -8,12 +8,15 @@
 //! On a SQLite file, or on PostgreSQL under `scripts/with-postgres` (`make bench` runs both).
 //! `BENCH_WORKER_CASES` changes the number of cases.
 
+#[path = "common/mod.rs"]
+mod common;
 #[allow(dead_code)]
 #[path = "../src/testing/database.rs"]
 mod database;
 #[path = "common/runs.rs"]
 mod runs;
 
+use common::cpu_seconds;
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
 use evalstudio::eval::{RunOptions, ScoringServices};
 use evalstudio::records::RunStatus;
@@ -54,6 +57,7 @@ fn main() {
             let record = record_one_turn_run(&stores[0], agent.clone(), cases).await;
             let (_keep_open, never_cancelled) = tokio::sync::watch::channel(false);
             let started = Instant::now();
+            let cpu_before = cpu_seconds();
             let ends = join_all(stores.iter().map(|store| {
                 execute_eval_run(
                     store,
@@ -67,6 +71,7 @@ fn main() {
             }))
             .await;
             let wall = started.elapsed();
+            let cpu = cpu_seconds() - cpu_before;
             for end in ends {
                 assert_eq!(end.expect("the worker ran"), RunStatus::Finished);
             }
@@ -79,10 +84,12 @@ fn main() {
             let ideal = LATENCY.as_secs_f64() * cases as f64 / (CONCURRENCY * workers) as f64;
             println!(
                 "workers on {backend}: {cases} cases × {} ms, {CONCURRENCY} at once per worker, {workers} worker(s): \
-                 {:.2} s (ideal {ideal:.2} s, {:.3}×)",
+                 {:.2} s (ideal {ideal:.2} s, {:.3}×); this process's CPU {cpu:.1} s ({:.2} cores busy of {})",
                 LATENCY.as_millis(),
                 wall.as_secs_f64(),
-                wall.as_secs_f64() / ideal
+                wall.as_secs_f64() / ideal,
+                cpu / wall.as_secs_f64(),
+                std::thread::available_parallelism().map_or(1, usize::from),
             );
         }
     });

@@ -129,6 +129,29 @@ test('Stop ends a running turn and keeps what was said', async ({ page }) => {
   await expect(page.locator('.transcript .bubble-agent').last()).toContainText('You said: hello again');
 });
 
+test('a turn under way is followed in a second tab, which can stop it', async ({ page, context }) => {
+  await open(page, '/chat?app=fake');
+  await page.getByLabel('Message').fill('tell me something slow');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page).toHaveURL(/\/chat\?app=fake&session=/);
+  await expect(page.locator('.transcript .bubble-agent').first()).toContainText('word2');
+
+  // Opened elsewhere (another tab here; another server behind a load balancer alike), the
+  // session shows the turn going on, read from the database.
+  const second = await context.newPage();
+  await open(second, page.url());
+  await expect(second.locator('.transcript .bubble-user').last()).toContainText('tell me something slow');
+  const followed = second.locator('.transcript .bubble-agent').last();
+  await expect(followed).toContainText('word4');
+  await expect(second.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  await second.getByRole('button', { name: 'Stop' }).click();
+  await expect(second.getByRole('status').filter({ hasText: 'Stopped' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Stopped' })).toBeVisible();
+  await expect(second.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await second.close();
+});
+
 test('what is typed in the Eval panel during a new session\'s first answer stays', async ({ page }) => {
   await open(page, '/chat?app=fake');
   await page.getByLabel('Message').fill('tell me something slow');

@@ -46,9 +46,19 @@ pub async fn get_chat_session(app: String, session_id: String) -> Result<Session
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChatStreamItem {
-    Event { event: AgentEvent },
-    Done { turn: SessionTurn },
-    Failed { message: String },
+    /// A followed turn (see [`follow_chat_turn`]) begins with what the user said.
+    Started {
+        user_message: String,
+    },
+    Event {
+        event: AgentEvent,
+    },
+    Done {
+        turn: SessionTurn,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 /// Runs one turn, streaming its events as they happen. The turn is recorded even if the
@@ -83,18 +93,41 @@ pub async fn stream_chat_message(
             },
         }
     });
-    let lines = events.chain(end).map(|item| {
-        let mut line = serde_json::to_string(&item).expect("chat stream items serialize");
-        line.push('\n');
-        Ok::<_, ServerFnError>(line)
-    });
-    Ok(ByteStream::new(lines))
+    Ok(ByteStream::new(events.chain(end).map(stream_line)))
 }
 
-/// Stops the session's running turn, keeping what the agent did so far. False if none ran.
-#[server]
+/// Follows the session's turn under way, wherever it runs, in [`stream_chat_message`]'s lines
+/// (beginning with `Started`); nothing when no turn is under way.
+#[server(output = Streaming, endpoint = "follow_chat_turn")]
+pub async fn follow_chat_turn(app: String, session_id: String) -> Result<ByteStream, ServerFnError> {
+    use crate::service::turn_following::{follow_turn, Followed};
+    use futures::StreamExt;
+    let followed = follow_turn(&services(), &app, BROWSER_USER, &session_id)
+        .await
+        .map_err(server_error)?;
+    let items = followed.map(|followed| match followed {
+        Followed::Started { user_message } => ChatStreamItem::Started { user_message },
+        Followed::Event(event) => ChatStreamItem::Event { event },
+        Followed::Recorded(turn) => ChatStreamItem::Done { turn },
+        Followed::Lost(message) => ChatStreamItem::Failed { message },
+    });
+    Ok(ByteStream::new(items.map(stream_line)))
+}
+
+#[cfg(feature = "ssr")]
+fn stream_line(item: ChatStreamItem) -> Result<String, ServerFnError> {
+    let mut line = serde_json::to_string(&item).expect("chat stream items serialize");
+    line.push('\n');
+    Ok(line)
+}
+
+/// Stops the session's running turn, wherever it runs, keeping what the agent did so far.
+/// False if none ran.
+#[server(endpoint = "stop_chat_turn")]
 pub async fn stop_chat_turn(session_id: String) -> Result<bool, ServerFnError> {
-    Ok(services().turns.stop(&session_id))
+    turns::stop_turn(&services(), &session_id)
+        .await
+        .map_err(server_error)
 }
 
 /// Splits a byte stream into lines; a line may arrive in pieces, cut anywhere (even inside a

@@ -23,6 +23,7 @@ pub mod run_worker;
 pub mod running;
 pub mod sessions;
 pub mod startup;
+pub mod turn_following;
 pub mod turns;
 pub mod workers;
 

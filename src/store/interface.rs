@@ -1,6 +1,7 @@
 //! `Store`: the one interface to the store, forwarding each call to its backend's queries.
 
 use super::{postgres, sqlite, EvalSetFiles, Location, StoreError, StoreResult};
+use crate::agent::AgentEvent;
 use crate::eval::{CaseOutcome, CaseSummary};
 use crate::evalset::{EvalCase, EvalSet};
 use crate::records::{
@@ -8,8 +9,8 @@ use crate::records::{
     ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, StoredCase,
 };
 use crate::store::{
-    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, NewEvalRun,
-    Written,
+    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, LiveTurnRead,
+    NewEvalRun, Written,
 };
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -112,6 +113,12 @@ pub async fn get_session(&self, app: &str, user: &str, id: &str) -> StoreResult<
 pub async fn append_turn(&self, app: &str, user: &str, id: &str, turn: &SessionTurn) -> StoreResult<()>;
 pub async fn rename_session(&self, app: &str, user: &str, id: &str, title: &str) -> StoreResult<()>;
 pub async fn delete_session(&self, app: &str, user: &str, id: &str) -> StoreResult<()>;
+// sql/live_turns.rs
+pub async fn begin_live_turn(&self, session_id: &str, invocation_id: &str, user_message: &str) -> StoreResult<bool>;
+pub async fn push_live_event(&self, session_id: &str, invocation_id: &str, position: i64, event: &AgentEvent) -> StoreResult<()>;
+pub async fn renew_live_turn(&self, session_id: &str, invocation_id: &str) -> StoreResult<bool>;
+pub async fn request_turn_stop(&self, session_id: &str) -> StoreResult<bool>;
+pub async fn live_turn(&self, session_id: &str, after: i64) -> StoreResult<Option<LiveTurnRead>>;
 // sql/runs.rs
 pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord>;
 pub async fn set_run_label(&self, app: &str, result_id: &str, label: Option<&str>) -> StoreResult<()>;

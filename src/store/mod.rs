@@ -31,5 +31,6 @@ pub use location::Location;
 #[cfg(feature = "ssr")]
 pub use rows::{
     cases_per_batch, BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, ClaimedBatch, EvalRunHead,
-    EvalRunRecord, EvalSetFiles, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
+    EvalRunRecord, EvalSetFiles, LiveTurnRead, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY,
+    SUMMARY_FORMAT,
 };

@@ -169,3 +169,15 @@ pub enum Written {
     /// Nothing stored: this process no longer holds a batch of the write.
     NotHeld,
 }
+
+/// A chat turn under way as the store holds it: what the user said and the agent's events
+/// stored so far after the position asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveTurnRead {
+    pub invocation_id: String,
+    pub user_message: String,
+    /// (position, event), in order.
+    pub events: Vec<(i64, crate::agent::AgentEvent)>,
+    /// Its lease has ended: the process running it died or hung.
+    pub abandoned: bool,
+}

@@ -21,6 +21,7 @@ mod agents_folder;
 mod cancel_and_resume;
 mod case_history;
 mod cases;
+mod chat_across_servers;
 mod cli_database;
 mod delete_undo;
 mod eval_runs;

@@ -8,6 +8,7 @@ mod case_versions;
 mod deleted_cases;
 mod eval_set_files;
 mod eval_sets;
+mod live_turns;
 mod run_queue;
 mod run_summaries;
 mod runs;

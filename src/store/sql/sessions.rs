@@ -136,6 +136,12 @@ impl SqlStore {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        // Recorded, it is no longer under way.
+        sqlx::query("DELETE FROM live_turns WHERE session_id = $1 AND invocation_id = $2")
+            .bind(id)
+            .bind(&turn.invocation_id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

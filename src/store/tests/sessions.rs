@@ -91,3 +91,62 @@ async fn sessions_keep_their_turns_in_order() {
     ));
     assert_eq!(store.list_sessions("demo", "alice").await.unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_live_turn_holds_its_session_across_processes_until_recorded_or_abandoned() {
+    let (_dir, running) = temp_store().await;
+    let other = crate::store::Store::open(running.location()).await.unwrap();
+    running
+        .create_session("demo", "alice", Some("s1"), &Map::new())
+        .await
+        .unwrap();
+    let recorded = turn("hello");
+    let id = recorded.invocation_id.as_str();
+    assert!(running.begin_live_turn("s1", id, "hello").await.unwrap());
+    assert!(
+        !other.begin_live_turn("s1", "e-other", "again").await.unwrap(),
+        "one turn at a time"
+    );
+    for (position, event) in recorded.events.iter().enumerate() {
+        running
+            .push_live_event("s1", id, position as i64, event)
+            .await
+            .unwrap();
+    }
+    let seen = other.live_turn("s1", -1).await.unwrap().unwrap();
+    assert_eq!(
+        (
+            seen.invocation_id.as_str(),
+            seen.user_message.as_str(),
+            seen.abandoned
+        ),
+        (id, "hello", false)
+    );
+    assert_eq!(seen.events.len(), 2);
+    assert_eq!(
+        other.live_turn("s1", 0).await.unwrap().unwrap().events.len(),
+        1,
+        "only those after"
+    );
+
+    // A stop asked through the other process reaches the running one at its next renewal.
+    assert!(!running.renew_live_turn("s1", id).await.unwrap());
+    assert!(other.request_turn_stop("s1").await.unwrap());
+    assert!(running.renew_live_turn("s1", id).await.unwrap());
+    assert!(
+        other.renew_live_turn("s1", id).await.unwrap(),
+        "not the other's turn: it stops"
+    );
+
+    running
+        .append_turn("demo", "alice", "s1", &recorded)
+        .await
+        .unwrap();
+    assert_eq!(
+        other.live_turn("s1", -1).await.unwrap(),
+        None,
+        "recorded, it is over"
+    );
+    assert!(!other.request_turn_stop("s1").await.unwrap());
+    assert!(other.begin_live_turn("s1", "e-next", "next").await.unwrap());
+}

@@ -7,7 +7,7 @@ use super::add_session_panel::{AddSessionForm, AddSessionPanel};
 use super::chat_href;
 use super::composer::Composer;
 use super::follow_latest::FollowLatest;
-use super::live_turn::{stream_turn, LiveTurn};
+use super::live_turn::{follow_turn, stream_turn, LiveTurn};
 use super::session_list::SessionList;
 use super::session_title::SessionTitle;
 use super::transcript::Transcript;
@@ -84,6 +84,7 @@ struct ChatState {
 
 impl ChatState {
     fn new(app: String, session_id: Memo<Option<String>>, sessions_changed: RwSignal<u32>) -> Self {
+        let app_name = app.clone();
         let session = Resource::new(
             move || session_id.get(),
             move |id| {
@@ -107,13 +108,46 @@ impl ChatState {
         };
         Effect::watch(
             move || session_id.get(),
-            move |_, _, _| {
-                chat.new_turns.set(Vec::new());
-                chat.add_form.session_changed();
+            move |id, previous, _| {
+                if previous.is_some() {
+                    chat.new_turns.set(Vec::new());
+                    chat.add_form.session_changed();
+                }
+                // A turn found under way belongs to the session it was found in.
+                if chat
+                    .live
+                    .with_untracked(|l| l.as_ref().is_some_and(|l| l.followed))
+                {
+                    chat.live.set(None);
+                }
+                // Not while this page sends one (a new session's first turn names it).
+                if let Some(id) = id.clone().filter(|_| chat.live.with_untracked(Option::is_none)) {
+                    spawn_local(chat.follow(app_name.clone(), id));
+                }
             },
-            false,
+            true,
         );
         chat
+    }
+
+    /// Follows the session's turn under way, if one is (sent from another tab or browser).
+    async fn follow(self, app: String, session_id: String) {
+        let outcome = follow_turn(app, session_id.clone(), self.live).await;
+        let still_shown = self.session_id.get_untracked().as_deref() == Some(session_id.as_str());
+        match outcome {
+            Ok(None) => return,
+            Ok(Some(turn)) if still_shown => self.new_turns.update(|turns| turns.push(turn)),
+            Ok(Some(_)) => {}
+            Err(message) if still_shown => self.send_error.set(Some(message)),
+            Err(_) => {}
+        }
+        if self.live.with_untracked(|l| {
+            l.as_ref()
+                .is_some_and(|l| l.followed && l.session_id == session_id)
+        }) {
+            self.live.set(None);
+        }
+        self.sessions_changed.update(|n| *n += 1);
     }
 
     /// Sends `message` as the next turn, in a new session when none is shown (the address then
@@ -124,6 +158,7 @@ impl ChatState {
             session_id: self.session_id.get_untracked().unwrap_or_default(),
             user_message: message.clone(),
             events: Vec::new(),
+            followed: false,
         }));
         let (id, created) = match self.session_id.get_untracked() {
             Some(id) => (id, false),
