@@ -98,6 +98,9 @@ async fn work(
     // started ones are unstored, so if the disk falls behind, finished cases wait in bounded
     // numbers without pausing the ones under way.
     let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<FinishedCase>();
+    // Batches are claimed ahead, up to `concurrency` case runs not started yet, so a slot that
+    // frees never waits on a claim.
+    let (job_tx, job_rx) = mpsc::channel::<(usize, usize)>(options.concurrency.max(1));
     let admission = Semaphore::new(options.concurrency.max(1) + WRITE_BATCH);
     let admission = &admission;
     let run_cases = async move {
@@ -110,7 +113,7 @@ async fn work(
             services,
             &options,
             CaseSchedule {
-                jobs: Some(queue.jobs()),
+                jobs: Some(jobs(job_rx)),
                 admission: Some(admission),
             },
         ));
@@ -153,7 +156,12 @@ async fn work(
         Ok::<(), RunFailure>(())
     };
     let stopped_here = tokio::select! {
-        written = async { tokio::try_join!(async { Ok(run_cases.await) }, write_cases) } => written?.0,
+        written = async {
+            tokio::try_join!(async { Ok(run_cases.await) }, write_cases, async {
+                queue.feed(job_tx).await;
+                Ok(())
+            })
+        } => written?.0,
         over = keep_leases(store, record.row) => Some(over?),
     };
     match stopped_here {
@@ -189,16 +197,22 @@ struct Queue<'a> {
     outcome: Mutex<Option<Result<RunStatus, RunFailure>>>,
 }
 
-impl<'a> Queue<'a> {
-    /// The case runs of the batches this worker claims, one batch at a time as the runner has
-    /// room; it ends when the run is over (or a claim failed).
-    fn jobs(&'a self) -> BoxStream<'a, (usize, usize)> {
-        stream::unfold((), move |()| async move {
-            let jobs = self.next_batch().await?;
-            Some((stream::iter(jobs), ()))
-        })
-        .flatten()
-        .boxed()
+impl Queue<'_> {
+    /// Claims batches and hands their case runs to the runner (waiting while it has enough
+    /// not started yet), until the run is over (or a claim failed, or the runner stopped).
+    async fn feed(&self, jobs: mpsc::Sender<(usize, usize)>) {
+        loop {
+            let batch = tokio::select! {
+                batch = self.next_batch() => batch,
+                () = jobs.closed() => return,
+            };
+            let Some(batch) = batch else { return };
+            for job in batch {
+                if jobs.send(job).await.is_err() {
+                    return;
+                }
+            }
+        }
     }
 
     /// The case runs of the next batch claimed; `None` once there will be no more.
@@ -276,6 +290,14 @@ impl<'a> Queue<'a> {
             .take()
             .unwrap_or(Ok(RunStatus::Finished))
     }
+}
+
+/// The case runs handed over by [`Queue::feed`], as the runner takes them; ends when it stops.
+fn jobs<'a>(handed: mpsc::Receiver<(usize, usize)>) -> BoxStream<'a, (usize, usize)> {
+    stream::unfold(handed, |mut handed| async move {
+        handed.recv().await.map(|job| (job, handed))
+    })
+    .boxed()
 }
 
 /// The case runs of `batch` not stored yet, repetition by repetition.
