@@ -75,19 +75,19 @@ impl SqlStore {
     }
 
     async fn why_nothing_to_claim(&self, run_row: i64) -> StoreResult<BatchClaim> {
-        let row: Option<(String, i64)> = sqlx::query_as(
-            "SELECT r.status, (SELECT COUNT(*) FROM run_batches b WHERE b.run_row = r.id) \
+        let row: Option<(String, bool)> = sqlx::query_as(
+            "SELECT r.status, EXISTS (SELECT 1 FROM run_batches b WHERE b.run_row = r.id) \
              FROM eval_runs r WHERE r.id = $1",
         )
         .bind(run_row)
         .fetch_optional(&self.pool)
         .await?;
         // A run deleted while it ran is over as far as its workers go.
-        let Some((status, batches)) = row else {
+        let Some((status, queued)) = row else {
             return Ok(BatchClaim::Over(RunStatus::Cancelled));
         };
         Ok(match parse_status(&status)? {
-            RunStatus::Running if batches > 0 => BatchClaim::Busy,
+            RunStatus::Running if queued => BatchClaim::Busy,
             status => BatchClaim::Over(status),
         })
     }
@@ -187,11 +187,12 @@ impl SqlStore {
         .rows_affected()
             == 1;
         if resumed {
-            let (batches,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM run_batches WHERE run_row = $1")
-                .bind(run_row)
-                .fetch_one(&mut *transaction)
-                .await?;
-            if batches == 0 {
+            let queued: bool =
+                sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM run_batches WHERE run_row = $1)")
+                    .bind(run_row)
+                    .fetch_one(&mut *transaction)
+                    .await?;
+            if !queued {
                 enqueue(&mut transaction, run_row, case_count, per_batch).await?;
             }
         }
