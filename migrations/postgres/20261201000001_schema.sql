@@ -135,6 +135,7 @@ CREATE TABLE eval_runs (
     cases_passed     BIGINT NOT NULL DEFAULT 0,
     cases_failed     BIGINT NOT NULL DEFAULT 0,
     cases_errored    BIGINT NOT NULL DEFAULT 0,
+    cases_summarised BIGINT NOT NULL DEFAULT 0,
     label            TEXT,
     whole_set        BOOLEAN NOT NULL DEFAULT TRUE,
     tool_execution   TEXT NOT NULL DEFAULT 'live',

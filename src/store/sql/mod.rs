@@ -52,7 +52,9 @@ impl SqlStore {
     }
 }
 
-/// `$first, $first+1, …`: `count` numbered parameters, for an `IN (…)` list.
+/// `$first, $first+1, …`: `count` numbered parameters, for an `IN (…)` list. A query with
+/// one is run with `.persistent(false)`: each length is another statement, and caching them
+/// all on every connection costs memory that grows with how many lengths a run meets.
 fn numbered_places(first: usize, count: usize) -> String {
     (first..first + count)
         .map(|n| format!("${n}"))

@@ -268,7 +268,10 @@ pub(super) async fn holds(
         places = numbered_places(3, held.len()),
         lock = dialect::LOCK_ROWS,
     );
-    let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(run_row).bind(owner);
+    let mut query = sqlx::query_scalar::<_, i64>(&sql)
+        .persistent(false)
+        .bind(run_row)
+        .bind(owner);
     for id in &held {
         query = query.bind(id);
     }
@@ -289,7 +292,7 @@ pub(super) async fn complete(
         "DELETE FROM run_batches WHERE run_row = $1 AND id IN ({})",
         numbered_places(2, write.completed.len())
     );
-    let mut query = sqlx::query(&sql).bind(run_row);
+    let mut query = sqlx::query(&sql).persistent(false).bind(run_row);
     for id in &write.completed {
         query = query.bind(id);
     }

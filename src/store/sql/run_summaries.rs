@@ -8,12 +8,31 @@ use crate::records::CaseInRun;
 use crate::store::{corrupt, CaseSummaryRow, StoreResult, SUMMARY_FORMAT};
 use sqlx::Row as _;
 
-/// Writes (or rewrites) case summaries within a write of case runs.
+/// Writes (or rewrites) case summaries within a write of case runs, counting the cases that
+/// get their first in the run's head row (so a run page's page count reads one row, not
+/// every summary).
 pub(super) async fn write_summaries(
     transaction: &mut Transaction,
     run_row: i64,
     summaries: &[CaseSummaryRow],
 ) -> StoreResult<()> {
+    if summaries.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT COUNT(*) FROM eval_run_case_summaries WHERE run_row = $1 AND case_index IN ({})",
+        numbered_places(2, summaries.len())
+    );
+    let mut existing = sqlx::query_scalar::<_, i64>(&sql).persistent(false).bind(run_row);
+    for row in summaries {
+        existing = existing.bind(row.case_index);
+    }
+    let existing = existing.fetch_one(&mut **transaction).await?;
+    sqlx::query("UPDATE eval_runs SET cases_summarised = cases_summarised + $1 WHERE id = $2")
+        .bind(summaries.len() as i64 - existing)
+        .bind(run_row)
+        .execute(&mut **transaction)
+        .await?;
     for row in summaries {
         // The outcome a comparison reads back through `case_outcomes`.
         let outcome = CaseOutcome::of(&row.summary);
@@ -40,12 +59,11 @@ fn summary(row: &Row) -> StoreResult<CaseSummary> {
 impl SqlStore {
     /// How many cases of the run have a summary (have at least one stored case run).
     pub async fn case_summary_count(&self, run_row: i64) -> StoreResult<i64> {
-        Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM eval_run_case_summaries WHERE run_row = $1")
-                .bind(run_row)
-                .fetch_one(&self.pool)
-                .await?,
-        )
+        let count: Option<i64> = sqlx::query_scalar("SELECT cases_summarised FROM eval_runs WHERE id = $1")
+            .bind(run_row)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(count.unwrap_or(0))
     }
 
     /// The run's case summaries in the eval set's order, from position `offset`, at most
@@ -82,7 +100,7 @@ impl SqlStore {
             "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = $1 AND eval_id IN ({places}) \
              ORDER BY case_index"
         );
-        let mut query = sqlx::query(&sql).bind(run_row);
+        let mut query = sqlx::query(&sql).persistent(false).bind(run_row);
         for id in eval_ids {
             query = query.bind(id);
         }
@@ -148,7 +166,7 @@ impl SqlStore {
     ) -> StoreResult<bool> {
         let mut transaction = self.begin_write().await?;
         let claimed = sqlx::query(
-            "UPDATE eval_runs SET summarised = $1, stats_json = NULL, stats_version = NULL \
+            "UPDATE eval_runs SET summarised = $1, stats_json = NULL, stats_version = NULL, cases_summarised = 0 \
              WHERE id = $2 AND cases_version = $3",
         )
         .bind(SUMMARY_FORMAT)
@@ -196,10 +214,12 @@ impl SqlStore {
             .bind(run_row)
             .execute(&self.pool)
             .await?;
-        sqlx::query("UPDATE eval_runs SET summarised = 0, stats_json = NULL WHERE id = $1")
-            .bind(run_row)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "UPDATE eval_runs SET summarised = 0, stats_json = NULL, cases_summarised = 0 WHERE id = $1",
+        )
+        .bind(run_row)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }

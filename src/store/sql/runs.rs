@@ -314,7 +314,7 @@ impl SqlStore {
             "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
              FROM eval_run_cases WHERE run_row = $1 AND eval_id IN ({places}) ORDER BY run_index, case_index"
         );
-        let mut query = sqlx::query(&sql).bind(run_row);
+        let mut query = sqlx::query(&sql).persistent(false).bind(run_row);
         for id in eval_ids {
             query = query.bind(id);
         }
