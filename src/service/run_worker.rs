@@ -201,12 +201,7 @@ impl Queue<'_> {
     /// Claims batches and hands their case runs to the runner (waiting while it has enough
     /// not started yet), until the run is over (or a claim failed, or the runner stopped).
     async fn feed(&self, jobs: mpsc::Sender<(usize, usize)>) {
-        loop {
-            let batch = tokio::select! {
-                batch = self.next_batch() => batch,
-                () = jobs.closed() => return,
-            };
-            let Some(batch) = batch else { return };
+        while let Some(batch) = self.next_batch(&jobs).await {
             for job in batch {
                 if jobs.send(job).await.is_err() {
                     return;
@@ -215,9 +210,14 @@ impl Queue<'_> {
         }
     }
 
-    /// The case runs of the next batch claimed; `None` once there will be no more.
-    async fn next_batch(&self) -> Option<Vec<(usize, usize)>> {
+    /// The case runs of the next batch claimed; `None` once there will be no more, or the
+    /// runner stopped taking them. A claim is never dropped half-way: its statement would run
+    /// on and hold a batch nobody works on until its lease ended.
+    async fn next_batch(&self, jobs: &mpsc::Sender<(usize, usize)>) -> Option<Vec<(usize, usize)>> {
         loop {
+            if jobs.is_closed() {
+                return None;
+            }
             let claim = self.store.claim_run_batch(self.run_row).await;
             match claim {
                 Ok(BatchClaim::Claimed(batch)) => {
@@ -235,7 +235,10 @@ impl Queue<'_> {
                 // Other workers (or this one's own cases under way) hold the rest: wait for a
                 // write here or for another's lease to end.
                 Ok(BatchClaim::Busy) => {
-                    let _ = tokio::time::timeout(POLL, self.written.notified()).await;
+                    tokio::select! {
+                        _ = tokio::time::timeout(POLL, self.written.notified()) => {}
+                        () = jobs.closed() => return None,
+                    }
                 }
                 Ok(BatchClaim::Over(status)) => {
                     self.end(Ok(status));
