@@ -1,10 +1,10 @@
-//! `evalstudio worker`: works on the eval runs queued in the database until it is stopped
-//! (Ctrl-C). Stopped or killed, it only stops renewing its leases: other workers take its cases
-//! up once they end.
+//! `evalstudio worker`: works on the eval runs queued in the database until it is stopped.
+//! Stopped (Ctrl-C), it lets go of its cases for other workers at once; killed, it only stops
+//! renewing its leases, and other workers take its cases up once they end.
 
 use super::CliError;
 use crate::config::Config;
-use crate::service::workers::{work_queue, WorkerSettings};
+use crate::service::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::Services;
 use crate::store::{Location, Store};
 use clap::Args;
@@ -34,8 +34,10 @@ pub async fn worker(db: &Location, args: WorkerArgs) -> Result<ExitCode, CliErro
     let names: Vec<&str> = services.profiles.iter().map(|p| p.name.as_str()).collect();
     tracing::info!(db = %db, "worker started; agent profiles: {}", names.join(", "));
     tokio::select! {
-        () = work_queue(services) => {}
-        _ = tokio::signal::ctrl_c() => tracing::info!("worker stopped"),
+        () = work_queue(services.clone()) => {}
+        _ = tokio::signal::ctrl_c() => {}
     }
+    stop_working(&services).await;
+    tracing::info!("worker stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -9,7 +9,7 @@ use crate::app::{shell, App};
 use crate::config::Config;
 use crate::folder::{AdkServer, AgentsDir};
 use crate::service::folder::Folder;
-use crate::service::workers::{work_queue, WorkerSettings};
+use crate::service::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::{startup, Services};
 use crate::store::Location;
 use crate::store::Store;
@@ -97,6 +97,8 @@ pub struct Server {
     adk: Option<AdkServer>,
     /// The worker looking for eval runs to work on, stopped with the server.
     worker: Background,
+    /// What the app works with, for what the server does as it stops.
+    services: Services,
 }
 
 /// A task that ends when its handle is dropped.
@@ -150,6 +152,7 @@ impl Server {
             );
         }
         let worker = Background(tokio::spawn(work_queue(services.clone())));
+        let kept = services.clone();
         let web_ui = config.adk_web_ui.clone().or_else(|| {
             let adk = adk.as_ref()?;
             adk_web_ui::find_in_adk_environment(adk.command())
@@ -169,6 +172,7 @@ impl Server {
             app,
             adk,
             worker,
+            services: kept,
         })
     }
 
@@ -190,6 +194,7 @@ impl Server {
             .with_graceful_shutdown(shutdown)
             .await;
         drop(self.worker);
+        stop_working(&self.services).await;
         drop(self.adk);
         served
     }

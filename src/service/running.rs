@@ -41,6 +41,18 @@ impl Running {
         }
     }
 
+    /// Asks all the work under way to stop.
+    pub fn stop_all(&self) {
+        for stop in self.0.lock().expect("running-work lock").values() {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// Whether no work is under way.
+    pub fn is_idle(&self) -> bool {
+        self.0.lock().expect("running-work lock").is_empty()
+    }
+
     pub fn is_running(&self, id: &str) -> bool {
         self.0.lock().expect("running-work lock").contains_key(id)
     }

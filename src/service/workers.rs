@@ -8,6 +8,7 @@ use super::run_worker::POLL;
 use super::Services;
 use crate::store::EvalRunRecord;
 use std::collections::HashSet;
+use std::time::Duration;
 
 /// Whether a process works on eval runs, and how many case runs of one run it has under way at
 /// once.
@@ -75,5 +76,27 @@ async fn take(services: &Services, app: &str, result_id: &str, unknown_agents: &
                 );
             }
         }
+    }
+}
+
+/// How long a process shutting down waits for its runs' work to stop.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+
+/// Stops this process's work on eval runs and lets go of its batches, so other workers take
+/// them up at once rather than once the leases end: what a server or worker does as it shuts
+/// down (a kill -9 skips it, and the leases end on their own).
+pub async fn stop_working(services: &Services) {
+    services.eval_runs.stop_all();
+    let stopped = tokio::time::timeout(STOP_WAIT, async {
+        while !services.eval_runs.is_idle() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    if stopped.is_err() {
+        tracing::warn!("eval runs still stopping after {STOP_WAIT:?}; letting go of their cases anyway");
+    }
+    if let Err(error) = services.store.release_all_run_batches().await {
+        tracing::warn!("letting go of eval cases: {error}");
     }
 }

@@ -146,6 +146,7 @@ pub async fn cache_run_stats(&self, run_row: i64, cases_version: i64, stats_json
 pub async fn claim_run_batch(&self, run_row: i64) -> StoreResult<BatchClaim>;
 pub async fn renew_run_batches(&self, run_row: i64) -> StoreResult<RunStatus>;
 pub async fn release_run_batches(&self, run_row: i64) -> StoreResult<()>;
+pub async fn release_all_run_batches(&self) -> StoreResult<u64>;
 pub async fn stop_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<bool>;
 pub async fn interrupt_held_eval_run(&self, run_row: i64, at: f64) -> StoreResult<bool>;
 pub async fn resume_eval_run(&self, run_row: i64, case_count: usize, per_batch: usize) -> StoreResult<bool>;

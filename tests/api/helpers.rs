@@ -122,6 +122,17 @@ impl WorkerProcess {
         let _ = self.child.wait();
     }
 
+    /// Stops it as Ctrl-C does, and waits for it to exit; answers whether it exited cleanly.
+    pub fn interrupt(&mut self) -> bool {
+        let pid = self.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -INT {pid}");
+        self.child.wait().unwrap().success()
+    }
+
     /// What it has logged so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()

@@ -110,3 +110,35 @@ async fn a_run_on_servers_without_workers_waits_until_a_worker_starts() {
     .await;
     assert_eq!(case_statuses(&finished), vec![1; 3]);
 }
+
+#[tokio::test]
+async fn a_worker_stopped_with_ctrl_c_lets_go_of_its_cases_for_another_at_once() {
+    let (base_url, _model) = spawn_slow_model("ok", Duration::from_millis(200)).await;
+    let config = slow_profile(&base_url);
+    let app = spawn_app_without_worker(&config).await;
+    app.import("slow", ok_eval_set("many", CASES).to_string()).await;
+    let mut stopped = app.worker_process(&config, 2);
+    let path = start_run(&app, "many").await;
+    wait_until("the worker stored a case", || async {
+        let stored = app.get_json(&path).await["eval_case_results"].as_array()?.len();
+        (stored >= 1).then_some(())
+    })
+    .await;
+    assert!(stopped.interrupt(), "the worker exits cleanly on Ctrl-C");
+
+    // Its batch is free at once: the rest (under 2.5 s of the model's time at 4 at once) does
+    // not wait out the stopped worker's lease (15 s from a renewal under a second old).
+    let started = std::time::Instant::now();
+    let _worker = app.worker_process(&config, 4);
+    let finished = wait_until("another worker finished the run", || async {
+        let result = app.get_json(&path).await;
+        (result["status"] == "finished").then_some(result)
+    })
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(case_statuses(&finished), vec![1; CASES]);
+}

@@ -123,6 +123,18 @@ impl SqlStore {
         Ok(())
     }
 
+    /// Lets go of every batch this process holds (it is shutting down), for other workers to
+    /// claim at once rather than once the leases end. Answers how many.
+    pub async fn release_all_run_batches(&self) -> StoreResult<u64> {
+        let released = sqlx::query(
+            "UPDATE run_batches SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1",
+        )
+        .bind(self.boot_id())
+        .execute(&self.pool)
+        .await?;
+        Ok(released.rows_affected())
+    }
+
     /// Stops a running run as `end` (cancelled, or interrupted), from any process: its batches
     /// stay queued for a resume with their leases dropped, so what its workers still finish is
     /// not stored. False when it was not running.

@@ -182,3 +182,17 @@ async fn a_run_stopped_anywhere_refuses_its_workers_writes_and_resumes_where_it_
     assert!(elsewhere.interrupt_held_eval_run(run.row, 5.0).await.unwrap());
     assert_eq!(status(&worker, &run).await, RunStatus::Interrupted);
 }
+
+#[tokio::test]
+async fn a_worker_shutting_down_lets_go_of_every_batch_it_holds() {
+    let (_dir, stopping) = temp_store().await;
+    let other = Store::open(stopping.location()).await.unwrap();
+    let run = queued_run(&stopping, 40).await;
+    claim(&stopping, &run).await;
+    claim(&stopping, &run).await;
+    claim(&other, &run).await;
+    assert_eq!(other.claim_run_batch(run.row).await.unwrap(), BatchClaim::Busy);
+    assert_eq!(stopping.release_all_run_batches().await.unwrap(), 2);
+    assert_eq!(claim(&other, &run).await.cases, 0..16);
+    assert_eq!(claim(&other, &run).await.cases, 16..32);
+}
