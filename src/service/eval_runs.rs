@@ -232,7 +232,7 @@ pub async fn eval_case_of_session(
     Ok(Some(result).filter(|r| r.user_id.as_deref().unwrap_or_default() == user))
 }
 
-/// One stored run of an app; a run whose lease ran out reads as interrupted.
+/// One stored run of an app.
 pub async fn eval_run(store: &Store, app: &str, result_id: &str) -> Result<EvalRunRecord, EvalRunError> {
     Ok(store.eval_run(app, result_id).await?)
 }

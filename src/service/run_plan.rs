@@ -13,7 +13,7 @@ use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
 use crate::evalset::CompactEvalSet;
 use crate::records::{MetricChoice, RunCommit, RunOrigin, RunScope, RunStatus};
-use crate::store::{cases_per_batch, EvalRunRecord, NewEvalRun, Store};
+use crate::store::{EvalRunRecord, NewEvalRun, Store};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -209,14 +209,9 @@ pub async fn requeue_run(
 ) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
     let mut record = resumable_run(store, app, result_id).await?;
     let agent = profile_agent(profiles, &record.summary.agent)?;
-    let summary = &record.summary;
-    let per_batch = cases_per_batch(summary.num_runs.max(1) as usize);
     // Between the read and here another process may have resumed it: the update decides.
-    if !store
-        .resume_eval_run(record.row, summary.case_count() as usize, per_batch)
-        .await?
-    {
-        return Err(EvalRunError::AlreadyRunning(summary.result_id.clone()));
+    if !store.resume_eval_run(record.row).await? {
+        return Err(EvalRunError::AlreadyRunning(record.summary.result_id.clone()));
     }
     record.summary.status = RunStatus::Running;
     record.summary.finished_at = None;

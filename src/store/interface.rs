@@ -149,7 +149,7 @@ pub async fn release_run_batches(&self, run_row: i64) -> StoreResult<()>;
 pub async fn release_all_run_batches(&self) -> StoreResult<u64>;
 pub async fn stop_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<bool>;
 pub async fn interrupt_held_eval_run(&self, run_row: i64, at: f64) -> StoreResult<bool>;
-pub async fn resume_eval_run(&self, run_row: i64, case_count: usize, per_batch: usize) -> StoreResult<bool>;
+pub async fn resume_eval_run(&self, run_row: i64) -> StoreResult<bool>;
 pub async fn runs_with_free_batches(&self, limit: i64) -> StoreResult<Vec<(String, String)>>;
 pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<()>;
 }

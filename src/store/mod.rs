@@ -30,7 +30,6 @@ pub use interface::Store;
 pub use location::Location;
 #[cfg(feature = "ssr")]
 pub use rows::{
-    cases_per_batch, BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, ClaimedBatch, EvalRunHead,
-    EvalRunRecord, EvalSetFiles, LiveTurnRead, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY,
-    SUMMARY_FORMAT,
+    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, ClaimedBatch, EvalRunHead, EvalRunRecord,
+    EvalSetFiles, LiveTurnRead, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
 };

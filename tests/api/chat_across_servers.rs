@@ -2,7 +2,7 @@
 //! through another server as it goes (its events read from the database: no sticky load
 //! balancer needed), and stopped through any.
 
-use crate::common::{slow_profile, spawn_slow_model};
+use crate::common::{fake_openai, slow_profile, spawn_slow_model};
 use crate::helpers::{assert_error, run_request, spawn_app_with_config, TestApp, SLOW_MODEL_LATENCY};
 use crate::wait::wait_until;
 use reqwest::StatusCode;
@@ -29,21 +29,32 @@ async fn follow(server: &TestApp, session_id: &str) -> Vec<Value> {
         .collect()
 }
 
-#[tokio::test]
-async fn a_turn_running_on_one_server_is_followed_through_another_which_refuses_a_second_turn() {
-    let (base_url, model) = spawn_slow_model("ok", SLOW_MODEL_LATENCY).await;
+/// Two servers on one database whose `slow` agent answers after `latency`, and the browser
+/// user's session `s1`; the model's server, to see what it was asked.
+async fn two_servers_and_a_session(latency: Duration) -> (TestApp, TestApp, fake_openai::Server) {
+    let (base_url, model) = spawn_slow_model("ok", latency).await;
     let config = slow_profile(&base_url);
     let first = spawn_app_with_config(&config).await;
     let second = first.another_server_without_worker(&config).await;
     first.create_session("slow", "user", "s1").await;
+    (first, second, model)
+}
 
+/// Waits until the turn under way has asked the model (it holds its session from before).
+async fn model_asked(model: &fake_openai::Server) {
+    wait_until("the turn asked the model", || async {
+        (model.request_count() == 1).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_turn_running_on_one_server_is_followed_through_another_which_refuses_a_second_turn() {
+    let (first, second, model) = two_servers_and_a_session(SLOW_MODEL_LATENCY).await;
     let hello = run_request("slow", "user", "s1", "hello");
     let running = first.post_json("/run", &hello);
     let elsewhere = async {
-        wait_until("the turn asked the model", || async {
-            (model.request_count() == 1).then_some(())
-        })
-        .await;
+        model_asked(&model).await;
         let refused = second
             .post_json("/run", &run_request("slow", "user", "s1", "again"))
             .await;
@@ -83,19 +94,11 @@ async fn a_turn_running_on_one_server_is_followed_through_another_which_refuses_
 
 #[tokio::test]
 async fn a_turn_is_stopped_through_another_server() {
-    let (base_url, model) = spawn_slow_model("ok", Duration::from_secs(60)).await;
-    let config = slow_profile(&base_url);
-    let first = spawn_app_with_config(&config).await;
-    let second = first.another_server_without_worker(&config).await;
-    first.create_session("slow", "user", "s1").await;
-
+    let (first, second, model) = two_servers_and_a_session(Duration::from_secs(60)).await;
     let hello = run_request("slow", "user", "s1", "hello");
     let running = first.post_json("/run", &hello);
     let stop = async {
-        wait_until("the turn asked the model", || async {
-            (model.request_count() == 1).then_some(())
-        })
-        .await;
+        model_asked(&model).await;
         let stopped = second
             .http
             .post(second.url("/api/stop_chat_turn"))

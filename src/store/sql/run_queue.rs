@@ -15,6 +15,7 @@
 use super::runs::parse_status;
 use super::{dialect, numbered_places, SqlStore, Transaction};
 use crate::records::RunStatus;
+use crate::store::rows::cases_per_batch;
 use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, StoreResult, LEASE_SECONDS};
 
 /// Whether batch `b` may be claimed by `$1`: nobody holds it, or another worker's lease ended.
@@ -177,15 +178,9 @@ impl SqlStore {
     }
 
     /// Sets a stopped (interrupted or cancelled) run running again, its remaining batches free
-    /// for any worker; a run stopped before batches existed gets its cases `0..case_count`
-    /// queued (the case runs already stored are skipped when claimed). False when it was not
-    /// stopped.
-    pub async fn resume_eval_run(
-        &self,
-        run_row: i64,
-        case_count: usize,
-        per_batch: usize,
-    ) -> StoreResult<bool> {
+    /// for any worker; a run stopped before batches existed gets all its cases queued (the
+    /// case runs already stored are skipped when claimed). False when it was not stopped.
+    pub async fn resume_eval_run(&self, run_row: i64) -> StoreResult<bool> {
         let mut transaction = self.begin_write().await?;
         let resumed = sqlx::query(
             "UPDATE eval_runs SET status = $1, finished_at = NULL WHERE id = $2 AND status IN ($3, $4)",
@@ -199,13 +194,15 @@ impl SqlStore {
         .rows_affected()
             == 1;
         if resumed {
-            let queued: bool =
-                sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM run_batches WHERE run_row = $1)")
-                    .bind(run_row)
-                    .fetch_one(&mut *transaction)
-                    .await?;
+            let (queued, total, num_runs): (bool, i64, i64) = sqlx::query_as(
+                "SELECT EXISTS (SELECT 1 FROM run_batches b WHERE b.run_row = r.id), r.total, r.num_runs \
+                 FROM eval_runs r WHERE r.id = $1",
+            )
+            .bind(run_row)
+            .fetch_one(&mut *transaction)
+            .await?;
             if !queued {
-                enqueue(&mut transaction, run_row, case_count, per_batch).await?;
+                enqueue(&mut transaction, run_row, total as usize, num_runs as usize).await?;
             }
         }
         transaction.commit().await?;
@@ -240,13 +237,15 @@ impl SqlStore {
     }
 }
 
-/// Queues run `run_row`'s cases `0..case_count` in batches of `per_batch` cases.
+/// Queues every case run of run `run_row` (`total` of them, `num_runs` per case) in batches of
+/// [`cases_per_batch`] cases.
 pub(super) async fn enqueue(
     transaction: &mut Transaction,
     run_row: i64,
-    case_count: usize,
-    per_batch: usize,
+    total: usize,
+    num_runs: usize,
 ) -> StoreResult<()> {
+    let case_count = total / num_runs.max(1);
     sqlx::query(
         "WITH RECURSIVE batch (n) AS ( \
              SELECT CAST(0 AS BIGINT) UNION ALL SELECT n + 1 FROM batch WHERE (n + 1) * $2 < $3) \
@@ -254,7 +253,7 @@ pub(super) async fn enqueue(
          SELECT CAST($1 AS BIGINT), n * $2, CASE WHEN (n + 1) * $2 < $3 THEN (n + 1) * $2 ELSE $3 END FROM batch ORDER BY n",
     )
     .bind(run_row)
-    .bind(per_batch.max(1) as i64)
+    .bind(cases_per_batch(num_runs) as i64)
     .bind(case_count as i64)
     .execute(&mut **transaction)
     .await?;

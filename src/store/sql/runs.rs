@@ -7,8 +7,8 @@ use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
 use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
 use crate::store::{
-    cases_per_batch, corrupt, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError,
-    StoreResult, Written, SUMMARY_FORMAT,
+    corrupt, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError, StoreResult,
+    Written, SUMMARY_FORMAT,
 };
 use serde_json::Value;
 use sqlx::Row as _;
@@ -85,8 +85,7 @@ impl SqlStore {
                     .execute(&mut *transaction)
                     .await?;
                 if run.queued {
-                    let cases = run.total / run.num_runs.max(1);
-                    enqueue(&mut transaction, run_row, cases, cases_per_batch(run.num_runs)).await?;
+                    enqueue(&mut transaction, run_row, run.total, run.num_runs).await?;
                 }
                 transaction.commit().await?;
                 return self.eval_run(run.app_name, &result_id).await;

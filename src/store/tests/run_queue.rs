@@ -169,9 +169,9 @@ async fn a_run_stopped_anywhere_refuses_its_workers_writes_and_resumes_where_it_
     // Another worker's failure does not interrupt a run this one no longer holds.
     assert!(!worker.interrupt_held_eval_run(run.row, 4.0).await.unwrap());
 
-    assert!(elsewhere.resume_eval_run(run.row, 20, 16).await.unwrap());
+    assert!(elsewhere.resume_eval_run(run.row).await.unwrap());
     assert!(
-        !elsewhere.resume_eval_run(run.row, 20, 16).await.unwrap(),
+        !elsewhere.resume_eval_run(run.row).await.unwrap(),
         "already running"
     );
     assert_eq!(status(&worker, &run).await, RunStatus::Running);
