@@ -12,8 +12,7 @@ use futures::TryStreamExt;
 use serde_json::{Map, Value};
 use sqlx::Row as _;
 
-const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, \
-     (SELECT COUNT(*) FROM eval_cases c WHERE c.eval_set_row = s.id) AS case_count";
+const SUMMARY_COLUMNS: &str = "s.app_name, s.eval_set_id, s.name, s.description, s.updated_at, s.case_count";
 
 impl SqlStore {
     pub async fn list_apps(&self) -> StoreResult<Vec<String>> {
@@ -152,6 +151,7 @@ impl SqlStore {
         for (position, case) in cases.iter().enumerate() {
             insert_case(&mut tx, set_row, position as i64, case).await?;
         }
+        touch_eval_set(&mut tx, set_row).await?;
         self.commit_eval_set(tx, app, &eval_set.eval_set_id).await?;
         Ok(ImportSummary {
             eval_set_id: eval_set.eval_set_id.clone(),
@@ -482,9 +482,11 @@ pub(super) async fn insert_case(
     Ok(())
 }
 
+/// Marks an evalset changed now and recounts its cases: every write of its cases ends here.
 pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
     sqlx::query(&format!(
-        "UPDATE eval_sets SET updated_at = {} WHERE id = $1",
+        "UPDATE eval_sets SET updated_at = {}, \
+         case_count = (SELECT COUNT(*) FROM eval_cases WHERE eval_set_row = $1) WHERE id = $1",
         dialect::NOW
     ))
     .bind(set_row)

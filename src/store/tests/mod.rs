@@ -172,6 +172,28 @@ async fn create_add_delete() {
 }
 
 #[tokio::test]
+async fn the_stored_case_count_follows_every_write_of_cases() {
+    let (_dir, store) = temp_store().await;
+    let count = || async { store.eval_set_summary("demo", "weather").await.unwrap().case_count };
+    import(&store, "demo", &eval_set(TWO_CASES), false).await.unwrap();
+    assert_eq!(count().await, 2);
+    let mut third = eval_set(TWO_CASES).eval_cases[0].clone();
+    third.eval_id = "c".into();
+    store.add_case("demo", "weather", &third).await.unwrap();
+    assert_eq!(count().await, 3);
+    let gone = ["a".to_string(), "c".to_string()];
+    store.delete_cases("demo", "weather", &gone).await.unwrap();
+    assert_eq!(count().await, 1);
+    store.undo_delete("demo", "weather", &gone[..1]).await.unwrap();
+    assert_eq!(count().await, 2);
+    let page = store
+        .list_cases("demo", "weather", &CaseListQuery::default(), 1, 50)
+        .await
+        .unwrap();
+    assert_eq!((page.total_cases, page.cases.len()), (2, 2));
+}
+
+#[tokio::test]
 async fn pages_are_clamped() {
     let (_dir, store) = temp_store().await;
     let cases: Vec<String> = (0..7)
