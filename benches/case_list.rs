@@ -13,7 +13,7 @@ mod database;
 
 use evalstudio::records::{CaseListQuery, CaseSort};
 use evalstudio::service::cases::list_cases;
-use evalstudio::service::eval_sets::import_file;
+use evalstudio::service::eval_sets::{import_file, ImportMode};
 use evalstudio::store::Store;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -65,9 +65,16 @@ async fn main() {
         }
     );
     for (id, cases) in [("small", 100), ("large", 10_000)] {
-        import_file(&store, "bench", "x.json", None, evalset(id, cases), false)
-            .await
-            .unwrap();
+        import_file(
+            &store,
+            "bench",
+            "x.json",
+            None,
+            evalset(id, cases),
+            ImportMode::New,
+        )
+        .await
+        .unwrap();
     }
     // As a server's database after autovacuum (see run_views.rs).
     if let evalstudio::store::Location::Postgres(url) = &location {

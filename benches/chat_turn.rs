@@ -59,6 +59,7 @@ fn main() {
             agents_dir: None,
             adk: None,
             adk_web_ui: None,
+            insecure_no_auth: false,
             worker: Default::default(),
         };
         let store = Store::open(&serve.db).await.unwrap();

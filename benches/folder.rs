@@ -49,6 +49,7 @@ fn main() {
             agents_dir: Some(agents.clone()),
             adk: Some(dir.path().join("no-adk")),
             adk_web_ui: None,
+            insecure_no_auth: false,
             worker: Default::default(),
         })
         .await

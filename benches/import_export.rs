@@ -11,7 +11,7 @@ use evalstudio::evalset::{
     to_adk_json, Content, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData, Invocation,
     SessionInput,
 };
-use evalstudio::service::eval_sets::import_file;
+use evalstudio::service::eval_sets::{import_file, ImportMode};
 use evalstudio::store::{Location, Store};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -59,9 +59,16 @@ async fn run_phase(phase: &str, file: &Path, db: &Path) {
         "import" => {
             // The same path as the REST import and the CLI: parse, check, store in one transaction.
             let text = std::fs::read_to_string(file).unwrap();
-            let summary = import_file(&store, "bench", "bench.evalset.json", None, text, true)
-                .await
-                .unwrap();
+            let summary = import_file(
+                &store,
+                "bench",
+                "bench.evalset.json",
+                None,
+                text,
+                ImportMode::Replace,
+            )
+            .await
+            .unwrap();
             assert_eq!(summary.cases, CASES);
             report("import", started.elapsed().as_secs_f64(), file_bytes, baseline);
         }

@@ -15,7 +15,7 @@ mod database;
 use evalstudio::eval::{EvalConfig, EvalStatus};
 use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
 use evalstudio::service::cases::list_cases;
-use evalstudio::service::eval_sets::import_file;
+use evalstudio::service::eval_sets::{import_file, ImportMode};
 use evalstudio::service::run_summaries::save_case_runs;
 use evalstudio::service::run_views::{compare, run_page, run_rows};
 use evalstudio::store::{BatchWrite, NewEvalRun, Store};
@@ -124,9 +124,16 @@ async fn main() {
     let config = EvalConfig::from_picked(METRICS.iter().map(|m| (*m, 0.5, None))).unwrap();
     let mut runs = Vec::new();
     for (set, cases) in [("small", 100), ("large", large)] {
-        import_file(&store, "bench", "x.json", None, evalset(set, cases), false)
-            .await
-            .unwrap();
+        import_file(
+            &store,
+            "bench",
+            "x.json",
+            None,
+            evalset(set, cases),
+            ImportMode::New,
+        )
+        .await
+        .unwrap();
         let first = stored_run(&store, set, cases, &config, 0, 1_000.0).await;
         let second = stored_run(&store, set, cases, &config, 1, 2_000.0).await;
         runs.push((set, first, second));

@@ -56,6 +56,13 @@ model = "fake"
 `,
 );
 
+// A server with sign-in ([auth]) and one editor, on its own database.
+const authPort = process.env.E2E_AUTH_PORT || '3126';
+process.env.E2E_AUTH_URL = `http://127.0.0.1:${authPort}`;
+const authConfig = path.join(dataDir, 'auth.toml');
+fs.writeFileSync(authConfig, '[auth]\n');
+const authDb = path.join(dataDir, 'auth.db');
+
 module.exports = defineConfig({
   testDir: './tests',
   timeout: 60_000,
@@ -100,6 +107,14 @@ module.exports = defineConfig({
       url: `http://127.0.0.1:${folderPort}/`,
       reuseExistingServer: false,
       timeout: 120_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      command: `printf 'e2e password\\n' | "${bin}" --db "${authDb}" user add edna --role editor --password-stdin && "${bin}" serve --addr 127.0.0.1:${authPort} --db "${authDb}" --site-root "${siteRoot}" --config "${authConfig}"`,
+      url: `http://127.0.0.1:${authPort}/login`,
+      reuseExistingServer: false,
+      timeout: 60_000,
       stdout: 'pipe',
       stderr: 'pipe',
     },

@@ -1,8 +1,8 @@
 //! The HTML shell and the router.
 
 use crate::ui::{
-    CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage, EvalSetsPage,
-    FolderBadge, NotFound, RunPage, RunsPage, SettingsPage,
+    AccountMenu, CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage,
+    EvalSetsPage, FolderBadge, LoginPage, NotFound, RunPage, RunsPage, SettingsPage,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
@@ -46,12 +46,14 @@ pub fn App() -> impl IntoView {
                     <A href="/runs">"Runs"</A>
                     <A href="/settings">"Settings"</A>
                 </nav>
+                <AccountMenu />
             </header>
             <main class="page">
                 // Pages of one thing render whole before their first byte, so a missing one
                 // answers 404, not a streamed 200.
                 <Routes fallback=|| marked(view! { <NotFound /> })>
                     <Route path=path!("/") view=|| marked(view! { <EvalSetsPage /> }) />
+                    <Route path=path!("/login") view=|| marked(view! { <LoginPage /> }) />
                     <Route path=path!("/chat") view={Lazy::<ChatRoute>::new()} />
                     <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
                     <Route path=path!("/runs") view={Lazy::<RunsRoute>::new()} />

@@ -51,7 +51,13 @@
 //! name = "house_style"
 //! url = "http://127.0.0.1:9000/score"  # POSTed the case; answers {score, passed?, reason?, details?}
 //! retries = 2                       # after connection failures, timeouts, 429 and 5xx (default 2)
+//!
+//! [auth]                            # users, roles and tokens on a shared server (config/auth.rs)
 //! ```
+
+mod auth;
+
+pub use auth::AuthConfig;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -82,6 +88,8 @@ struct ConfigFile {
     evaluators: Vec<EvaluatorEntry>,
     #[serde(default)]
     mcp_servers: Vec<McpServerEntry>,
+    #[serde(default)]
+    auth: Option<AuthConfig>,
 }
 
 /// One `[[evaluators]]` entry: a command or a URL.
@@ -110,6 +118,8 @@ pub struct Config {
     pub simulator: Option<JudgeConfig>,
     /// The `[[evaluators]]`, checked.
     pub evaluators: Vec<EvaluatorEntry>,
+    /// The `[auth]` table: auth is on when there is one (see config/auth.rs).
+    pub auth: Option<AuthConfig>,
 }
 
 impl Config {
@@ -135,12 +145,16 @@ impl Config {
             }
         }
         check_mcp_servers(&file.mcp_servers)?;
+        if let Some(auth) = &file.auth {
+            auth::check_auth(auth)?;
+        }
         let profiles = check_profiles(file.profiles, &file.mcp_servers)?;
         Ok(Config {
             profiles: AgentProfiles::new(profiles, McpServers::new(file.mcp_servers)),
             judge: file.judge,
             simulator: file.simulator,
             evaluators: check_evaluators(file.evaluators)?,
+            auth: file.auth,
         })
     }
 

@@ -1,6 +1,7 @@
 #![recursion_limit = "256"]
 //! Evalstudio: build ADK evalsets from agent sessions and run them. See ARCHITECTURE.md.
 
+pub mod access;
 pub mod agent;
 pub mod api;
 pub mod app;

@@ -173,6 +173,9 @@ pub struct ImportSummary {
     pub format: String,
     /// Whether an existing evalset of that id was replaced.
     pub replaced: bool,
+    /// The stored evalset's tag after the import (its ETag; see `export_tagged`).
+    #[serde(default)]
+    pub tag: String,
 }
 
 /// One row of a sessions list.
@@ -464,6 +467,9 @@ pub struct CaseVersionSummary {
     pub version: i64,
     /// When this version was saved.
     pub saved_at: String,
+    /// Who saved it (`None`: saved without a login, or read from a file).
+    #[serde(default)]
+    pub saved_by: Option<String>,
     /// What this version changed from the one before it ("turn 2: args of get_weather
     /// changed"); empty for the first version.
     pub changes: Vec<String>,

@@ -52,20 +52,22 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // evalstudio.toml: builds the agent profiles and the judge; nothing below reads it.
     ("config",   &["evalset", "agent", "eval", "llm_http"], &[WEB]),
     ("records",  &["evalset", "agent", "eval"], PURE),
-    ("store",    &["evalset", "records", "agent", "eval", "clock"], &[WEB]),
+    // Roles and the signed-in user: plain data, browser too.
+    ("access",   &[], PURE),
+    ("store",    &["evalset", "records", "access", "agent", "eval", "clock"], &[WEB]),
     // Children that die with Evalstudio (an MCP server, ADK's api_server).
     ("child",    &[], &[WEB]),
     // The user's agents folder on disk (folder mode): knows nothing of the store.
     ("folder",   &["child"], &[WEB]),
     // Use cases: everything below, nothing of HTTP or Leptos.
-    ("service",  &["evalset", "records", "agent", "eval", "store", "clock", "folder"], &[WEB, STATUS]),
+    ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder"], &[WEB, STATUS]),
     // The faces: adapters over the services. `api` never reaches the store, not even its error.
-    ("api",      &["service", "records", "evalset", "eval", "agent", "clock"], &[]),
-    ("cli",      &["service", "server", "records", "evalset", "eval", "agent", "config", "clock", "store", "folder"], &[]),
+    ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock"], &[]),
+    ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder"], &[]),
     // The server opens the store and hands it to the services.
-    ("server",   &["api", "app", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder"], &[]),
+    ("server",   &["api", "app", "access", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder"], &[]),
     // Pages call server functions; they never reach the store or the services.
-    ("ui",       &["api", "records", "evalset", "draft", "eval", "agent", "app"], &[IO]),
+    ("ui",       &["api", "records", "access", "evalset", "draft", "eval", "agent", "app"], &[IO]),
     ("app",      &["ui", "api"], &[]),
     ("lib",      &["app"], &[]),
     // Test support (fake servers), compiled only into tests.

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::server_error;
 #[cfg(feature = "ssr")]
+use crate::service::eval_sets::ImportMode;
+#[cfg(feature = "ssr")]
 use crate::service::{cases, eval_sets};
 
 /// What the browser's import gets back: the new evalset, or why not.
@@ -70,7 +72,16 @@ pub async fn import_eval_set(
     use eval_sets::ImportError;
     let store = &super::services().store;
     let import_as = import_as.as_deref().map(str::trim).filter(|id| !id.is_empty());
-    match eval_sets::import_file(store, &app, &file_name, import_as, content, replace).await {
+    match eval_sets::import_file(
+        store,
+        &app,
+        &file_name,
+        import_as,
+        content,
+        ImportMode::replacing(replace),
+    )
+    .await
+    {
         Ok(summary) => Ok(ImportOutcome::Imported(summary)),
         Err(ImportError::Format(err)) => Ok(ImportOutcome::Invalid(err)),
         Err(ImportError::Exists(eval_set_id)) => Ok(ImportOutcome::AlreadyExists { eval_set_id }),

@@ -3,6 +3,9 @@
 //! only) and the JSON REST API for scripts (`rest`). Each maps the service's domain errors to
 //! what its caller understands: a `ServerFnError`, or a status with a JSON body.
 
+#[cfg(feature = "ssr")]
+pub mod access;
+pub mod auth;
 pub mod case_results;
 pub mod cases;
 pub mod chat;
@@ -54,6 +57,9 @@ pub(crate) fn status_of(kind: crate::service::errors::ErrorKind) -> axum::http::
         ErrorKind::Invalid => StatusCode::BAD_REQUEST,
         ErrorKind::NotFound => StatusCode::NOT_FOUND,
         ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::Throttled => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::Fault => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

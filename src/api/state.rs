@@ -1,14 +1,18 @@
 //! What every REST handler and server function can reach: the services, and the options the
 //! Leptos pages render with.
 
+use crate::api::access::AuthGate;
 use crate::service::Services;
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
+use std::sync::Arc;
 
 #[derive(Clone)]
 pub struct AppState {
     pub services: Services,
     pub leptos_options: LeptosOptions,
+    /// The sign-in gate; `None` when auth is off (a loopback bind without `[auth]`).
+    pub auth: Option<Arc<AuthGate>>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -4,7 +4,7 @@ use super::files::{read, write};
 use super::{CliError, ImportFailure};
 use crate::agent::DEFAULT_APP;
 use crate::evalset::validate_app_name;
-use crate::service::eval_sets::{export_eval_set, import_file};
+use crate::service::eval_sets::{export_eval_set, import_file, ImportMode};
 use crate::store::{Location, Store};
 use clap::Args;
 use std::path::PathBuf;
@@ -45,9 +45,16 @@ pub async fn import(db: &Location, args: ImportArgs) -> Result<ExitCode, CliErro
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                import_file(&store, &args.app, &name, None, text, args.replace)
-                    .await
-                    .map_err(|e| e.to_string())
+                import_file(
+                    &store,
+                    &args.app,
+                    &name,
+                    None,
+                    text,
+                    ImportMode::replacing(args.replace),
+                )
+                .await
+                .map_err(|e| e.to_string())
             }
         };
         match outcome {

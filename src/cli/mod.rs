@@ -1,5 +1,5 @@
 //! The `evalstudio` command line: `serve` (the default), `web` (an ADK agents folder), `import`,
-//! `export`, `eval`, `score`, `mcp` and `worker`.
+//! `export`, `eval`, `score`, `mcp`, `worker`, a shared server's `user` and `token`, and `push`/`pull` to and from one.
 //! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
 //! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
 
@@ -9,12 +9,14 @@ mod files;
 mod import_export;
 mod mcp;
 mod progress;
+mod push_pull;
 mod score;
 mod score_files;
 mod serve;
 mod table;
 #[cfg(test)]
 pub(crate) mod test_summaries;
+mod users;
 mod worker;
 
 pub use error::{CliError, ImportFailure};
@@ -60,6 +62,15 @@ enum Command {
     /// Work on the eval runs queued in the database (a team's servers started with
     /// --no-worker, or more hands for long runs), until Ctrl-C.
     Worker(worker::WorkerArgs),
+    /// Upload an evalset (a file, or an id in this database) to a team's server, whole;
+    /// refused when the server's copy changed since this one was pulled, unless --force.
+    Push(push_pull::PushArgs),
+    /// Download an evalset from a team's server as ADK's evalset JSON, noting its version.
+    Pull(push_pull::PullArgs),
+    /// A shared server's users: add (the first admin too), password, list, remove.
+    User(users::UserArgs),
+    /// API tokens for the CLI and REST (`Authorization: Bearer`): create, revoke, list.
+    Token(users::TokenArgs),
 }
 
 /// The database of every command but `web` when `--db` is not given.
@@ -100,6 +111,10 @@ pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Eval(args) => eval::eval(&db(), args).await,
         Command::Mcp(args) => mcp::mcp(args).await,
         Command::Worker(args) => worker::worker(&db(), args).await,
+        Command::Push(args) => push_pull::push(&db(), args).await,
+        Command::Pull(args) => push_pull::pull(&db(), args).await,
+        Command::User(args) => users::user(&db(), args).await,
+        Command::Token(args) => users::token(&db(), args).await,
     }
 }
 

@@ -26,7 +26,7 @@ pub struct ServeArgs {
 /// What `serve` and `web` share.
 #[derive(clap::Args)]
 struct ServeOptions {
-    /// Address to listen on. Use 0.0.0.0:PORT only on a trusted network.
+    /// Address to listen on. Beyond loopback (0.0.0.0:PORT) needs an [auth] section.
     #[arg(long, env = "EVALSTUDIO_ADDR", default_value = "127.0.0.1:3000")]
     addr: SocketAddr,
     /// Directory with the built site (pkg/ with the wasm, js and css); by default ./target/site,
@@ -46,6 +46,10 @@ struct ServeOptions {
     /// found beside `adk` when not given).
     #[arg(long)]
     adk_web_ui: Option<PathBuf>,
+    /// Serve on an address beyond loopback without an [auth] section: anyone who can reach
+    /// the server may read, edit and delete everything. Warns on every start.
+    #[arg(long)]
+    insecure_no_auth: bool,
     #[command(flatten)]
     worker: WorkerOptions,
 }
@@ -99,6 +103,7 @@ pub async fn serve(db: Option<Location>, args: ServeArgs) -> Result<ExitCode, Cl
         agents_dir,
         adk: options.adk,
         adk_web_ui: options.adk_web_ui,
+        insecure_no_auth: options.insecure_no_auth,
         worker: WorkerSettings {
             enabled: !options.worker.no_worker,
             concurrency: options.worker.worker_concurrency.into(),

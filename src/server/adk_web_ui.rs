@@ -3,9 +3,10 @@
 //! this server as its backend. Never copied into this repository, never downloaded: the folder
 //! comes from `--adk-web-ui DIR` or, in folder mode, from the `adk` environment.
 
+use crate::access::Role::Viewer;
+use crate::api::access::Routes;
 use axum::response::Redirect;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use tower_http::services::{ServeDir, ServeFile};
@@ -21,20 +22,18 @@ pub fn find_in_adk_environment(adk: &Path) -> Option<PathBuf> {
         .find(|browser| browser.join("index.html").is_file())
 }
 
-/// `/dev-ui/` and what adk-web asks of its server besides the API.
-pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
+/// `/dev-ui/` and what adk-web asks of its server besides the API: a viewer's.
+pub fn routes(dir: &Path) -> Routes {
     // adk-web routes in the browser: any path it does not have a file for is its page.
     let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-    Router::new()
+    Routes::new()
         // The same origin answers its API: an empty backendUrl. No telemetry.
-        .route(
-            "/dev-ui/assets/config/runtime-config.json",
-            get(|| async { Json(json!({"backendUrl": "", "telemetry": false})) }),
-        )
-        .route(
-            "/config/telemetry",
-            get(|| async { Json(json!({"telemetry": false})) }),
-        )
-        .route("/dev-ui", get(|| async { Redirect::permanent("/dev-ui/") }))
-        .nest_service("/dev-ui/", files)
+        .get("/dev-ui/assets/config/runtime-config.json", Viewer, || async {
+            Json(json!({"backendUrl": "", "telemetry": false}))
+        })
+        .get("/config/telemetry", Viewer, || async {
+            Json(json!({"telemetry": false}))
+        })
+        .get("/dev-ui", Viewer, || async { Redirect::permanent("/dev-ui/") })
+        .nest_service("/dev-ui/", Viewer, files)
 }

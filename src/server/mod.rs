@@ -4,16 +4,19 @@
 mod adk_web_ui;
 mod assets;
 
+use crate::api::access::{guard_pages_and_server_fns, identify, AuthGate, Routes};
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
-use crate::config::Config;
+use crate::config::{AuthConfig, Config};
 use crate::folder::{AdkServer, AgentsDir};
+use crate::service::auth::LoginPolicy;
 use crate::service::folder::Folder;
 use crate::service::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::{startup, Services};
 use crate::store::Location;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::serve::ListenerExt;
 use axum::{Extension, Router};
 use leptos::config::LeptosOptions;
@@ -41,6 +44,8 @@ pub struct ServeConfig {
     /// adk-web's folder (google-adk's `cli/browser`), served at `/dev-ui/`; in folder mode it is
     /// looked for in the `adk` environment when not given.
     pub adk_web_ui: Option<PathBuf>,
+    /// Serve beyond loopback without `[auth]`: anyone who can reach it may do anything.
+    pub insecure_no_auth: bool,
     /// Whether this server works on eval runs too (`--no-worker` turns it off), and how many
     /// case runs of a run at once.
     pub worker: WorkerSettings,
@@ -55,35 +60,45 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
         .build()
 }
 
-/// The whole application as one router.
+/// The whole application as one router, auth off.
 pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize) -> Router {
-    router_with_adk_web_ui(services, options, max_body_bytes, None)
+    router_with(services, options, max_body_bytes, None, None)
 }
 
-/// The router, with ADK's own web UI at `/dev-ui/` when its folder is given.
-pub fn router_with_adk_web_ui(
+/// Every route the server declares, with the role each needs (the route-walk test lists them).
+pub fn declared_routes(adk_web_ui: Option<&std::path::Path>) -> Routes {
+    let web_ui = adk_web_ui.map(adk_web_ui::routes).unwrap_or_default();
+    rest::routes().merge(web_ui)
+}
+
+/// The router: the REST routes from their registry, Leptos's pages and server functions behind
+/// their own check, ADK's web UI at `/dev-ui/` when its folder is given, and around it all the
+/// gate that finds the caller (`auth`; `None`: auth off).
+pub fn router_with(
     services: Services,
     options: LeptosOptions,
     max_body_bytes: usize,
     adk_web_ui: Option<&std::path::Path>,
+    auth: Option<Arc<AuthGate>>,
 ) -> Router {
     let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
         services,
         leptos_options: options,
+        auth,
     };
-    let routes = generate_route_list(App);
-    let app = Router::new()
-        .nest("/apps", rest::app_routes())
-        .nest("/dev/apps", rest::dev_routes())
-        .merge(adk_web_ui.map(adk_web_ui::routes).unwrap_or_default())
-        .merge(rest::run_routes())
-        .leptos_routes(&state, routes, {
+    let pages = Router::new()
+        .leptos_routes(&state, generate_route_list(App), {
             let options = state.leptos_options.clone();
             move || shell(options.clone())
         })
+        .route_layer(middleware::from_fn(guard_pages_and_server_fns));
+    let app = declared_routes(adk_web_ui)
+        .into_router()
+        .merge(pages)
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell));
     assets::serve_assets(app, &site_root, &pkg_dir)
+        .layer(middleware::from_fn_with_state(state.clone(), identify))
         .layer(DefaultBodyLimit::max(max_body_bytes))
         .layer(Extension(rest::BodyLimit(max_body_bytes)))
         .with_state(state)
@@ -125,6 +140,7 @@ impl Server {
             }
             None => (None, None),
         };
+        let auth = auth_gate(&config, app_config.auth.as_ref())?;
         let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
             format!(
                 "could not listen on {}: {e} (pick another with --addr)",
@@ -160,11 +176,12 @@ impl Server {
         if let Some(dir) = &web_ui {
             tracing::info!("ADK's web UI from {} at /dev-ui/", dir.display());
         }
-        let app = router_with_adk_web_ui(
+        let app = router_with(
             services,
             leptos_options(&config),
             config.max_body_bytes,
             web_ui.as_deref(),
+            auth,
         );
         tracing::info!(db = %config.db, "Evalstudio listening on http://{}", listener.local_addr()?);
         Ok(Server {
@@ -190,9 +207,9 @@ impl Server {
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        let served = axum::serve(listener, self.app)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        // The peer's address: the login's rate limit, and which proxies are trusted.
+        let app = self.app.into_make_service_with_connect_info::<SocketAddr>();
+        let served = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
         drop(self.worker);
         stop_working(&self.services).await;
         drop(self.adk);
@@ -227,6 +244,48 @@ async fn open_folder(
     tracing::info!("apps in {}: {}", dir.root().display(), apps.join(", "));
     let folder = Folder::open(store, dir, apps, chat_off).await?;
     Ok((folder, server))
+}
+
+/// The sign-in gate `[auth]` asks for. None on a loopback bind without it (auth off, one local
+/// user); elsewhere a missing `[auth]` refuses to start, unless the user insisted.
+fn auth_gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Option<Arc<AuthGate>>, String> {
+    let Some(auth) = auth else {
+        if config.addr.ip().is_loopback() {
+            return Ok(None);
+        }
+        if config.insecure_no_auth {
+            tracing::warn!(
+                "serving {} with NO AUTH (--insecure-no-auth): anyone who reaches it can read, edit and \
+                 delete every case and run evals on your model keys",
+                config.addr
+            );
+            return Ok(None);
+        }
+        return Err(format!(
+            "refusing to serve on {} without sign-in: anyone who can reach it could edit every case and \
+             run evals on your keys. Add an [auth] section to evalstudio.toml and a user \
+             (`evalstudio user add NAME --role admin`), bind 127.0.0.1, or pass --insecure-no-auth",
+            config.addr
+        ));
+    };
+    let proxy_header = match &auth.proxy_header {
+        Some(name) => Some(
+            name.parse::<axum::http::HeaderName>()
+                .map_err(|e| format!("auth.proxy_header: {e}"))?,
+        ),
+        None => None,
+    };
+    tracing::info!("auth is on: sign in at /login, or send an API token");
+    Ok(Some(Arc::new(AuthGate {
+        policy: LoginPolicy {
+            session_seconds: auth.session_hours * 3600.0,
+            failure_limit: auth.failed_login_limit.into(),
+            window_seconds: auth.failed_login_window_minutes * 60.0,
+        },
+        secure_cookie: auth.secure_cookie,
+        trusted_proxies: auth.trusted_proxies.clone(),
+        proxy_header,
+    })))
 }
 
 /// Tidies the store as start-up does, saying what it did.

@@ -7,6 +7,7 @@ use crate::agent::Turn;
 use crate::clock::now_seconds;
 use crate::evalset::{validate_eval_id, validate_eval_set_id};
 use crate::records::StoredCase;
+use crate::service::auth::actor::current_user;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
@@ -93,11 +94,21 @@ pub async fn add_session_to_eval_set(
         })
         .collect();
     let case = session_to_eval_case(eval_id, &origin, &turns, now_seconds());
-    match store.add_case(add.app, eval_set_id, &case).await {
+    match store
+        .add_case(add.app, eval_set_id, &case, current_user().as_deref())
+        .await
+    {
         Err(StoreError::Conflict(_)) if add.overwrite => {
             let current = store.get_case(add.app, eval_set_id, eval_id).await?;
             Ok(store
-                .update_case(add.app, eval_set_id, eval_id, &case, current.version)
+                .update_case(
+                    add.app,
+                    eval_set_id,
+                    eval_id,
+                    &case,
+                    current.version,
+                    current_user().as_deref(),
+                )
                 .await?)
         }
         Err(StoreError::Conflict(_)) => Err(AddSessionError::EvalIdTaken {

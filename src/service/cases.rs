@@ -7,6 +7,7 @@ use crate::evalset::{
     case_changes, validate_case, validate_new_eval_id, ConversationScenario, EvalCase, SessionInput,
 };
 use crate::records::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
+use crate::service::auth::actor::current_user;
 use crate::store::{CaseVersion, Store, StoreError};
 
 /// Cases per page of an evalset's case list.
@@ -90,7 +91,14 @@ pub async fn save_case(
         validate_new_eval_id(&case.eval_id).map_err(CaseError::InvalidId)?;
     }
     Ok(store
-        .update_case(app, eval_set_id, eval_id, case, version)
+        .update_case(
+            app,
+            eval_set_id,
+            eval_id,
+            case,
+            version,
+            current_user().as_deref(),
+        )
         .await?)
 }
 
@@ -179,6 +187,7 @@ pub async fn case_history(
         .map(|(index, version)| CaseVersionSummary {
             version: version.version,
             saved_at: version.saved_at.clone(),
+            saved_by: version.saved_by.clone(),
             changes: match index.checked_sub(1) {
                 Some(before) => case_changes(&versions[before].case, &version.case),
                 None => Vec::new(),
@@ -223,7 +232,14 @@ pub async fn restore_version(
     // The case keeps its current id: a restore brings back content, not an old name.
     case.eval_id = eval_id.to_string();
     Ok(store
-        .update_case(app, eval_set_id, eval_id, &case, expected_version)
+        .update_case(
+            app,
+            eval_set_id,
+            eval_id,
+            &case,
+            expected_version,
+            current_user().as_deref(),
+        )
         .await?)
 }
 
@@ -244,7 +260,9 @@ pub async fn duplicate_case(
         }
         None => free_copy_id(&store.case_ids(app, eval_set_id).await?, eval_id),
     };
-    Ok(store.add_case(app, eval_set_id, &case).await?)
+    Ok(store
+        .add_case(app, eval_set_id, &case, current_user().as_deref())
+        .await?)
 }
 
 /// What the browser's "New scenario case" asks for.
@@ -306,7 +324,9 @@ pub async fn new_scenario_case(
         ..EvalCase::default()
     };
     validate_case(&case).map_err(CaseError::InvalidCase)?;
-    Ok(store.add_case(app, eval_set_id, &case).await?)
+    Ok(store
+        .add_case(app, eval_set_id, &case, current_user().as_deref())
+        .await?)
 }
 
 /// `<eval_id>_copy`, or the first `<eval_id>_copy_N` not in `taken`.
@@ -332,7 +352,14 @@ pub async fn rename_case(
     let mut case = store.get_case(app, eval_set_id, eval_id).await?.case;
     case.eval_id = new_eval_id.to_string();
     Ok(store
-        .update_case(app, eval_set_id, eval_id, &case, version)
+        .update_case(
+            app,
+            eval_set_id,
+            eval_id,
+            &case,
+            version,
+            current_user().as_deref(),
+        )
         .await?)
 }
 

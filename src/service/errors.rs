@@ -13,6 +13,12 @@ pub enum ErrorKind {
     NotFound,
     /// The request clashes with the stored state (an id taken, a changed version, a run already running).
     Conflict,
+    /// The caller is not signed in, or their credentials are wrong.
+    Unauthenticated,
+    /// The caller is signed in but their role may not do this.
+    Forbidden,
+    /// Too many attempts (failed logins): wait and try again.
+    Throttled,
     /// A fault of the server (a damaged or unreachable database, a stored record that no longer
     /// parses, a task that died) rather than something the caller can fix.
     Fault,

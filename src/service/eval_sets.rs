@@ -8,6 +8,8 @@ use crate::evalset::{
     EvalSet, FormatError, LegacyDefaults,
 };
 use crate::records::{EvalSetSummary, ImportSummary};
+use crate::service::auth::actor::current_user;
+pub use crate::store::ImportMode;
 use crate::store::{CaseRow, Store, StoreError};
 use serde_json::{Map, Value};
 
@@ -48,6 +50,9 @@ pub enum ImportError {
     Exists(String),
     #[error("{0}")]
     InvalidId(String),
+    /// A replace of a copy taken at a tag the stored evalset no longer has.
+    #[error("{0}")]
+    Changed(String),
     #[error(transparent)]
     Fault(StoreError),
 }
@@ -56,7 +61,7 @@ impl DomainError for ImportError {
     fn kind(&self) -> ErrorKind {
         match self {
             ImportError::Format(_) | ImportError::InvalidId(_) => ErrorKind::Invalid,
-            ImportError::Exists(_) => ErrorKind::Conflict,
+            ImportError::Exists(_) | ImportError::Changed(_) => ErrorKind::Conflict,
             ImportError::Fault(_) => ErrorKind::Fault,
         }
     }
@@ -144,6 +149,15 @@ pub async fn export_eval_set(store: &Store, app: &str, eval_set_id: &str) -> Res
     Ok(store.export_adk_json(app, eval_set_id).await?)
 }
 
+/// The evalset as ADK's file writer writes it, and its tag (the ETag a push must match).
+pub async fn export_tagged(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+) -> Result<(String, String), EvalSetError> {
+    Ok(store.export_tagged(app, eval_set_id).await?)
+}
+
 /// Parses an evalset file in any accepted form and stores it in one transaction. A legacy
 /// list takes its id from `id_override` or the file name; `id_override` also renames an
 /// evalset.
@@ -153,7 +167,7 @@ pub async fn import_file(
     file_name: &str,
     id_override: Option<&str>,
     text: String,
-    replace: bool,
+    mode: ImportMode,
 ) -> Result<ImportSummary, ImportError> {
     validate_app_name(app).map_err(ImportError::InvalidId)?;
     let name = match id_override {
@@ -172,18 +186,21 @@ pub async fn import_file(
     };
     // Cases go straight to their stored form, so a big file is never held parsed in full.
     let mut rows = Vec::new();
-    let (mut eval_set, format) =
-        parse_evalset_file_streaming(&text, legacy, &mut |case| rows.push(CaseRow::new(&case)))?;
+    let saved_by = current_user();
+    let (mut eval_set, format) = parse_evalset_file_streaming(&text, legacy, &mut |case| {
+        rows.push(CaseRow::new(&case).saved_by(saved_by.as_deref()))
+    })?;
     // The rows hold what is stored; the file's text goes before they are written.
     drop(text);
     if id_override.is_some() {
         eval_set.eval_set_id = name;
     }
     store
-        .import_eval_set(app, &eval_set, &rows, &format.to_string(), replace)
+        .import_eval_set(app, &eval_set, &rows, &format.to_string(), &mode)
         .await
         .map_err(|err| match err {
             StoreError::Conflict(_) => ImportError::Exists(eval_set.eval_set_id.clone()),
+            StoreError::Stale { message, .. } => ImportError::Changed(message),
             other => ImportError::Fault(other),
         })
 }

@@ -5,6 +5,7 @@
 
 pub mod add_session;
 pub mod adk_runs;
+pub mod auth;
 pub mod case_results;
 pub mod cases;
 pub mod errors;
@@ -14,6 +15,7 @@ pub mod folder;
 pub mod last_run;
 pub mod mcp_servers;
 pub mod metric_offer;
+pub mod remote_copies;
 pub mod run_export;
 pub mod run_plan;
 pub mod run_progress;

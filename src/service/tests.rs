@@ -2,7 +2,7 @@
 
 use super::case_results::case_across_runs;
 use super::eval_runs::{eval_run, resume_eval_run, start_eval_run};
-use super::eval_sets::import_file;
+use super::eval_sets::{import_file, ImportMode};
 use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::run_views::{compare, run_page};
 use super::Services;
@@ -53,7 +53,7 @@ async fn import_weather(services: &Services) -> String {
         "weather.test.json",
         None,
         EVALSET.into(),
-        false,
+        ImportMode::New,
     )
     .await
     .unwrap()
@@ -174,9 +174,16 @@ async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
         })
         .collect();
     let file = serde_json::json!({"eval_set_id": "weather", "eval_cases": cases}).to_string();
-    import_file(&services.store, "demo", "weather.evalset.json", None, file, false)
-        .await
-        .unwrap();
+    import_file(
+        &services.store,
+        "demo",
+        "weather.evalset.json",
+        None,
+        file,
+        ImportMode::New,
+    )
+    .await
+    .unwrap();
     let config = EvalConfig::from_picked([("response_match_score", 0.1, None)]).unwrap();
     let (record, handle) = start_weather_run(&services, config, 1).await;
     handle.await.unwrap();

@@ -33,6 +33,11 @@ pub(crate) fn corrupt(err: serde_json::Error) -> StoreError {
     StoreError::Database(sqlx::Error::Decode(Box::new(err)))
 }
 
+/// A stored value this build cannot read (a role it does not know, say).
+pub(crate) fn corrupt_text(message: String) -> StoreError {
+    StoreError::Database(sqlx::Error::Decode(message.into()))
+}
+
 impl From<std::io::Error> for StoreError {
     fn from(err: std::io::Error) -> StoreError {
         StoreError::File(err.to_string())

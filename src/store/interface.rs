@@ -1,6 +1,7 @@
 //! `Store`: the one interface to the store, forwarding each call to its backend's queries.
 
 use super::{postgres, sqlite, EvalSetFiles, Location, StoreError, StoreResult};
+use crate::access::{Role, SignedIn, TokenSummary, UserSummary};
 use crate::agent::AgentEvent;
 use crate::eval::{CaseOutcome, CaseSummary};
 use crate::evalset::{EvalCase, EvalSet};
@@ -9,8 +10,8 @@ use crate::records::{
     ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, StoredCase,
 };
 use crate::store::{
-    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, LiveTurnRead,
-    NewEvalRun, Written,
+    BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, ImportMode,
+    LiveTurnRead, NewEvalRun, StoredUser, Written,
 };
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -87,14 +88,15 @@ pub async fn create_eval_set(&self, app: &str, eval_set_id: &str, now: f64) -> S
 pub async fn create_eval_set_with(&self, app: &str, eval_set_id: &str, now: f64, extra: &Map<String, Value>) -> StoreResult<()>;
 pub async fn eval_set_extra(&self, app: &str, eval_set_id: &str) -> StoreResult<Map<String, Value>>;
 pub async fn delete_eval_set(&self, app: &str, eval_set_id: &str) -> StoreResult<()>;
-pub async fn import_eval_set(&self, app: &str, eval_set: &EvalSet, cases: &[CaseRow], format: &str, replace: bool) -> StoreResult<ImportSummary>;
+pub async fn import_eval_set(&self, app: &str, eval_set: &EvalSet, cases: &[CaseRow], format: &str, mode: &ImportMode) -> StoreResult<ImportSummary>;
+pub async fn export_tagged(&self, app: &str, eval_set_id: &str) -> StoreResult<(String, String)>;
 pub async fn export_adk_json(&self, app: &str, eval_set_id: &str) -> StoreResult<String>;
 pub async fn case_tool_names(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>>;
 pub async fn case_ids(&self, app: &str, eval_set_id: &str) -> StoreResult<Vec<String>>;
 pub async fn list_cases(&self, app: &str, eval_set_id: &str, query: &CaseListQuery, page: i64, per_page: i64) -> StoreResult<CaseListPage>;
 pub async fn get_case(&self, app: &str, eval_set_id: &str, eval_id: &str) -> StoreResult<StoredCase>;
-pub async fn update_case(&self, app: &str, eval_set_id: &str, eval_id: &str, case: &EvalCase, expected_version: i64) -> StoreResult<StoredCase>;
-pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase) -> StoreResult<StoredCase>;
+pub async fn update_case(&self, app: &str, eval_set_id: &str, eval_id: &str, case: &EvalCase, expected_version: i64, saved_by: Option<&str>) -> StoreResult<StoredCase>;
+pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase, saved_by: Option<&str>) -> StoreResult<StoredCase>;
 // sql/case_versions.rs
 pub async fn case_versions(&self, app: &str, eval_set_id: &str, eval_id: &str) -> StoreResult<Vec<CaseVersion>>;
 pub async fn case_version(&self, app: &str, eval_set_id: &str, eval_id: &str, version: i64) -> StoreResult<Option<CaseVersion>>;
@@ -152,6 +154,25 @@ pub async fn interrupt_held_eval_run(&self, run_row: i64, at: f64) -> StoreResul
 pub async fn resume_eval_run(&self, run_row: i64) -> StoreResult<bool>;
 pub async fn runs_with_free_batches(&self, limit: i64) -> StoreResult<Vec<(String, String)>>;
 pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<()>;
+// sql/users.rs
+pub async fn add_user(&self, name: &str, role: Role, password_hash: Option<&str>) -> StoreResult<()>;
+pub async fn set_user_password(&self, name: &str, password_hash: &str) -> StoreResult<bool>;
+pub async fn list_users(&self) -> StoreResult<Vec<UserSummary>>;
+pub async fn remove_user(&self, name: &str) -> StoreResult<bool>;
+pub async fn stored_user(&self, name: &str) -> StoreResult<Option<StoredUser>>;
+pub async fn create_token(&self, user: &str, name: &str, token_hash: &str) -> StoreResult<()>;
+pub async fn revoke_token(&self, name: &str) -> StoreResult<bool>;
+pub async fn list_tokens(&self) -> StoreResult<Vec<TokenSummary>>;
+pub async fn user_of_token(&self, token_hash: &str) -> StoreResult<Option<SignedIn>>;
+pub async fn start_login_session(&self, user_row: i64, token_hash: &str, lifetime_seconds: f64) -> StoreResult<()>;
+pub async fn user_of_login_session(&self, token_hash: &str) -> StoreResult<Option<SignedIn>>;
+pub async fn end_login_session(&self, token_hash: &str) -> StoreResult<()>;
+pub async fn record_failed_login(&self, user: &str, address: &str, window_seconds: f64) -> StoreResult<()>;
+pub async fn failed_logins(&self, user: &str, address: &str, window_seconds: f64) -> StoreResult<(i64, i64)>;
+pub async fn clear_failed_logins(&self, user: &str) -> StoreResult<()>;
+// sql/pulls.rs
+pub async fn record_pull(&self, server: &str, app: &str, eval_set_id: &str, tag: &str) -> StoreResult<()>;
+pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> StoreResult<Option<String>>;
 }
 
 #[cfg(test)]

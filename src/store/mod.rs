@@ -21,7 +21,7 @@ mod sqlite;
 mod tests;
 
 #[cfg(feature = "ssr")]
-pub(crate) use error::corrupt;
+pub(crate) use error::{corrupt, corrupt_text};
 #[cfg(feature = "ssr")]
 pub use error::{StoreError, StoreResult};
 #[cfg(feature = "ssr")]
@@ -31,5 +31,6 @@ pub use location::Location;
 #[cfg(feature = "ssr")]
 pub use rows::{
     BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, ClaimedBatch, EvalRunHead, EvalRunRecord,
-    EvalSetFiles, LiveTurnRead, NewEvalRun, Written, LEASE_SECONDS, RENEW_EVERY, SUMMARY_FORMAT,
+    EvalSetFiles, ImportMode, LiveTurnRead, NewEvalRun, StoredUser, Written, LEASE_SECONDS, RENEW_EVERY,
+    SUMMARY_FORMAT,
 };

@@ -53,6 +53,9 @@ mod dialect {
     pub const DAYS_AGO: &str =
         "to_char((clock_timestamp() AT TIME ZONE 'UTC') - make_interval(days => $1::int), \
          'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+    pub const SECONDS_AGO: &str =
+        "to_char((clock_timestamp() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8), \
+         'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
     pub const EPOCH_NOW: &str = "extract(epoch from clock_timestamp())::float8";
     /// Workers claiming at once each take another batch rather than queue on one.
     pub const SKIP_LOCKED: &str = "FOR UPDATE SKIP LOCKED";
@@ -61,9 +64,9 @@ mod dialect {
     pub const FIND: &str = "strpos";
     pub const CASE_RUN_STORED: &str = "id";
     pub const VERSIONS_AS_JSON: &str = "COALESCE(json_agg(json_build_object('version', v.version, \
-         'case_json', v.case_json, 'saved_at', v.saved_at))::text, '[]')";
+         'case_json', v.case_json, 'saved_at', v.saved_at, 'saved_by', v.saved_by))::text, '[]')";
     pub const RESTORE_VERSIONS: &str =
-        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
-         SELECT $1, (e->>'version')::bigint, e->>'case_json', e->>'saved_at' \
+        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at, saved_by) \
+         SELECT $1, (e->>'version')::bigint, e->>'case_json', e->>'saved_at', e->>'saved_by' \
          FROM json_array_elements($2::json) AS e";
 }

@@ -16,6 +16,8 @@ pub struct CaseRow {
     pub(in crate::store) tool_call_count: i64,
     pub(in crate::store) first_user_message: String,
     pub(in crate::store) tool_names: String,
+    /// Who saved it (`None`: without a login, or from a file).
+    pub(in crate::store) saved_by: Option<String>,
 }
 
 impl CaseRow {
@@ -30,8 +32,45 @@ impl CaseRow {
             tool_call_count: case.tool_call_count() as i64,
             first_user_message: case.first_user_message(),
             tool_names: case.tool_names(),
+            saved_by: None,
         }
     }
+
+    /// The same row, saved by `user`.
+    pub fn saved_by(mut self, user: Option<&str>) -> CaseRow {
+        self.saved_by = user.map(str::to_string);
+        self
+    }
+}
+
+/// What an import does when the evalset's id is already stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportMode {
+    /// Refuses (a conflict): the id must be new.
+    New,
+    /// Replaces the stored evalset whole.
+    Replace,
+    /// Replaces it only while its tag is still this one (a push of what was pulled); refuses
+    /// as stale when it changed, or is gone.
+    ReplaceIfTag(String),
+}
+
+impl ImportMode {
+    pub fn replacing(replace: bool) -> ImportMode {
+        if replace {
+            ImportMode::Replace
+        } else {
+            ImportMode::New
+        }
+    }
+}
+
+/// A user as logging in reads them: their row, who they are, and their password's hash
+/// (`None` for a user who signs in only through the proxy header).
+pub struct StoredUser {
+    pub row: i64,
+    pub signed_in: crate::access::SignedIn,
+    pub password_hash: Option<String>,
 }
 
 /// One version of a case as it was saved.
@@ -39,6 +78,7 @@ impl CaseRow {
 pub struct CaseVersion {
     pub version: i64,
     pub saved_at: String,
+    pub saved_by: Option<String>,
     pub case: EvalCase,
 }
 

@@ -47,6 +47,8 @@ mod dialect {
     pub const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
     /// `$1` days before now, as the same text.
     pub const DAYS_AGO: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $1 || ' days')";
+    /// `$2` seconds before now, as the same text.
+    pub const SECONDS_AGO: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $2 || ' seconds')";
     /// Now, in seconds since the epoch with a fraction: the clock leases are kept by, the
     /// database's, so every process sharing it agrees.
     pub const EPOCH_NOW: &str = "unixepoch('subsec')";
@@ -62,10 +64,10 @@ mod dialect {
     pub const CASE_RUN_STORED: &str = "rowid";
     /// A case's earlier versions as a JSON list (`v` is `eval_case_versions`), `[]` for none.
     pub const VERSIONS_AS_JSON: &str = "json_group_array(json_object('version', v.version, \
-         'case_json', v.case_json, 'saved_at', v.saved_at))";
+         'case_json', v.case_json, 'saved_at', v.saved_at, 'saved_by', v.saved_by))";
     /// Restores the versions of [`VERSIONS_AS_JSON`] (`$2`) to the case row `$1`.
     pub const RESTORE_VERSIONS: &str =
-        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
+        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at, saved_by) \
          SELECT $1, json_extract(value, '$.version'), json_extract(value, '$.case_json'), \
-         json_extract(value, '$.saved_at') FROM json_each($2)";
+         json_extract(value, '$.saved_at'), json_extract(value, '$.saved_by') FROM json_each($2)";
 }

@@ -101,6 +101,7 @@ fn VersionTable(
                 <tr>
                     <th scope="col" class="num">"Version"</th>
                     <th scope="col">"Saved"</th>
+                    <th scope="col">"By"</th>
                     <th scope="col">"What changed"</th>
                     <th scope="col"></th>
                 </tr>
@@ -150,6 +151,7 @@ fn VersionRow(
         <tr>
             <td class="num">{version}</td>
             <td>{short_time(&entry.saved_at)}</td>
+            <td class="saved-by">{entry.saved_by.clone().unwrap_or_else(|| "—".to_string())}</td>
             <td>{changes}</td>
             <td class="actions">{actions}</td>
         </tr>

@@ -2,6 +2,7 @@
 //! never the store. All agent and imported text is rendered as text nodes, which Leptos escapes, except agent
 //! answers, which go through `markdown::render_markdown` (raw HTML and unsafe links neutralised).
 
+mod account_menu;
 mod browser;
 mod case_across_runs;
 mod case_actions;
@@ -20,6 +21,7 @@ mod evalsets_page;
 mod evaluate;
 mod folder_notes;
 mod json_view;
+mod login_page;
 mod markdown;
 mod modal;
 mod new_scenario_dialog;
@@ -28,6 +30,7 @@ mod rest_links;
 pub(crate) mod runs;
 mod settings;
 
+pub use account_menu::AccountMenu;
 pub use case_editor::CaseEditorPage;
 pub use case_result::{case_result_href, CaseResultPage};
 pub use chat::ChatPage;
@@ -35,6 +38,7 @@ pub use eval_case_page::EvalCasePage;
 pub use evalset_page::EvalSetPage;
 pub use evalsets_page::EvalSetsPage;
 pub use folder_notes::FolderBadge;
+pub use login_page::LoginPage;
 pub use runs::{ComparePage, RunPage, RunsPage};
 pub use settings::SettingsPage;
 

@@ -92,6 +92,7 @@ async fn start(
         agents_dir: folder.as_ref().map(|(dir, _)| dir.clone()),
         adk: folder.map(|(_, adk)| adk),
         adk_web_ui: None,
+        insecure_no_auth: false,
         worker: WorkerSettings {
             enabled: worker,
             ..WorkerSettings::default()

@@ -3,16 +3,17 @@
 use super::body::JsonBody;
 use super::cases::VersionedCase;
 use super::error::ApiError;
+use crate::access::Role::Editor;
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::service::add_session::{add_session_to_eval_set, AddSession};
 use axum::extract::{Path, State};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 
 /// Routes under `/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/{app}/eval_sets/{eval_set_id}/add_session", post(add_session))
+pub fn routes() -> Routes {
+    Routes::new().post("/{app}/eval_sets/{eval_set_id}/add_session", Editor, add_session)
 }
 
 /// `{evalId, sessionId, userId}`, plus `overwrite` to replace a case of the same id.

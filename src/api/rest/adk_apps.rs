@@ -5,32 +5,34 @@
 
 use super::adk_dev::{DevError, DevResult};
 use super::error::ApiError;
+use crate::access::Role::Viewer;
 use crate::agent::outline::AgentOutline;
 use crate::agent::profiles::AgentProfile;
+use crate::api::access::Routes;
 use crate::api::AppState;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
 /// `GET /list-apps` and `GET /version`, at the root as ADK has them.
-pub fn list_apps_route() -> Router<AppState> {
-    Router::new().route("/list-apps", get(list_apps)).route(
-        "/version",
-        get(|| async { Json(json!({"version": env!("CARGO_PKG_VERSION"), "language": "rust"})) }),
-    )
+pub fn list_apps_route() -> Routes {
+    Routes::new()
+        .get("/list-apps", Viewer, list_apps)
+        .get("/version", Viewer, || async {
+            Json(json!({"version": env!("CARGO_PKG_VERSION"), "language": "rust"}))
+        })
 }
 
 /// The graph routes under `/dev/apps`.
-pub fn graph_routes() -> Router<AppState> {
-    Router::new()
-        .route("/{app}/build_graph", get(build_graph))
-        .route("/{app}/build_graph_image", get(build_graph_image))
-        .route("/{app}/builder", get(builder))
+pub fn graph_routes() -> Routes {
+    Routes::new()
+        .get("/{app}/build_graph", Viewer, build_graph)
+        .get("/{app}/build_graph_image", Viewer, build_graph_image)
+        .get("/{app}/builder", Viewer, builder)
 }
 
 #[derive(Deserialize)]

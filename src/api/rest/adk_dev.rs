@@ -9,7 +9,9 @@ use super::adk_events::eval_case_session;
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
 use super::eval_runs::{finished_results, run_request, RunEvalBody};
+use crate::access::Role::{Editor, Viewer};
 use crate::agent::ToolExecutionMode;
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::eval::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
@@ -20,8 +22,7 @@ use crate::service::{cases, eval_runs, eval_sets, metric_offer};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -53,36 +54,40 @@ fn null() -> DevResult {
 }
 
 /// Routes under `/dev/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/{app}/eval-sets", post(create_eval_set).get(list_eval_sets))
-        .route("/{app}/eval_sets", get(list_eval_sets_bare))
-        .route("/{app}/eval_sets/{eval_set_id}", post(create_eval_set_bare))
-        .route("/{app}/eval-sets/{eval_set_id}/add-session", post(add_session))
-        .route("/{app}/eval_sets/{eval_set_id}/add_session", post(add_session))
-        .route("/{app}/eval_sets/{eval_set_id}/evals", get(list_eval_ids))
-        .route(
-            "/{app}/eval-sets/{eval_set_id}/eval-cases/{eval_id}",
-            get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
-            get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
-        )
-        .route("/{app}/eval-sets/{eval_set_id}/run", post(run_eval))
-        .route("/{app}/eval_sets/{eval_set_id}/run_eval", post(run_eval_bare))
-        .route("/{app}/eval-results", get(list_eval_results))
-        .route("/{app}/eval_results", get(list_eval_results_bare))
-        .route("/{app}/eval-results/{result_id}", get(get_eval_result))
-        .route("/{app}/eval_results/{result_id}", get(get_eval_result))
-        .route("/{app}/metrics-info", get(metrics_info))
+pub fn routes() -> Routes {
+    const CASE: &str = "/{app}/eval-sets/{eval_set_id}/eval-cases/{eval_id}";
+    const CASE_BARE: &str = "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}";
+    Routes::new()
+        .post("/{app}/eval-sets", Editor, create_eval_set)
+        .get("/{app}/eval-sets", Viewer, list_eval_sets)
+        .get("/{app}/eval_sets", Viewer, list_eval_sets_bare)
+        .post("/{app}/eval_sets/{eval_set_id}", Editor, create_eval_set_bare)
+        .post("/{app}/eval-sets/{eval_set_id}/add-session", Editor, add_session)
+        .post("/{app}/eval_sets/{eval_set_id}/add_session", Editor, add_session)
+        .get("/{app}/eval_sets/{eval_set_id}/evals", Viewer, list_eval_ids)
+        .get(CASE, Viewer, get_eval_case)
+        .put(CASE, Editor, put_eval_case)
+        .delete(CASE, Editor, delete_eval_case)
+        .get(CASE_BARE, Viewer, get_eval_case)
+        .put(CASE_BARE, Editor, put_eval_case)
+        .delete(CASE_BARE, Editor, delete_eval_case)
+        .post("/{app}/eval-sets/{eval_set_id}/run", Editor, run_eval)
+        .post("/{app}/eval_sets/{eval_set_id}/run_eval", Editor, run_eval_bare)
+        .get("/{app}/eval-results", Viewer, list_eval_results)
+        .get("/{app}/eval_results", Viewer, list_eval_results_bare)
+        .get("/{app}/eval-results/{result_id}", Viewer, get_eval_result)
+        .get("/{app}/eval_results/{result_id}", Viewer, get_eval_result)
+        .get("/{app}/metrics-info", Viewer, metrics_info)
         // ADK answers a session's spans; Evalstudio records none yet, so there are none.
-        .route(
-            "/{app}/debug/trace/session/{session_id}",
-            get(|| async { Json(json!([])) }),
-        )
+        .get("/{app}/debug/trace/session/{session_id}", Viewer, || async {
+            Json(json!([]))
+        })
         .merge(super::adk_apps::graph_routes())
-        .fallback(|| async { DevError(StatusCode::NOT_FOUND, "Not Found".into()) })
+}
+
+/// What `/dev/apps` answers for a path that matches none of its routes, as ADK does.
+pub async fn not_found() -> DevError {
+    DevError(StatusCode::NOT_FOUND, "Not Found".into())
 }
 
 /// ADK's `CreateEvalSetRequest`: `{eval_set|evalSet: EvalSet}`, of which only the id is used.

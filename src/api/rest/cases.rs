@@ -3,51 +3,39 @@
 
 use super::body::{JsonBody, TextBody};
 use super::error::ApiError;
+use crate::access::Role::{Editor, Viewer};
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::evalset::{parse_eval_case, EvalCase};
 use crate::records::{CaseListPage, CaseListQuery, CaseSort, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::service::cases;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Routes under `/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/{app}/eval_sets/{eval_set_id}/evals", get(list_eval_ids))
-        .route("/{app}/eval_sets/{eval_set_id}/cases", get(list_case_page))
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}",
-            get(get_eval_case).put(put_eval_case).delete(delete_eval_case),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/delete_evals",
-            post(delete_eval_cases),
-        )
-        .route("/{app}/eval_sets/{eval_set_id}/undo_delete", post(undo_delete))
-        .route("/{app}/eval_sets/{eval_set_id}/deleted_evals", get(list_deleted))
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/rename",
-            post(rename_eval_case),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/duplicate",
-            post(duplicate_eval_case),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions",
-            get(list_versions),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions/{version}",
-            get(get_version),
-        )
-        .route(
-            "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}/versions/{version}/restore",
-            post(restore_version),
+pub fn routes() -> Routes {
+    const SET: &str = "/{app}/eval_sets/{eval_set_id}";
+    const CASE: &str = "/{app}/eval_sets/{eval_set_id}/evals/{eval_id}";
+    Routes::new()
+        .get(&format!("{SET}/evals"), Viewer, list_eval_ids)
+        .get(&format!("{SET}/cases"), Viewer, list_case_page)
+        .get(CASE, Viewer, get_eval_case)
+        .put(CASE, Editor, put_eval_case)
+        .delete(CASE, Editor, delete_eval_case)
+        .post(&format!("{SET}/delete_evals"), Editor, delete_eval_cases)
+        .post(&format!("{SET}/undo_delete"), Editor, undo_delete)
+        .get(&format!("{SET}/deleted_evals"), Viewer, list_deleted)
+        .post(&format!("{CASE}/rename"), Editor, rename_eval_case)
+        .post(&format!("{CASE}/duplicate"), Editor, duplicate_eval_case)
+        .get(&format!("{CASE}/versions"), Viewer, list_versions)
+        .get(&format!("{CASE}/versions/{{version}}"), Viewer, get_version)
+        .post(
+            &format!("{CASE}/versions/{{version}}/restore"),
+            Editor,
+            restore_version,
         )
 }
 

@@ -115,6 +115,12 @@ impl From<ImportError> for ApiError {
     fn from(err: ImportError) -> Self {
         match err {
             ImportError::Format(err) => err.into(),
+            // REST says more than a conflict: the precondition (If-Match) failed.
+            ImportError::Changed(message) => ApiError::new(
+                StatusCode::PRECONDITION_FAILED,
+                message,
+                json!("pull it again and reapply your change, or replace it without If-Match (push --force)"),
+            ),
             other => ApiError::of_kind(other),
         }
     }

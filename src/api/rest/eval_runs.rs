@@ -3,6 +3,8 @@
 
 use super::body::JsonBody;
 use super::error::ApiError;
+use crate::access::Role::{Editor, Viewer};
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::eval::Change;
 use crate::records::{RunComparison, RunScope};
@@ -15,8 +17,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -24,26 +25,23 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 /// Routes under `/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/{app}/eval_sets/{eval_set_id}/run_eval", post(run_eval))
-        .route("/{app}/eval_results", get(list_eval_results))
-        .route(
-            "/{app}/eval_results/{result_id}",
-            get(get_eval_result).patch(label_eval_result),
+pub fn routes() -> Routes {
+    const RESULT: &str = "/{app}/eval_results/{result_id}";
+    Routes::new()
+        .post("/{app}/eval_sets/{eval_set_id}/run_eval", Editor, run_eval)
+        .get("/{app}/eval_results", Viewer, list_eval_results)
+        .get(RESULT, Viewer, get_eval_result)
+        .patch(RESULT, Editor, label_eval_result)
+        .get(&format!("{RESULT}/export"), Viewer, export_eval_result)
+        .get(
+            &format!("{RESULT}/compare/{{before_id}}"),
+            Viewer,
+            compare_eval_results,
         )
-        .route("/{app}/eval_results/{result_id}/export", get(export_eval_result))
-        .route(
-            "/{app}/eval_results/{result_id}/compare/{before_id}",
-            get(compare_eval_results),
-        )
-        .route(
-            "/{app}/eval_results/{result_id}/progress",
-            get(eval_result_progress),
-        )
-        .route("/{app}/eval_results/{result_id}/cancel", post(cancel_eval_result))
-        .route("/{app}/eval_results/{result_id}/resume", post(resume_eval_result))
-        .route("/{app}/eval_metrics", get(list_eval_metrics))
+        .get(&format!("{RESULT}/progress"), Viewer, eval_result_progress)
+        .post(&format!("{RESULT}/cancel"), Editor, cancel_eval_result)
+        .post(&format!("{RESULT}/resume"), Editor, resume_eval_result)
+        .get("/{app}/eval_metrics", Viewer, list_eval_metrics)
 }
 
 /// ADK's RunEvalRequest (1.x `eval_ids` and 2.x `eval_case_ids`), plus Evalstudio's `agent`,

@@ -2,30 +2,29 @@
 
 use super::body::TextBody;
 use super::error::ApiError;
+use crate::access::Role::{Editor, Viewer};
+use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::records::ImportSummary;
-use crate::service::eval_sets;
+use crate::service::eval_sets::{self, ImportError, ImportMode};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
+use serde_json::json;
 use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Routes under `/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/{app}/eval_sets", get(list_eval_sets))
-        .route(
-            "/{app}/eval_sets/{eval_set_id}",
-            post(create_eval_set).delete(delete_eval_set),
-        )
-        .route("/{app}/eval_sets/{eval_set_id}/export", get(export_eval_set))
-        .route("/{app}/eval_sets/{eval_set_id}/changes", get(eval_set_changes))
-        .route("/{app}/import", post(import))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/{app}/eval_sets", Viewer, list_eval_sets)
+        .post("/{app}/eval_sets/{eval_set_id}", Editor, create_eval_set)
+        .delete("/{app}/eval_sets/{eval_set_id}", Editor, delete_eval_set)
+        .get("/{app}/eval_sets/{eval_set_id}/export", Viewer, export_eval_set)
+        .get("/{app}/eval_sets/{eval_set_id}/changes", Viewer, eval_set_changes)
+        .post("/{app}/import", Editor, import)
 }
 
 async fn list_eval_sets(
@@ -58,8 +57,9 @@ async fn export_eval_set(
     State(state): State<AppState>,
     Path((app, eval_set_id)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let file = eval_sets::export_eval_set(&state.services.store, &app, &eval_set_id).await?;
+    let (file, tag) = eval_sets::export_tagged(&state.services.store, &app, &eval_set_id).await?;
     let mut response = adk_json_response(StatusCode::OK, file);
+    response.headers_mut().insert(header::ETAG, etag(&tag));
     let disposition = format!("attachment; filename=\"{eval_set_id}.evalset.json\"");
     response.headers_mut().insert(
         header::CONTENT_DISPOSITION,
@@ -79,23 +79,66 @@ struct ImportQuery {
     eval_set_id: Option<String>,
 }
 
+/// Imports a file. With `If-Match: "<tag>"` it replaces the stored evalset only while it still
+/// has that tag (412 otherwise: a push of a copy pulled before someone else's change); with
+/// `If-None-Match: *` only when the id is new (412 otherwise). The answer's ETag is the new tag.
 async fn import(
     State(state): State<AppState>,
     Path(app): Path<String>,
     Query(query): Query<ImportQuery>,
+    headers: HeaderMap,
     TextBody(text): TextBody,
-) -> Result<(StatusCode, Json<ImportSummary>), ApiError> {
+) -> Result<Response, ApiError> {
     let file_name = query.file_name.as_deref().unwrap_or("imported.json");
-    let summary = eval_sets::import_file(
+    let mode = import_mode(&headers, query.replace)?;
+    let only_new = mode == ImportMode::New && headers.contains_key(header::IF_NONE_MATCH);
+    let imported = eval_sets::import_file(
         &state.services.store,
         &app,
         file_name,
         query.eval_set_id.as_deref(),
         text,
-        query.replace,
+        mode,
     )
-    .await?;
-    Ok((StatusCode::CREATED, Json(summary)))
+    .await;
+    let summary = match imported {
+        Err(ImportError::Exists(id)) if only_new => {
+            return Err(ApiError::new(
+                StatusCode::PRECONDITION_FAILED,
+                format!("eval set `{id}` already exists here"),
+                json!("pull it first, or replace it (push --force)"),
+            ))
+        }
+        other => other?,
+    };
+    let tag = etag(&summary.tag);
+    Ok((StatusCode::CREATED, [(header::ETAG, tag)], Json(summary)).into_response())
+}
+
+/// What the request's preconditions make of an import: `If-Match` a replace of that tag only,
+/// `If-None-Match: *` a new id only, neither what `replace` says.
+fn import_mode(headers: &HeaderMap, replace: bool) -> Result<ImportMode, ApiError> {
+    if let Some(value) = headers.get(header::IF_MATCH) {
+        let tag = value
+            .to_str()
+            .ok()
+            .map(|v| v.trim().trim_matches('"'))
+            .filter(|v| !v.is_empty() && *v != "*")
+            .ok_or_else(|| ApiError::bad_request("If-Match: give the ETag your copy was exported with"))?;
+        return Ok(ImportMode::ReplaceIfTag(tag.to_string()));
+    }
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|v| v.as_bytes() == b"*")
+    {
+        return Ok(ImportMode::New);
+    }
+    Ok(ImportMode::replacing(replace))
+}
+
+/// An evalset's tag as a strong ETag.
+fn etag(tag: &str) -> HeaderValue {
+    HeaderValue::from_str(&format!("\"{tag}\"")).expect("tags are hex digits")
 }
 
 /// An ADK file as written by the exporter (already JSON text).

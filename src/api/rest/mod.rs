@@ -17,26 +17,26 @@ mod sessions;
 pub use body::BodyLimit;
 pub use error::ApiError;
 
-use super::AppState;
-use axum::Router;
+use crate::api::access::Routes;
 
-/// Everything under `/apps`.
-pub fn app_routes() -> Router<AppState> {
-    Router::new()
+/// Every REST route, each with its role: `/apps` (Evalstudio's API, in ADK 1.x's paths),
+/// `/dev/apps` (google-adk 2.13's evaluation routes), and `/run`, `/run_sse`, `/list-apps`
+/// at the root as ADK has them.
+pub fn routes() -> Routes {
+    Routes::new()
+        .nest("/apps", app_routes(), || async {
+            ApiError::not_found("no such API route")
+        })
+        .nest("/dev/apps", adk_dev::routes(), adk_dev::not_found)
+        .merge(run::routes())
+        .merge(adk_apps::list_apps_route())
+}
+
+fn app_routes() -> Routes {
+    Routes::new()
         .merge(eval_sets::routes())
         .merge(cases::routes())
         .merge(sessions::routes())
         .merge(add_session::routes())
         .merge(eval_runs::routes())
-        .fallback(|| async { ApiError::not_found("no such API route") })
-}
-
-/// `/run` and `/run_sse`, at the root as ADK has them, and ADK 2.13's `/list-apps`.
-pub fn run_routes() -> Router<AppState> {
-    run::routes().merge(adk_apps::list_apps_route())
-}
-
-/// google-adk 2.13's evaluation routes, for `/dev/apps`.
-pub fn dev_routes() -> Router<AppState> {
-    adk_dev::routes()
 }

@@ -3,24 +3,25 @@
 use super::adk_events::{adk_agent_events, adk_event, adk_event_body};
 use super::body::JsonBody;
 use super::error::ApiError;
+use crate::access::Role::Editor;
 use crate::agent::AgentEvent;
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::clock::now_seconds;
 use crate::evalset::Content;
 use crate::service::turns::{self, NewTurn};
 use axum::extract::State;
 use axum::response::sse::{Event as SseEvent, Sse};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::convert::Infallible;
 
 /// Routes at the root.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/run", post(run))
-        .route("/run_sse", post(run_sse))
+pub fn routes() -> Routes {
+    Routes::new()
+        .post("/run", Editor, run)
+        .post("/run_sse", Editor, run_sse)
 }
 
 /// ADK's `RunAgentRequest`.

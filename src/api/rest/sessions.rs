@@ -3,30 +3,28 @@
 use super::adk_events::{adk_session, eval_case_session};
 use super::body::JsonBody;
 use super::error::ApiError;
+use crate::access::Role::{Editor, Viewer};
+use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::records::SessionSummary;
 use crate::service::eval_runs;
 use crate::service::sessions::{self, SessionError};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Routes under `/apps`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/{app}/users/{user}/sessions",
-            get(list_sessions).post(create_session),
-        )
-        .route(
-            "/{app}/users/{user}/sessions/{session_id}",
-            get(get_session)
-                .post(create_session_with_id)
-                .delete(delete_session),
-        )
+pub fn routes() -> Routes {
+    const SESSIONS: &str = "/{app}/users/{user}/sessions";
+    const SESSION: &str = "/{app}/users/{user}/sessions/{session_id}";
+    Routes::new()
+        .get(SESSIONS, Viewer, list_sessions)
+        .post(SESSIONS, Editor, create_session)
+        .get(SESSION, Viewer, get_session)
+        .post(SESSION, Editor, create_session_with_id)
+        .delete(SESSION, Editor, delete_session)
 }
 
 /// One entry of the session list.

@@ -47,9 +47,9 @@ impl SqlStore {
                 .await?
                 .ok_or_else(|| case_not_found(eval_set_id, eval_id))?;
         let rows = sqlx::query(
-            "SELECT version, case_json, saved_at FROM ( \
-               SELECT version, case_json, saved_at FROM eval_case_versions WHERE case_row = $1 \
-               UNION ALL SELECT version, case_json, updated_at FROM eval_cases WHERE id = $2) AS versions \
+            "SELECT version, case_json, saved_at, saved_by FROM ( \
+               SELECT version, case_json, saved_at, saved_by FROM eval_case_versions WHERE case_row = $1 \
+               UNION ALL SELECT version, case_json, updated_at, saved_by FROM eval_cases WHERE id = $2) AS versions \
              WHERE $3 IS NULL OR version = $4 ORDER BY version",
         )
         .bind(case_row)
@@ -63,6 +63,7 @@ impl SqlStore {
                 Ok(CaseVersion {
                     version: row.get("version"),
                     saved_at: row.get("saved_at"),
+                    saved_by: row.get("saved_by"),
                     case: decode_case(row.get("case_json"))?,
                 })
             })

@@ -29,7 +29,7 @@ impl SqlStore {
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         for eval_id in eval_ids {
             let deleted = sqlx::query(
-                "SELECT id, position, case_json, version, created_at, versions_json FROM deleted_eval_cases \
+                "SELECT id, position, case_json, version, created_at, saved_by, versions_json FROM deleted_eval_cases \
                  WHERE eval_set_row = $1 AND eval_id = $2 ORDER BY id DESC LIMIT 1",
             )
             .bind(set_row)
@@ -43,7 +43,8 @@ impl SqlStore {
             let row = CaseRow::new(&case);
             let inserted = sqlx::query(
                 "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
-                 first_user_message, tool_names, version, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+                 first_user_message, tool_names, version, created_at, saved_by) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
                  RETURNING id",
             )
             .bind(set_row)
@@ -56,6 +57,7 @@ impl SqlStore {
             .bind(&row.tool_names)
             .bind(deleted.get::<i64, _>("version"))
             .bind(deleted.get::<String, _>("created_at"))
+            .bind(deleted.get::<Option<String>, _>("saved_by"))
             .fetch_one(&mut *tx)
             .await;
             let case_row: i64 = match inserted {
@@ -117,8 +119,8 @@ impl SqlStore {
 pub(super) async fn move_to_trash(conn: &mut Conn, set_row: i64, eval_id: &str) -> StoreResult<bool> {
     let moved = sqlx::query(&format!(
         "INSERT INTO deleted_eval_cases \
-         (eval_set_row, position, eval_id, case_json, version, created_at, versions_json) \
-         SELECT c.eval_set_row, c.position, c.eval_id, c.case_json, c.version, c.created_at, \
+         (eval_set_row, position, eval_id, case_json, version, created_at, saved_by, versions_json) \
+         SELECT c.eval_set_row, c.position, c.eval_id, c.case_json, c.version, c.created_at, c.saved_by, \
            (SELECT {versions} FROM eval_case_versions v WHERE v.case_row = c.id) \
          FROM eval_cases c WHERE c.eval_set_row = $1 AND c.eval_id = $2",
         versions = dialect::VERSIONS_AS_JSON

@@ -7,7 +7,7 @@ use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
 use crate::records::{
     CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, StoredCase,
 };
-use crate::store::{corrupt, CaseRow, StoreError, StoreResult};
+use crate::store::{corrupt, CaseRow, ImportMode, StoreError, StoreResult};
 use futures::TryStreamExt;
 use serde_json::{Map, Value};
 use sqlx::Row as _;
@@ -76,6 +76,8 @@ impl SqlStore {
                 "eval set `{eval_set_id}` already exists for app `{app}`"
             )));
         }
+        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
+        touch_eval_set(&mut tx, set_row).await?;
         self.commit_eval_set(tx, app, eval_set_id).await
     }
 
@@ -114,22 +116,13 @@ impl SqlStore {
         eval_set: &EvalSet,
         cases: &[CaseRow],
         format: &str,
-        replace: bool,
+        mode: &ImportMode,
     ) -> StoreResult<ImportSummary> {
         let mut tx = self.begin_write().await?;
         ensure_app(&mut tx, app).await?;
-        let existing: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
-                .bind(app)
-                .bind(&eval_set.eval_set_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        if existing.is_some() && !replace {
-            return Err(StoreError::Conflict(format!(
-                "eval set `{}` already exists for app `{app}`; import with replace to overwrite it",
-                eval_set.eval_set_id
-            )));
-        }
+        let existing = tag_in(&mut tx, app, &eval_set.eval_set_id).await?;
+        check_import(mode, app, &eval_set.eval_set_id, existing.as_ref())?;
+        let existing = existing.map(|(row, _)| row);
         if let Some(row) = existing {
             sqlx::query("DELETE FROM eval_sets WHERE id = $1")
                 .bind(row)
@@ -152,12 +145,16 @@ impl SqlStore {
             insert_case(&mut tx, set_row, position as i64, case).await?;
         }
         touch_eval_set(&mut tx, set_row).await?;
+        let (_, tag) = tag_in(&mut tx, app, &eval_set.eval_set_id)
+            .await?
+            .expect("the evalset was just stored");
         self.commit_eval_set(tx, app, &eval_set.eval_set_id).await?;
         Ok(ImportSummary {
             eval_set_id: eval_set.eval_set_id.clone(),
             cases: cases.len(),
             format: format.to_string(),
             replaced: existing.is_some(),
+            tag,
         })
     }
 
@@ -167,6 +164,26 @@ impl SqlStore {
         export_in(&mut conn, app, eval_set_id)
             .await?
             .ok_or_else(|| eval_set_not_found(app, eval_set_id))
+    }
+
+    /// The evalset as ADK's file writer writes it, with its tag (ETag): the tag of exactly this
+    /// text, read again after it and read once more if a write came between.
+    pub async fn export_tagged(&self, app: &str, eval_set_id: &str) -> StoreResult<(String, String)> {
+        loop {
+            let before = self.eval_set_tag(app, eval_set_id).await?;
+            let text = self.export_adk_json(app, eval_set_id).await?;
+            if self.eval_set_tag(app, eval_set_id).await? == before {
+                return Ok((text, before));
+            }
+        }
+    }
+
+    async fn eval_set_tag(&self, app: &str, eval_set_id: &str) -> StoreResult<String> {
+        let mut conn = self.pool.acquire().await?;
+        Ok(tag_in(&mut conn, app, eval_set_id)
+            .await?
+            .ok_or_else(|| eval_set_not_found(app, eval_set_id))?
+            .1)
     }
 
     /// The distinct tool names the evalset's cases call, sorted.
@@ -312,6 +329,7 @@ impl SqlStore {
         eval_id: &str,
         case: &EvalCase,
         expected_version: i64,
+        saved_by: Option<&str>,
     ) -> StoreResult<StoredCase> {
         let mut tx = self.begin_write().await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
@@ -331,7 +349,7 @@ impl SqlStore {
                 current,
             });
         }
-        let updated = write_new_version(&mut tx, case_row, &CaseRow::new(case)).await;
+        let updated = write_new_version(&mut tx, case_row, &CaseRow::new(case).saved_by(saved_by)).await;
         match updated {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 return Err(StoreError::Conflict(format!(
@@ -347,7 +365,13 @@ impl SqlStore {
     }
 
     /// Appends a new case to an evalset.
-    pub async fn add_case(&self, app: &str, eval_set_id: &str, case: &EvalCase) -> StoreResult<StoredCase> {
+    pub async fn add_case(
+        &self,
+        app: &str,
+        eval_set_id: &str,
+        case: &EvalCase,
+        saved_by: Option<&str>,
+    ) -> StoreResult<StoredCase> {
         let mut tx = self.begin_write().await?;
         let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
         let position: i64 = sqlx::query_scalar(
@@ -356,7 +380,7 @@ impl SqlStore {
         .bind(set_row)
         .fetch_one(&mut *tx)
         .await?;
-        match insert_case(&mut tx, set_row, position, &CaseRow::new(case)).await {
+        match insert_case(&mut tx, set_row, position, &CaseRow::new(case).saved_by(saved_by)).await {
             Err(StoreError::Database(sqlx::Error::Database(e))) if e.is_unique_violation() => {
                 return Err(StoreError::Conflict(format!(
                     "eval set `{eval_set_id}` already has a case `{}`",
@@ -419,15 +443,16 @@ pub(super) async fn write_new_version(
     row: &CaseRow,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at) \
-         SELECT id, version, case_json, updated_at FROM eval_cases WHERE id = $1",
+        "INSERT INTO eval_case_versions (case_row, version, case_json, saved_at, saved_by) \
+         SELECT id, version, case_json, updated_at, saved_by FROM eval_cases WHERE id = $1",
     )
     .bind(case_row)
     .execute(&mut *conn)
     .await?;
     sqlx::query(&format!(
         "UPDATE eval_cases SET eval_id = $1, case_json = $2, turn_count = $3, tool_call_count = $4, \
-         first_user_message = $5, tool_names = $6, version = version + 1, updated_at = {now} WHERE id = $7",
+         first_user_message = $5, tool_names = $6, saved_by = $8, version = version + 1, updated_at = {now} \
+         WHERE id = $7",
         now = dialect::NOW
     ))
     .bind(&row.eval_id)
@@ -437,6 +462,7 @@ pub(super) async fn write_new_version(
     .bind(&row.first_user_message)
     .bind(&row.tool_names)
     .bind(case_row)
+    .bind(&row.saved_by)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -467,7 +493,7 @@ pub(super) async fn insert_case(
 ) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO eval_cases (eval_set_row, position, eval_id, case_json, turn_count, tool_call_count, \
-         first_user_message, tool_names) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+         first_user_message, tool_names, saved_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(set_row)
     .bind(position)
@@ -477,22 +503,57 @@ pub(super) async fn insert_case(
     .bind(case.tool_call_count)
     .bind(&case.first_user_message)
     .bind(&case.tool_names)
+    .bind(&case.saved_by)
     .execute(conn)
     .await?;
     Ok(())
 }
 
-/// Marks an evalset changed now and recounts its cases: every write of its cases ends here.
+/// Marks an evalset changed now (a new tag) and recounts its cases: every write of it ends here.
 pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
     sqlx::query(&format!(
-        "UPDATE eval_sets SET updated_at = {}, \
+        "UPDATE eval_sets SET updated_at = {}, tag = $2, \
          case_count = (SELECT COUNT(*) FROM eval_cases WHERE eval_set_row = $1) WHERE id = $1",
         dialect::NOW
     ))
     .bind(set_row)
+    .bind(uuid::Uuid::new_v4().simple().to_string())
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// The stored evalset's row and tag (random, new at every write: see `touch_eval_set`).
+async fn tag_in(conn: &mut Conn, app: &str, eval_set_id: &str) -> StoreResult<Option<(i64, String)>> {
+    Ok(
+        sqlx::query_as("SELECT id, tag FROM eval_sets WHERE app_name = $1 AND eval_set_id = $2")
+            .bind(app)
+            .bind(eval_set_id)
+            .fetch_optional(conn)
+            .await?,
+    )
+}
+
+/// Whether an import in `mode` may go ahead over what is stored (`existing`: its row and tag).
+fn check_import(
+    mode: &ImportMode,
+    app: &str,
+    eval_set_id: &str,
+    existing: Option<&(i64, String)>,
+) -> StoreResult<()> {
+    let stale = |message: String| Err(StoreError::Stale { message, current: 0 });
+    match (mode, existing) {
+        (ImportMode::New, Some(_)) => Err(StoreError::Conflict(format!(
+            "eval set `{eval_set_id}` already exists for app `{app}`; import with replace to overwrite it"
+        ))),
+        (ImportMode::ReplaceIfTag(expected), Some((_, tag))) if tag != expected => stale(format!(
+            "eval set `{eval_set_id}` changed since your copy was taken (yours is {expected}, it is now {tag})"
+        )),
+        (ImportMode::ReplaceIfTag(expected), None) => stale(format!(
+            "eval set `{eval_set_id}` was deleted since your copy ({expected}) was taken"
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn summary_from_row(row: &Row) -> EvalSetSummary {

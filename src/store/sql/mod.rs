@@ -9,10 +9,12 @@ mod deleted_cases;
 mod eval_set_files;
 mod eval_sets;
 mod live_turns;
+mod pulls;
 mod run_queue;
 mod run_summaries;
 mod runs;
 mod sessions;
+mod users;
 
 use super::{begin_write, dialect, Db};
 use crate::store::{EvalSetFiles, Location};

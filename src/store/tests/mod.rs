@@ -11,7 +11,7 @@ mod sessions;
 async fn import(store: &Store, app: &str, set: &EvalSet, replace: bool) -> StoreResult<ImportSummary> {
     let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();
     store
-        .import_eval_set(app, set, &rows, "ADK evalset", replace)
+        .import_eval_set(app, set, &rows, "ADK evalset", &ImportMode::replacing(replace))
         .await
 }
 
@@ -116,12 +116,14 @@ async fn updates_check_the_version() {
     let mut edited: EvalCase = stored.case.clone();
     edited.extra.insert("note".into(), "edited".into());
     let updated = store
-        .update_case("demo", "weather", "b", &edited, 1)
+        .update_case("demo", "weather", "b", &edited, 1, None)
         .await
         .unwrap();
     assert_eq!(updated.version, 2);
     assert_eq!(updated.case.extra["note"], "edited");
-    let stale = store.update_case("demo", "weather", "b", &stored.case, 1).await;
+    let stale = store
+        .update_case("demo", "weather", "b", &stored.case, 1, None)
+        .await;
     assert!(matches!(stale, Err(StoreError::Stale { current: 2, .. })));
     assert_eq!(
         store.get_case("demo", "weather", "b").await.unwrap().case.extra["note"],
@@ -131,11 +133,13 @@ async fn updates_check_the_version() {
     let mut renamed = edited.clone();
     renamed.eval_id = "a".into();
     assert!(matches!(
-        store.update_case("demo", "weather", "b", &renamed, 2).await,
+        store.update_case("demo", "weather", "b", &renamed, 2, None).await,
         Err(StoreError::Conflict(_))
     ));
     assert!(matches!(
-        store.update_case("demo", "weather", "zz", &renamed, 1).await,
+        store
+            .update_case("demo", "weather", "zz", &renamed, 1, None)
+            .await,
         Err(StoreError::NotFound(_))
     ));
 }
@@ -151,9 +155,9 @@ async fn create_add_delete() {
     let exported = store.export_adk_json("demo", "empty").await.unwrap();
     assert_eq!(exported, "{\n  \"eval_set_id\": \"empty\",\n  \"name\": \"empty\",\n  \"eval_cases\": [],\n  \"creation_timestamp\": 5.0\n}");
     let case = eval_set(TWO_CASES).eval_cases[0].clone();
-    store.add_case("demo", "empty", &case).await.unwrap();
+    store.add_case("demo", "empty", &case, None).await.unwrap();
     assert!(matches!(
-        store.add_case("demo", "empty", &case).await,
+        store.add_case("demo", "empty", &case, None).await,
         Err(StoreError::Conflict(_))
     ));
     store
@@ -174,12 +178,18 @@ async fn create_add_delete() {
 #[tokio::test]
 async fn the_stored_case_count_follows_every_write_of_cases() {
     let (_dir, store) = temp_store().await;
-    let count = || async { store.eval_set_summary("demo", "weather").await.unwrap().case_count };
+    let count = || async {
+        store
+            .eval_set_summary("demo", "weather")
+            .await
+            .unwrap()
+            .case_count
+    };
     import(&store, "demo", &eval_set(TWO_CASES), false).await.unwrap();
     assert_eq!(count().await, 2);
     let mut third = eval_set(TWO_CASES).eval_cases[0].clone();
     third.eval_id = "c".into();
-    store.add_case("demo", "weather", &third).await.unwrap();
+    store.add_case("demo", "weather", &third, None).await.unwrap();
     assert_eq!(count().await, 3);
     let gone = ["a".to_string(), "c".to_string()];
     store.delete_cases("demo", "weather", &gone).await.unwrap();
@@ -191,6 +201,41 @@ async fn the_stored_case_count_follows_every_write_of_cases() {
         .await
         .unwrap();
     assert_eq!((page.total_cases, page.cases.len()), (2, 2));
+}
+
+#[tokio::test]
+async fn a_replace_of_a_tagged_copy_goes_through_only_while_the_tag_holds() {
+    let (_dir, store) = temp_store().await;
+    let set = eval_set(TWO_CASES);
+    let first = import(&store, "demo", &set, false).await.unwrap().tag;
+    let (_, exported) = store.export_tagged("demo", "weather").await.unwrap();
+    assert_eq!(exported, first);
+    let rows: Vec<CaseRow> = set.eval_cases.iter().map(CaseRow::new).collect();
+    let replace = |tag: &str| ImportMode::ReplaceIfTag(tag.to_string());
+    let second = store
+        .import_eval_set("demo", &set, &rows, "ADK evalset", &replace(&first))
+        .await
+        .unwrap()
+        .tag;
+    assert_ne!(second, first);
+    let stale = store
+        .import_eval_set("demo", &set, &rows, "ADK evalset", &replace(&first))
+        .await;
+    assert!(matches!(stale, Err(StoreError::Stale { .. })), "{stale:?}");
+    store
+        .delete_cases("demo", "weather", &["a".to_string()])
+        .await
+        .unwrap();
+    let (_, after_edit) = store.export_tagged("demo", "weather").await.unwrap();
+    assert_ne!(after_edit, second, "every write of the evalset is a new tag");
+    store.delete_eval_set("demo", "weather").await.unwrap();
+    let gone = store
+        .import_eval_set("demo", &set, &rows, "ADK evalset", &replace(&after_edit))
+        .await;
+    assert!(
+        matches!(gone, Err(StoreError::Stale { .. })),
+        "deleted since: {gone:?}"
+    );
 }
 
 #[tokio::test]
@@ -350,7 +395,7 @@ async fn deletes_older_than_the_undo_window_are_purged() {
     for eval_id in ["old", "recent"] {
         let case: EvalCase =
             serde_json::from_value(serde_json::json!({"eval_id": eval_id, "conversation": []})).unwrap();
-        store.add_case("demo", "set", &case).await.unwrap();
+        store.add_case("demo", "set", &case, None).await.unwrap();
     }
     store
         .delete_cases("demo", "set", &["old".to_string(), "recent".to_string()])
@@ -383,7 +428,7 @@ async fn the_case_list_filters_and_sorts_in_the_database() {
     ]);
     for case in cases.as_array().unwrap() {
         let case: EvalCase = serde_json::from_value(case.clone()).unwrap();
-        store.add_case("demo", "set", &case).await.unwrap();
+        store.add_case("demo", "set", &case, None).await.unwrap();
     }
     let ids =
         |page: crate::records::CaseListPage| page.cases.into_iter().map(|c| c.eval_id).collect::<Vec<_>>();

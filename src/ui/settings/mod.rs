@@ -1,7 +1,8 @@
 //! Settings: the agent profiles and MCP servers the server knows (from its TOML config),
-//! without secrets.
+//! without secrets; on a server with sign-in, its users and API tokens.
 
 mod mcp_servers;
+mod tokens;
 
 use super::{error_text, ErrorNote};
 use crate::api::chat::{list_agent_profiles, ProfileView};
@@ -35,6 +36,7 @@ pub fn SettingsPage() -> impl IntoView {
             })}
         </Transition>
         <mcp_servers::McpServers />
+        <tokens::UsersAndTokens />
     }
 }
 

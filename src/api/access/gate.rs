@@ -1,0 +1,210 @@
+//! The gate every request passes: who is calling, from where, and over what.
+
+use super::Refusal;
+use crate::access::SignedIn;
+use crate::api::AppState;
+use crate::service::auth::{self, actor::acting_as, LoginPolicy};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::{IpAddr, SocketAddr};
+
+/// The browser session's cookie.
+pub const SESSION_COOKIE: &str = "evalstudio_session";
+
+/// The `[auth]` settings as the gate uses them. No gate (`AppState::auth` is `None`) means auth
+/// is off: every request may do everything, as on a loopback bind.
+#[derive(Debug, Clone)]
+pub struct AuthGate {
+    pub policy: LoginPolicy,
+    /// Mark the cookie Secure: the server is reached over TLS.
+    pub secure_cookie: bool,
+    /// Proxies whose `X-Forwarded-*` headers and `proxy_header` are believed.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// The header a trusted proxy names the signed-in user in (oauth2-proxy, an SSO gateway).
+    pub proxy_header: Option<HeaderName>,
+}
+
+/// Who is calling, as the checks see it (a request extension).
+#[derive(Debug, Clone)]
+pub enum Caller {
+    /// Auth is off: the one local user.
+    AuthOff,
+    Anonymous,
+    User {
+        user: SignedIn,
+        by_cookie: bool,
+    },
+}
+
+impl Caller {
+    pub fn user(&self) -> Option<&SignedIn> {
+        match self {
+            Caller::User { user, .. } => Some(user),
+            _ => None,
+        }
+    }
+}
+
+/// Where the request came from, for the login's rate limit and cookie (a request extension).
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// The caller's address (as a trusted proxy saw it, behind one).
+    pub address: String,
+    /// Whether the browser reached us over TLS, so the cookie is Secure.
+    pub tls: bool,
+}
+
+/// Around every request: finds the caller, refuses a cross-site change, runs the rest as the
+/// caller's user. Each route's own check then decides.
+pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let (caller, client) = match &state.auth {
+        None => (
+            Caller::AuthOff,
+            Client {
+                address: address(peer),
+                tls: false,
+            },
+        ),
+        Some(gate) => {
+            let client = gate.client(request.headers(), peer);
+            match gate.caller(&state, request.headers(), peer).await {
+                Ok(caller) => (caller, client),
+                Err(refusal) => return refusal.into_response(),
+            }
+        }
+    };
+    if state.auth.is_some() && cross_site(request.method(), request.headers(), &caller, client.tls) {
+        return Refusal::CrossSite.into_response();
+    }
+    let user = caller.user().map(|user| user.name.clone());
+    request.extensions_mut().insert(caller);
+    request.extensions_mut().insert(client);
+    acting_as(user, next.run(request)).await
+}
+
+impl AuthGate {
+    fn trusts(&self, peer: Option<IpAddr>) -> bool {
+        peer.is_some_and(|peer| self.trusted_proxies.contains(&peer))
+    }
+
+    fn client(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> Client {
+        let trusted = self.trusts(peer);
+        let forwarded_for = trusted
+            .then(|| text(headers, "x-forwarded-for"))
+            .flatten()
+            .and_then(|list| list.rsplit(',').next().map(|last| last.trim().to_string()));
+        let forwarded_tls =
+            trusted && text(headers, "x-forwarded-proto").is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        Client {
+            address: forwarded_for.unwrap_or_else(|| address(peer)),
+            tls: self.secure_cookie || forwarded_tls,
+        }
+    }
+
+    async fn caller(
+        &self,
+        state: &AppState,
+        headers: &HeaderMap,
+        peer: Option<IpAddr>,
+    ) -> Result<Caller, Refusal> {
+        let store = &state.services.store;
+        if let Some(token) =
+            text(headers, header::AUTHORIZATION.as_str()).and_then(|v| v.strip_prefix("Bearer "))
+        {
+            return match auth::token_user(store, token.trim()).await {
+                Ok(Some(user)) => Ok(Caller::User {
+                    user,
+                    by_cookie: false,
+                }),
+                Ok(None) => Err(Refusal::BadToken),
+                Err(err) => Err(Refusal::fault(err)),
+            };
+        }
+        if let Some(name) = self
+            .proxy_header
+            .as_ref()
+            .filter(|_| self.trusts(peer))
+            .and_then(|h| text(headers, h.as_str()))
+        {
+            return match auth::proxy_user(store, name).await {
+                Ok(Some(user)) => Ok(Caller::User {
+                    user,
+                    by_cookie: false,
+                }),
+                Ok(None) => Err(Refusal::UnknownProxyUser),
+                Err(err) => Err(Refusal::fault(err)),
+            };
+        }
+        let Some(secret) = session_cookie(headers) else {
+            return Ok(Caller::Anonymous);
+        };
+        match auth::session_user(store, secret).await {
+            Ok(Some(user)) => Ok(Caller::User {
+                user,
+                by_cookie: true,
+            }),
+            Ok(None) => Ok(Caller::Anonymous),
+            Err(err) => Err(Refusal::fault(err)),
+        }
+    }
+
+    /// The Set-Cookie value of a new session: HttpOnly (no script reads it), SameSite=Lax (no
+    /// other site's form or fetch sends it with a change), ending with the session.
+    pub fn session_cookie(&self, secret: &str, tls: bool) -> HeaderValue {
+        let seconds = self.policy.session_seconds as u64;
+        cookie(&format!("{SESSION_COOKIE}={secret}; Max-Age={seconds}"), tls)
+    }
+
+    /// The Set-Cookie value that removes the session's cookie.
+    pub fn cleared_cookie(&self, tls: bool) -> HeaderValue {
+        cookie(&format!("{SESSION_COOKIE}=; Max-Age=0"), tls)
+    }
+}
+
+fn cookie(head: &str, tls: bool) -> HeaderValue {
+    let secure = if tls { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!("{head}; Path=/; HttpOnly; SameSite=Lax{secure}"))
+        .expect("a hex secret makes a valid header")
+}
+
+/// The session secret in the request's cookies.
+pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='))
+        .filter(|secret| !secret.is_empty())
+}
+
+/// A change (any method but GET, HEAD, OPTIONS) whose Origin is another site's, or that carries
+/// the session cookie with no Origin at all: the browser sent it for a page we did not serve.
+fn cross_site(method: &Method, headers: &HeaderMap, caller: &Caller, tls: bool) -> bool {
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return false;
+    }
+    let by_cookie = matches!(caller, Caller::User { by_cookie: true, .. });
+    match (text(headers, "origin"), text(headers, "host")) {
+        (Some(origin), Some(host)) => {
+            let scheme = if tls { "https" } else { "http" };
+            origin != format!("{scheme}://{host}")
+        }
+        (Some(_), None) => true,
+        (None, _) => by_cookie,
+    }
+}
+
+fn text<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+fn address(peer: Option<IpAddr>) -> String {
+    peer.map(|ip| ip.to_string()).unwrap_or_else(|| "unknown".into())
+}

@@ -1,0 +1,99 @@
+//! The role each server function needs, and the check in front of them and of the pages. A
+//! server function missing here is refused (and the route-walk test names it).
+
+use super::{check, to_login, Access, Refusal};
+use crate::access::Role::{Admin, Editor, Viewer};
+use crate::api::{auth, case_results, cases, chat, evalsets, evaluate, folder, mcp_servers, runs};
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use leptos::server_fn::ServerFn;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Pages anyone may open: where one signs in.
+pub const PUBLIC_PAGES: &[&str] = &["/login"];
+
+/// Each server function's path and what it needs.
+pub fn server_fn_access() -> &'static HashMap<&'static str, Access> {
+    static TABLE: OnceLock<HashMap<&'static str, Access>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let public = Access::Public;
+        let (viewer, editor, admin) = (Access::Role(Viewer), Access::Role(Editor), Access::Role(Admin));
+        HashMap::from([
+            (auth::LogIn::PATH, public),
+            (auth::LogOut::PATH, public),
+            (auth::WhoAmI::PATH, public),
+            (auth::ListTokens::PATH, admin),
+            (auth::CreateToken::PATH, admin),
+            (auth::RevokeToken::PATH, admin),
+            (auth::ListUsers::PATH, admin),
+            (case_results::CaseResult::PATH, viewer),
+            (case_results::AcceptActual::PATH, editor),
+            (case_results::RerunCase::PATH, editor),
+            (case_results::CaseAcrossRuns::PATH, viewer),
+            (cases::DuplicateCase::PATH, editor),
+            (cases::NewScenarioCase::PATH, editor),
+            (cases::DeleteCase::PATH, editor),
+            (cases::DeleteCases::PATH, editor),
+            (cases::UndoDeleteCases::PATH, editor),
+            (cases::CaseHistory::PATH, viewer),
+            (cases::RestoreCaseVersion::PATH, editor),
+            (cases::SaveCase::PATH, editor),
+            (cases::ToolSuggestions::PATH, viewer),
+            (cases::CaseVersion::PATH, viewer),
+            (chat::ListChatSessions::PATH, viewer),
+            (chat::NewChatSession::PATH, editor),
+            (chat::GetChatSession::PATH, viewer),
+            (chat::StreamChatMessage::PATH, editor),
+            (chat::FollowChatTurn::PATH, viewer),
+            (chat::StopChatTurn::PATH, editor),
+            (chat::RenameChatSession::PATH, editor),
+            (chat::DeleteChatSession::PATH, editor),
+            (chat::AddChatSessionToEvalSet::PATH, editor),
+            (chat::ListAgentProfiles::PATH, viewer),
+            (evalsets::ListApps::PATH, viewer),
+            (evalsets::GetEvalSet::PATH, viewer),
+            (evalsets::ListEvalSets::PATH, viewer),
+            (evalsets::CreateEvalSet::PATH, editor),
+            (evalsets::DeleteEvalSet::PATH, editor),
+            (evalsets::ImportEvalSet::PATH, editor),
+            (evalsets::ListCases::PATH, viewer),
+            (evalsets::GetCase::PATH, viewer),
+            (evaluate::EvalPanelOptions::PATH, viewer),
+            (evaluate::EvalSetToolMode::PATH, viewer),
+            (evaluate::StartEval::PATH, editor),
+            (evaluate::ListEvalRuns::PATH, viewer),
+            (evaluate::GetEvalRun::PATH, viewer),
+            (evaluate::CancelEval::PATH, editor),
+            (evaluate::ResumeEval::PATH, editor),
+            (folder::OpenFolder::PATH, viewer),
+            (folder::EvalSetFileStatus::PATH, viewer),
+            (mcp_servers::ListMcpServers::PATH, viewer),
+            (mcp_servers::ReconnectMcpServer::PATH, editor),
+            (runs::ListRuns::PATH, viewer),
+            (runs::RunDetails::PATH, viewer),
+            (runs::SetRunLabel::PATH, editor),
+            (runs::CompareRuns::PATH, viewer),
+        ])
+    })
+}
+
+/// In front of Leptos's routes: a server function needs its declared role (none declared: no
+/// one may call it); a page needs a viewer, and sends whoever has not signed in to log in.
+pub async fn guard_pages_and_server_fns(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let checked = match server_fn_access().get(path) {
+        Some(access) => check(*access, &request),
+        None if path.starts_with("/api/") => Err(Refusal::Undeclared),
+        None if PUBLIC_PAGES.contains(&path) => Ok(()),
+        None => match check(Access::Role(Viewer), &request) {
+            Err(Refusal::SignIn) => return to_login(&request),
+            checked => checked,
+        },
+    };
+    match checked {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
