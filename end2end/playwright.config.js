@@ -56,7 +56,7 @@ model = "fake"
 `,
 );
 
-// A server with sign-in ([auth]) and one editor, on its own database.
+// A server with sign-in ([auth]), an editor and an admin, on its own database.
 const authPort = process.env.E2E_AUTH_PORT || '3126';
 process.env.E2E_AUTH_URL = `http://127.0.0.1:${authPort}`;
 const authConfig = path.join(dataDir, 'auth.toml');
@@ -111,7 +111,7 @@ module.exports = defineConfig({
       stderr: 'pipe',
     },
     {
-      command: `printf 'e2e password\\n' | "${bin}" --db "${authDb}" user add edna --role editor --password-stdin && "${bin}" serve --addr 127.0.0.1:${authPort} --db "${authDb}" --site-root "${siteRoot}" --config "${authConfig}"`,
+      command: `printf 'e2e password\\n' | "${bin}" --db "${authDb}" user add edna --role editor --password-stdin && printf 'e2e password\\n' | "${bin}" --db "${authDb}" user add ada --role admin --password-stdin && "${bin}" serve --addr 127.0.0.1:${authPort} --db "${authDb}" --site-root "${siteRoot}" --config "${authConfig}"`,
       url: `http://127.0.0.1:${authPort}/login`,
       reuseExistingServer: false,
       timeout: 60_000,

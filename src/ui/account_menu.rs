@@ -3,10 +3,13 @@
 
 use crate::api::auth::{who_am_i, LogOut};
 use leptos::prelude::*;
+use leptos_router::hooks::use_location;
 
 #[component]
 pub fn AccountMenu() -> impl IntoView {
-    let account = Resource::new(|| (), |_| who_am_i());
+    // Asked again on each navigation: logging in or out moves the browser within the app.
+    let path = use_location().pathname;
+    let account = Resource::new(move || path.get(), |_| who_am_i());
     let log_out = ServerAction::<LogOut>::new();
     view! {
         <Transition fallback=|| ()>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::access::{Role, TokenSummary};
+use crate::access::{Role, TokenSummary, UserSummary};
 use crate::api::auth::{list_tokens, list_users, who_am_i, CreateToken, RevokeToken};
 use crate::ui::{error_text, short_time, ErrorNote};
 
@@ -57,27 +57,10 @@ fn Admin() -> impl IntoView {
             {move || Suspend::new(async move {
                 match users.await {
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
-                    Ok(list) => view! {
-                        <table class="data-table users">
-                            <thead><tr><th scope="col">"Name"</th><th scope="col">"Role"</th><th scope="col">"Added"</th></tr></thead>
-                            <tbody>
-                                {list.into_iter().map(|user| view! {
-                                    <tr><td class="mono">{user.name}</td><td>{user.role.as_str()}</td><td>{short_time(&user.created_at)}</td></tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                        <p class="muted">"Add users on the server: " <code>"evalstudio user add NAME --role viewer|editor|admin"</code> "."</p>
-                    }.into_any(),
+                    Ok(list) => view! { <UserTable list=list.clone() /> <TokenForm users=list create /> }.into_any(),
                 }
             })}
         </Transition>
-        <h2 class="settings-section">"API tokens"</h2>
-        <p class="muted">"For the CLI and scripts: " <code>"Authorization: Bearer <token>"</code> ", or " <code>"EVALSTUDIO_TOKEN"</code> " for push and pull."</p>
-        <ActionForm action=create attr:class="inline-form token-form">
-            <label>"Name" <input type="text" name="name" required placeholder="ci-nightly" /></label>
-            <label>"For user" <input type="text" name="user" required /></label>
-            <button class="button primary" type="submit" disabled=create.pending()>"Create token"</button>
-        </ActionForm>
         {made}
         <Transition fallback=|| view! { <p class="muted">"Loading tokens…"</p> }>
             {move || Suspend::new(async move {
@@ -88,6 +71,43 @@ fn Admin() -> impl IntoView {
                 }
             })}
         </Transition>
+    }
+}
+
+#[component]
+fn UserTable(list: Vec<UserSummary>) -> impl IntoView {
+    view! {
+        <table class="data-table users">
+            <thead><tr><th scope="col">"Name"</th><th scope="col">"Role"</th><th scope="col">"Added"</th></tr></thead>
+            <tbody>
+                {list.into_iter().map(|user| view! {
+                    <tr><td class="mono">{user.name}</td><td>{user.role.as_str()}</td><td>{short_time(&user.created_at)}</td></tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+        <p class="muted">"Add users on the server: " <code>"evalstudio user add NAME --role viewer|editor|admin"</code> "."</p>
+    }
+}
+
+/// Names a new token and picks whose it is.
+#[component]
+fn TokenForm(users: Vec<UserSummary>, create: ServerAction<CreateToken>) -> impl IntoView {
+    view! {
+        <h2 class="settings-section">"API tokens"</h2>
+        <p class="muted">"For the CLI and scripts: " <code>"Authorization: Bearer <token>"</code> ", or " <code>"EVALSTUDIO_TOKEN"</code> " for push and pull."</p>
+        <ActionForm action=create attr:class="token-form">
+            <label>"Name" <input type="text" name="name" required placeholder="ci-nightly" /></label>
+            <label>
+                "For user"
+                <select name="user" required>
+                    {users.into_iter().map(|user| {
+                        let label = format!("{} ({})", user.name, user.role.as_str());
+                        view! { <option value=user.name>{label}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <button class="button primary" type="submit" disabled=create.pending()>"Create token"</button>
+        </ActionForm>
     }
 }
 
