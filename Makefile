@@ -122,10 +122,11 @@ e2e: tools $(VENV)/.installed
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views (and both again on PostgreSQL, the run at 100,000 cases), embeddings, first page load on Fast 4G
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), sign-in's cost per request and per login, eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views (and both again on PostgreSQL, the run at 100,000 cases), embeddings, first page load on Fast 4G
 bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
+	cargo bench --features ssr --bench auth
 	cargo bench --features ssr --bench runner
 	cargo bench --features ssr --bench workers
 	scripts/with-postgres cargo bench --features ssr --bench workers

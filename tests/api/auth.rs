@@ -298,6 +298,28 @@ async fn the_cookie_is_secure_over_tls_by_setting_or_from_a_trusted_proxy() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_the_origin_is_the_host_the_browser_asked_for() {
+    let app = auth_app("trusted_proxies = [\"127.0.0.1\"]").await;
+    add_user(&app, "edna", Role::Editor).await;
+    let through_proxy = |origin: &str| {
+        anonymous()
+            .post(app.url("/api/log_in"))
+            .header(ORIGIN, origin)
+            .header("x-forwarded-host", "evalstudio.example")
+            .header("x-forwarded-proto", "https")
+            .form(&[("name", "edna"), ("password", PASSWORD)])
+    };
+    let signed_in = through_proxy("https://evalstudio.example").send().await.unwrap();
+    assert!(
+        signed_in.headers().contains_key(SET_COOKIE),
+        "{}",
+        signed_in.status()
+    );
+    let elsewhere = through_proxy(&app.address).send().await.unwrap();
+    assert_eq!(elsewhere.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
 async fn a_wrong_password_is_refused_and_repeated_failures_are_throttled() {
     let app = auth_app("failed_login_limit = 3").await;
     add_user(&app, "edna", Role::Editor).await;

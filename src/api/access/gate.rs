@@ -54,6 +54,16 @@ pub struct Client {
     pub address: String,
     /// Whether the browser reached us over TLS, so the cookie is Secure.
     pub tls: bool,
+    /// The host the browser asked for (a trusted proxy's X-Forwarded-Host, else Host).
+    pub host: Option<String>,
+}
+
+impl Client {
+    /// This server's origin as the browser sees it, which a change's Origin must be.
+    fn origin(&self) -> Option<String> {
+        let scheme = if self.tls { "https" } else { "http" };
+        Some(format!("{scheme}://{}", self.host.as_ref()?))
+    }
 }
 
 /// Around every request: finds the caller, refuses a cross-site change, runs the rest as the
@@ -69,6 +79,7 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
             Client {
                 address: address(peer),
                 tls: false,
+                host: None,
             },
         ),
         Some(gate) => {
@@ -79,7 +90,7 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
             }
         }
     };
-    if state.auth.is_some() && cross_site(request.method(), request.headers(), &caller, client.tls) {
+    if state.auth.is_some() && cross_site(request.method(), request.headers(), &caller, &client) {
         return Refusal::CrossSite.into_response();
     }
     let user = caller.user().map(|user| user.name.clone());
@@ -101,9 +112,13 @@ impl AuthGate {
             .and_then(|list| list.rsplit(',').next().map(|last| last.trim().to_string()));
         let forwarded_tls =
             trusted && text(headers, "x-forwarded-proto").is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        let forwarded_host = trusted.then(|| text(headers, "x-forwarded-host")).flatten();
         Client {
             address: forwarded_for.unwrap_or_else(|| address(peer)),
             tls: self.secure_cookie || forwarded_tls,
+            host: forwarded_host
+                .or_else(|| text(headers, "host"))
+                .map(str::to_string),
         }
     }
 
@@ -186,18 +201,14 @@ pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
 
 /// A change (any method but GET, HEAD, OPTIONS) whose Origin is another site's, or that carries
 /// the session cookie with no Origin at all: the browser sent it for a page we did not serve.
-fn cross_site(method: &Method, headers: &HeaderMap, caller: &Caller, tls: bool) -> bool {
+fn cross_site(method: &Method, headers: &HeaderMap, caller: &Caller, client: &Client) -> bool {
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return false;
     }
     let by_cookie = matches!(caller, Caller::User { by_cookie: true, .. });
-    match (text(headers, "origin"), text(headers, "host")) {
-        (Some(origin), Some(host)) => {
-            let scheme = if tls { "https" } else { "http" };
-            origin != format!("{scheme}://{host}")
-        }
-        (Some(_), None) => true,
-        (None, _) => by_cookie,
+    match text(headers, "origin") {
+        Some(origin) => client.origin().is_none_or(|own| origin != own),
+        None => by_cookie,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Browser logins: a password checked (failures counted in the store, per user and per address,
 //! so every process serving it shares the count), a session secret for the cookie.
 
-use super::secrets::{digest, new_secret, password_matches};
+use super::secrets::{digest, hash_password, new_secret, password_matches};
 use super::AuthError;
 use crate::access::SignedIn;
 use crate::store::Store;
@@ -44,9 +44,14 @@ pub async fn log_in(
         });
     }
     let user = store.stored_user(name).await?;
+    // A name without a password is checked against a stand-in hash all the same, so how long
+    // the answer takes does not tell a guesser which names exist.
     let matched = match user.as_ref().and_then(|user| user.password_hash.clone()) {
         Some(hash) => password_matches(password, hash).await,
-        None => false,
+        None => {
+            password_matches(password, stand_in_hash().await).await;
+            false
+        }
     };
     let Some(user) = user.filter(|_| matched) else {
         store
@@ -60,6 +65,12 @@ pub async fn log_in(
         .start_login_session(user.row, &digest(&secret), policy.session_seconds)
         .await?;
     Ok((secret, user.signed_in))
+}
+
+/// A hash no password matches (made once, of a random secret), as costly to check as a user's.
+async fn stand_in_hash() -> String {
+    static HASH: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    HASH.get_or_init(|| hash_password(new_secret(""))).await.clone()
 }
 
 /// The user of a session that has not ended.
