@@ -56,12 +56,12 @@ pub async fn log_out() -> Result<(), ServerFnError> {
         return Ok(());
     };
     let parts = expect_context::<axum::http::request::Parts>();
-    if let Some(secret) = session_cookie(&parts.headers) {
+    let tls = request_part::<Client>().is_some_and(|client| client.tls);
+    if let Some(secret) = session_cookie(&parts.headers, tls) {
         auth::log_out(&state.services.store, secret)
             .await
             .map_err(server_error)?;
     }
-    let tls = request_part::<Client>().is_some_and(|client| client.tls);
     let response = expect_context::<leptos_axum::ResponseOptions>();
     response.insert_header(axum::http::header::SET_COOKIE, gate.cleared_cookie(tls));
     leptos_axum::redirect("/login");
@@ -106,10 +106,15 @@ fn request_part<T: Clone + Send + Sync + 'static>() -> Option<T> {
 /// user who just signed in to another site.
 #[cfg(feature = "ssr")]
 fn local_path(next: Option<&str>) -> String {
+    // Visible ASCII only: browsers drop tabs and newlines from a URL, so `/\t/evil.example`
+    // would become `//evil.example`.
+    let local = |path: &str| {
+        path.starts_with('/')
+            && !path.starts_with("//")
+            && path.bytes().all(|b| (0x21..=0x7e).contains(&b) && b != b'\\')
+    };
     match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
-            path.to_string()
-        }
+        Some(path) if local(path) => path.to_string(),
         _ => "/".to_string(),
     }
 }
@@ -125,6 +130,8 @@ mod tests {
             "https://evil.example",
             "//evil.example",
             "/\\evil.example",
+            "/\t/evil.example",
+            "/é",
             "runs",
         ] {
             assert_eq!(local_path(Some(away)), "/", "{away}");

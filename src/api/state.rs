@@ -13,6 +13,8 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     /// The sign-in gate; `None` when auth is off (a loopback bind without `[auth]`).
     pub auth: Option<Arc<AuthGate>>,
+    /// Auth off on a loopback bind: requests must name a loopback host (see `access::identify`).
+    pub loopback_only: bool,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -59,6 +59,11 @@ impl Remote {
                 "--server: `{base}` is not an http:// or https:// URL"
             )));
         }
+        if base.starts_with("http://") && !on_this_machine(base) && token().is_some() {
+            eprintln!(
+                "warning: {base} is plain http: your token crosses the network unencrypted (use https://)"
+            );
+        }
         Ok(base.to_string())
     }
 }
@@ -159,13 +164,27 @@ async fn source_of(store: &Store, app: &str, source: &str) -> Result<(String, St
     Ok((text, format!("{source}.evalset.json"), source.to_string()))
 }
 
+/// The token in EVALSTUDIO_TOKEN, if any.
+fn token() -> Option<String> {
+    let token = std::env::var("EVALSTUDIO_TOKEN").ok()?;
+    Some(token.trim().to_string()).filter(|token| !token.is_empty())
+}
+
 fn authorized(request: RequestBuilder) -> RequestBuilder {
-    match std::env::var("EVALSTUDIO_TOKEN") {
-        Ok(token) if !token.trim().is_empty() => {
-            request.header(AUTHORIZATION, format!("Bearer {}", token.trim()))
-        }
-        _ => request,
+    match token() {
+        Some(token) => request.header(AUTHORIZATION, format!("Bearer {token}")),
+        None => request,
     }
+}
+
+/// Whether an `http://` URL names this machine (where plain HTTP never leaves it).
+fn on_this_machine(url: &str) -> bool {
+    let host = url
+        .trim_start_matches("http://")
+        .split(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    host == "localhost" || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn send(request: RequestBuilder, url: &str) -> Result<Response, CliError> {

@@ -4,7 +4,7 @@
 mod adk_web_ui;
 mod assets;
 
-use crate::api::access::{guard_pages_and_server_fns, identify, AuthGate, Routes};
+use crate::api::access::{guard_pages_and_server_fns, identify, refuse_page, AuthGate, Routes};
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::config::{AuthConfig, Config};
@@ -15,8 +15,10 @@ use crate::service::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::{startup, Services};
 use crate::store::Location;
 use crate::store::Store;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::Uri;
 use axum::middleware;
+use axum::response::Response;
 use axum::serve::ListenerExt;
 use axum::{Extension, Router};
 use leptos::config::LeptosOptions;
@@ -62,13 +64,21 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 
 /// The whole application as one router, auth off.
 pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize) -> Router {
-    router_with(services, options, max_body_bytes, None, None)
+    router_with(services, options, max_body_bytes, None, Gate::Open)
 }
 
 /// Every route the server declares, with the role each needs (the route-walk test lists them).
 pub fn declared_routes(adk_web_ui: Option<&std::path::Path>) -> Routes {
     let web_ui = adk_web_ui.map(adk_web_ui::routes).unwrap_or_default();
     rest::routes().merge(web_ui)
+}
+
+/// Who may reach the router: anyone (auth off; `LoopbackOnly` answers only requests that name
+/// a loopback host), or whoever the sign-in gate lets in.
+pub enum Gate {
+    Open,
+    LoopbackOnly,
+    SignIn(Arc<AuthGate>),
 }
 
 /// The router: the REST routes from their registry, Leptos's pages and server functions behind
@@ -79,13 +89,17 @@ pub fn router_with(
     options: LeptosOptions,
     max_body_bytes: usize,
     adk_web_ui: Option<&std::path::Path>,
-    auth: Option<Arc<AuthGate>>,
+    gate: Gate,
 ) -> Router {
     let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
         services,
         leptos_options: options,
-        auth,
+        loopback_only: matches!(gate, Gate::LoopbackOnly),
+        auth: match gate {
+            Gate::SignIn(gate) => Some(gate),
+            Gate::Open | Gate::LoopbackOnly => None,
+        },
     };
     let pages = Router::new()
         .leptos_routes(&state, generate_route_list(App), {
@@ -96,12 +110,27 @@ pub fn router_with(
     let app = declared_routes(adk_web_ui)
         .into_router()
         .merge(pages)
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell));
+        .fallback(fallback);
     assets::serve_assets(app, &site_root, &pkg_dir)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
         .layer(DefaultBodyLimit::max(max_body_bytes))
         .layer(Extension(rest::BodyLimit(max_body_bytes)))
         .with_state(state)
+}
+
+/// What no route matched: a file of the site (the favicon; anyone's), else the app rendered at
+/// that path (a mistyped or trailing-slash path renders pages too: a viewer's, as theirs are).
+async fn fallback(State(state): State<AppState>, uri: Uri, request: Request) -> Response {
+    let site_file = !uri.path().contains("..")
+        && std::path::Path::new(&*state.leptos_options.site_root)
+            .join(uri.path().trim_start_matches('/'))
+            .is_file();
+    if !site_file {
+        if let Some(refused) = refuse_page(&request) {
+            return refused;
+        }
+    }
+    leptos_axum::file_and_error_handler::<AppState, _>(shell)(uri, State(state), request).await
 }
 
 /// A server that has opened its store and bound its address, ready to serve.
@@ -140,7 +169,7 @@ impl Server {
             }
             None => (None, None),
         };
-        let auth = auth_gate(&config, app_config.auth.as_ref())?;
+        let gate = gate(&config, app_config.auth.as_ref())?;
         let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|e| {
             format!(
                 "could not listen on {}: {e} (pick another with --addr)",
@@ -181,7 +210,7 @@ impl Server {
             leptos_options(&config),
             config.max_body_bytes,
             web_ui.as_deref(),
-            auth,
+            gate,
         );
         tracing::info!(db = %config.db, "Evalstudio listening on http://{}", listener.local_addr()?);
         Ok(Server {
@@ -246,12 +275,13 @@ async fn open_folder(
     Ok((folder, server))
 }
 
-/// The sign-in gate `[auth]` asks for. None on a loopback bind without it (auth off, one local
-/// user); elsewhere a missing `[auth]` refuses to start, unless the user insisted.
-fn auth_gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Option<Arc<AuthGate>>, String> {
+/// Who may reach this server: with `[auth]`, whoever signs in; without it on a loopback bind,
+/// the local user (auth off); elsewhere a missing `[auth]` refuses to start, unless the user
+/// insisted.
+fn gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Gate, String> {
     let Some(auth) = auth else {
         if config.addr.ip().is_loopback() {
-            return Ok(None);
+            return Ok(Gate::LoopbackOnly);
         }
         if config.insecure_no_auth {
             tracing::warn!(
@@ -259,7 +289,7 @@ fn auth_gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Option<A
                  delete every case and run evals on your model keys",
                 config.addr
             );
-            return Ok(None);
+            return Ok(Gate::Open);
         }
         return Err(format!(
             "refusing to serve on {} without sign-in: anyone who can reach it could edit every case and \
@@ -276,7 +306,7 @@ fn auth_gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Option<A
         None => None,
     };
     tracing::info!("auth is on: sign in at /login, or send an API token");
-    Ok(Some(Arc::new(AuthGate {
+    Ok(Gate::SignIn(Arc::new(AuthGate {
         policy: LoginPolicy {
             session_seconds: auth.session_hours * 3600.0,
             failure_limit: auth.failed_login_limit.into(),

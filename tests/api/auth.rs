@@ -290,11 +290,19 @@ async fn log_in_over_tls(app: &TestApp, forwarded_proto: bool) -> String {
 async fn the_cookie_is_secure_over_tls_by_setting_or_from_a_trusted_proxy() {
     let app = auth_app("secure_cookie = true").await;
     add_user(&app, "edna", Role::Editor).await;
-    assert!(log_in_over_tls(&app, false).await.contains("; Secure"));
+    let cookie = log_in_over_tls(&app, false).await;
+    assert!(
+        cookie.starts_with("__Host-evalstudio_session=ess_") && cookie.contains("; Secure"),
+        "{cookie}"
+    );
 
     let behind_proxy = auth_app("trusted_proxies = [\"127.0.0.1\"]").await;
     add_user(&behind_proxy, "edna", Role::Editor).await;
-    assert!(log_in_over_tls(&behind_proxy, true).await.contains("; Secure"));
+    let cookie = log_in_over_tls(&behind_proxy, true).await;
+    assert!(
+        cookie.starts_with("__Host-evalstudio_session=") && cookie.contains("; Secure"),
+        "{cookie}"
+    );
 }
 
 #[tokio::test]
@@ -495,7 +503,9 @@ async fn every_declared_route_and_server_function_checks_its_caller() {
             assert_eq!(answer.status(), StatusCode::UNAUTHORIZED, "{path}");
         }
     }
-    for page in [
+    // Pages, and what the router falls back to for paths it does not match (a trailing slash the
+    // app's own router still resolves, a mistyped path): each renders pages, so each is a viewer's.
+    let pages = [
         "/",
         "/chat",
         "/settings",
@@ -503,7 +513,15 @@ async fn every_declared_route_and_server_function_checks_its_caller() {
         "/runs/x/y",
         "/evalsets/x/y",
         "/evalsets/x/y/case",
-    ] {
+    ];
+    let fallbacks = [
+        "/evalsets/demo/weather/",
+        "/runs/",
+        "/chat/",
+        "/x/../runs",
+        "/no/such/page",
+    ];
+    for page in pages.into_iter().chain(fallbacks) {
         let answer = anonymous().get(app.url(page)).send().await.unwrap();
         assert!(answer.status().is_redirection(), "{page}: {}", answer.status());
     }
@@ -612,4 +630,74 @@ async fn the_cli_adds_users_and_prints_a_token_alone() {
         client.get(app.url(CASE)).send().await.unwrap().status(),
         StatusCode::UNAUTHORIZED
     );
+}
+
+#[tokio::test]
+async fn logins_sent_at_once_cannot_slip_under_the_limit() {
+    let app = auth_app("failed_login_limit = 3").await;
+    add_user(&app, "edna", Role::Editor).await;
+    let attempts = (0..10).map(|_| log_in(&app, "edna", "not the password"));
+    let answers = futures::future::join_all(attempts).await;
+    let checked = answers
+        .iter()
+        .filter(|a| a.status() == StatusCode::UNAUTHORIZED)
+        .count();
+    let throttled = answers
+        .iter()
+        .filter(|a| a.status() == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert!(checked <= 3, "{checked} passwords checked of 10 at once");
+    assert_eq!(checked + throttled, 10);
+}
+
+#[tokio::test]
+async fn a_new_password_ends_the_users_sessions() {
+    let app = auth_app("").await;
+    add_user(&app, "edna", Role::Editor).await;
+    let (cookie, _) = session_of(&app, "edna").await;
+    let browser = client_with_cookie(&cookie, None);
+    assert_eq!(
+        browser.get(app.url(CASE)).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+    auth::set_password(&store(&app).await, "edna", "another long one".into())
+        .await
+        .unwrap();
+    assert_eq!(
+        browser.get(app.url(CASE)).send().await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn with_auth_off_a_change_from_another_site_or_host_name_is_refused() {
+    let app = crate::helpers::spawn_app().await;
+    app.import("demo", EVALSET).await;
+    let from_a_page_elsewhere = anonymous()
+        .post(app.url("/apps/demo/eval_sets/weather/delete_evals"))
+        .header(ORIGIN, "http://evil.example")
+        .json(&json!({"eval_ids": ["paris"]}))
+        .send()
+        .await
+        .unwrap();
+    let body = assert_error(from_a_page_elsewhere, StatusCode::FORBIDDEN).await;
+    assert!(body["error"].as_str().unwrap().contains("another site"), "{body}");
+    let rebound = anonymous()
+        .get(app.url(CASE))
+        .header(reqwest::header::HOST, "evil.example")
+        .send()
+        .await
+        .unwrap();
+    let body = assert_error(rebound, StatusCode::FORBIDDEN).await;
+    assert!(
+        body["error"].as_str().unwrap().contains("loopback only"),
+        "{body}"
+    );
+    let own_page = anonymous()
+        .get(app.url(CASE))
+        .header(reqwest::header::HOST, "localhost")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own_page.status(), StatusCode::OK);
 }

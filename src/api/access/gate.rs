@@ -10,8 +10,19 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::{IpAddr, SocketAddr};
 
-/// The browser session's cookie.
+/// The browser session's cookie, over plain HTTP (a loopback or trusted network).
 pub const SESSION_COOKIE: &str = "evalstudio_session";
+/// The cookie over TLS: the `__Host-` prefix makes browsers refuse it unless Secure, for this
+/// host alone, so a sibling subdomain cannot plant one of its own.
+const SECURE_SESSION_COOKIE: &str = "__Host-evalstudio_session";
+
+fn cookie_name(tls: bool) -> &'static str {
+    if tls {
+        SECURE_SESSION_COOKIE
+    } else {
+        SESSION_COOKIE
+    }
+}
 
 /// The `[auth]` settings as the gate uses them. No gate (`AppState::auth` is `None`) means auth
 /// is off: every request may do everything, as on a loopback bind.
@@ -67,30 +78,37 @@ impl Client {
 }
 
 /// Around every request: finds the caller, refuses a cross-site change, runs the rest as the
-/// caller's user. Each route's own check then decides.
+/// caller's user. Each route's own check then decides. With auth off a change from another
+/// site is refused all the same (a page open in the developer's browser could otherwise post
+/// to their local server), and a loopback-only server answers only to a loopback host name
+/// (a rebound DNS name is another site).
 pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     let (caller, client) = match &state.auth {
-        None => (
-            Caller::AuthOff,
-            Client {
+        None => {
+            let host = text(request.headers(), "host").map(str::to_string);
+            if state.loopback_only && !host.as_deref().is_some_and(names_loopback) {
+                return Refusal::NotLoopbackHost.into_response();
+            }
+            let client = Client {
                 address: address(peer),
                 tls: false,
-                host: None,
-            },
-        ),
+                host,
+            };
+            (Caller::AuthOff, client)
+        }
         Some(gate) => {
             let client = gate.client(request.headers(), peer);
-            match gate.caller(&state, request.headers(), peer).await {
+            match gate.caller(&state, request.headers(), peer, client.tls).await {
                 Ok(caller) => (caller, client),
                 Err(refusal) => return refusal.into_response(),
             }
         }
     };
-    if state.auth.is_some() && cross_site(request.method(), request.headers(), &caller, &client) {
+    if cross_site(request.method(), request.headers(), &caller, &client) {
         return Refusal::CrossSite.into_response();
     }
     let user = caller.user().map(|user| user.name.clone());
@@ -127,6 +145,7 @@ impl AuthGate {
         state: &AppState,
         headers: &HeaderMap,
         peer: Option<IpAddr>,
+        tls: bool,
     ) -> Result<Caller, Refusal> {
         let store = &state.services.store;
         if let Some(token) =
@@ -156,7 +175,7 @@ impl AuthGate {
                 Err(err) => Err(Refusal::fault(err)),
             };
         }
-        let Some(secret) = session_cookie(headers) else {
+        let Some(secret) = session_cookie(headers, tls) else {
             return Ok(Caller::Anonymous);
         };
         match auth::session_user(store, secret).await {
@@ -173,12 +192,12 @@ impl AuthGate {
     /// other site's form or fetch sends it with a change), ending with the session.
     pub fn session_cookie(&self, secret: &str, tls: bool) -> HeaderValue {
         let seconds = self.policy.session_seconds as u64;
-        cookie(&format!("{SESSION_COOKIE}={secret}; Max-Age={seconds}"), tls)
+        cookie(&format!("{}={secret}; Max-Age={seconds}", cookie_name(tls)), tls)
     }
 
     /// The Set-Cookie value that removes the session's cookie.
     pub fn cleared_cookie(&self, tls: bool) -> HeaderValue {
-        cookie(&format!("{SESSION_COOKIE}=; Max-Age=0"), tls)
+        cookie(&format!("{}=; Max-Age=0", cookie_name(tls)), tls)
     }
 }
 
@@ -189,13 +208,14 @@ fn cookie(head: &str, tls: bool) -> HeaderValue {
 }
 
 /// The session secret in the request's cookies.
-pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+pub fn session_cookie(headers: &HeaderMap, tls: bool) -> Option<&str> {
+    let name = cookie_name(tls);
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='))
+        .find_map(|pair| pair.trim().strip_prefix(name)?.strip_prefix('='))
         .filter(|secret| !secret.is_empty())
 }
 
@@ -210,6 +230,18 @@ fn cross_site(method: &Method, headers: &HeaderMap, caller: &Caller, client: &Cl
         Some(origin) => client.origin().is_none_or(|own| origin != own),
         None => by_cookie,
     }
+}
+
+/// Whether a Host header names this machine: `localhost`, `*.localhost` or a loopback address,
+/// with or without a port.
+fn names_loopback(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => host.split(':').next().unwrap_or_default(),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.to_ascii_lowercase().ends_with(".localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 fn text<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {

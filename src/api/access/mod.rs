@@ -8,9 +8,9 @@ mod gate;
 mod routes;
 mod server_fns;
 
-pub use gate::{identify, session_cookie, AuthGate, Caller, Client, SESSION_COOKIE};
+pub use gate::{identify, session_cookie, AuthGate, Caller, Client};
 pub use routes::{Access, RouteEntry, Routes};
-pub use server_fns::{guard_pages_and_server_fns, server_fn_access, PUBLIC_PAGES};
+pub use server_fns::{guard_pages_and_server_fns, refuse_page, server_fn_access, PUBLIC_PAGES};
 
 use crate::access::Role;
 use axum::extract::Request;
@@ -47,6 +47,8 @@ pub enum Refusal {
         needed: Role,
     },
     CrossSite,
+    /// A request to a loopback-only server by another host name (DNS rebinding).
+    NotLoopbackHost,
     /// A server function declared with no role: refused until it is.
     Undeclared,
     /// The store failed while checking: the id of the logged cause.
@@ -74,6 +76,9 @@ impl Refusal {
                 "refused: this change came from another site (its Origin is not this server)".into()
             }
             Refusal::Undeclared => "this server function declares no role, so no one may call it".into(),
+            Refusal::NotLoopbackHost => {
+                "this server listens on loopback only: open it as localhost or 127.0.0.1".into()
+            }
             Refusal::Fault(_) => "internal error".into(),
         }
     }
@@ -84,7 +89,8 @@ impl Refusal {
             Refusal::Forbidden { .. }
             | Refusal::CrossSite
             | Refusal::UnknownProxyUser
-            | Refusal::Undeclared => StatusCode::FORBIDDEN,
+            | Refusal::Undeclared
+            | Refusal::NotLoopbackHost => StatusCode::FORBIDDEN,
             Refusal::Fault(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -86,14 +86,31 @@ pub async fn guard_pages_and_server_fns(request: Request, next: Next) -> Respons
     let checked = match server_fn_access().get(path) {
         Some(access) => check(*access, &request),
         None if path.starts_with("/api/") => Err(Refusal::Undeclared),
-        None if PUBLIC_PAGES.contains(&path) => Ok(()),
-        None => match check(Access::Role(Viewer), &request) {
-            Err(Refusal::SignIn) => return to_login(&request),
-            checked => checked,
-        },
+        None => return guard_page(request, next).await,
     };
     match checked {
         Ok(()) => next.run(request).await,
         Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// A page (or whatever else the router falls back to: a mistyped path renders the app too):
+/// the login page is anyone's, the rest a viewer's; the signed-out are sent to log in.
+pub async fn guard_page(request: Request, next: Next) -> Response {
+    match refuse_page(&request) {
+        Some(refused) => refused,
+        None => next.run(request).await,
+    }
+}
+
+/// Why a page may not be shown to this caller (`None`: it may).
+pub fn refuse_page(request: &Request) -> Option<Response> {
+    if PUBLIC_PAGES.contains(&request.uri().path()) {
+        return None;
+    }
+    match check(Access::Role(Viewer), request) {
+        Ok(()) => None,
+        Err(Refusal::SignIn) => Some(to_login(request)),
+        Err(refusal) => Some(refusal.into_response()),
     }
 }

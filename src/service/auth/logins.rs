@@ -37,8 +37,13 @@ pub async fn log_in(
     password: String,
     address: &str,
 ) -> Result<(String, SignedIn), AuthError> {
+    // Each attempt counts as failed before its password is checked (a right one clears the
+    // user's count), so attempts sent at once cannot all slip under the limit.
+    store
+        .record_failed_login(name, address, policy.window_seconds)
+        .await?;
     let (by_user, by_address) = store.failed_logins(name, address, policy.window_seconds).await?;
-    if by_user >= policy.failure_limit || by_address >= policy.failure_limit {
+    if by_user > policy.failure_limit || by_address > policy.failure_limit {
         return Err(AuthError::Throttled {
             minutes: (policy.window_seconds / 60.0).ceil() as u64,
         });
@@ -54,9 +59,6 @@ pub async fn log_in(
         }
     };
     let Some(user) = user.filter(|_| matched) else {
-        store
-            .record_failed_login(name, address, policy.window_seconds)
-            .await?;
         return Err(AuthError::WrongCredentials);
     };
     store.clear_failed_logins(name).await?;

@@ -10,8 +10,16 @@ use sha2::{Digest, Sha256};
 /// What a password must at least be.
 pub const MIN_PASSWORD_CHARS: usize = 8;
 
+/// argon2id at its default parameters holds 19 MiB while it runs: at most this many at once, so
+/// a flood of logins waits its turn instead of taking the server's memory.
+static ARGON2_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
+
 /// The argon2id hash of `password`, in PHC text (salt and parameters included).
 pub async fn hash_password(password: String) -> String {
+    let _turn = ARGON2_AT_ONCE
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
         Argon2::default()
@@ -25,6 +33,9 @@ pub async fn hash_password(password: String) -> String {
 
 /// Whether `password` is the one `hash` was made from. A hash that does not parse matches nothing.
 pub async fn password_matches(password: String, hash: String) -> bool {
+    let Ok(_turn) = ARGON2_AT_ONCE.acquire().await else {
+        return false;
+    };
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash)
             .map(|parsed| {

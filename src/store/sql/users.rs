@@ -26,13 +26,20 @@ impl SqlStore {
         Ok(())
     }
 
-    /// Sets a user's password hash; false when there is no such user.
+    /// Sets a user's password hash and ends their browser sessions; false when there is no
+    /// such user.
     pub async fn set_user_password(&self, name: &str, password_hash: &str) -> StoreResult<bool> {
+        let mut tx = self.begin_write().await?;
         let updated = sqlx::query("UPDATE users SET password_hash = $2 WHERE name = $1")
             .bind(name)
             .bind(password_hash)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query("DELETE FROM login_sessions WHERE user_row = (SELECT id FROM users WHERE name = $1)")
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(updated.rows_affected() > 0)
     }
 
@@ -208,7 +215,8 @@ impl SqlStore {
         Ok(())
     }
 
-    /// Notes a failed login (rows older than `window_seconds` are cleared on the way).
+    /// Notes a login attempt, failed until it succeeds (rows older than `window_seconds` are
+    /// cleared on the way).
     pub async fn record_failed_login(
         &self,
         user: &str,
