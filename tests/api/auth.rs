@@ -40,17 +40,13 @@ async fn store(app: &TestApp) -> Store {
 
 /// Adds `name` with `role` and the test password.
 async fn add_user(app: &TestApp, name: &str, role: Role) {
-    auth::add_user(&store(app).await, name, role, Some(PASSWORD.into()))
-        .await
-        .unwrap();
+    app.add_user(name, role, Some(PASSWORD)).await;
 }
 
 /// A new user `name` with `role`, and a token of theirs.
 async fn token_for(app: &TestApp, name: &str, role: Role) -> String {
     add_user(app, name, role).await;
-    auth::create_token(&store(app).await, name, &format!("{name}-token"))
-        .await
-        .unwrap()
+    app.new_token(name, &format!("{name}-token")).await
 }
 
 fn client_with(headers: HeaderMap) -> Client {

@@ -3,9 +3,11 @@
 //! `common::database`), with the requests and checks every test module makes.
 
 use crate::common::database::scratch_database;
+use evalstudio::access::Role;
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
+use evalstudio::service::auth;
 use evalstudio::service::workers::WorkerSettings;
-use evalstudio::store::Location;
+use evalstudio::store::{Location, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -155,6 +157,20 @@ pub async fn serve(router: axum::Router) -> String {
 }
 
 impl TestApp {
+    /// A user of this app's sign-in with `role` (no `password`: by token or proxy header only).
+    pub async fn add_user(&self, name: &str, role: Role, password: Option<&str>) {
+        let store = Store::open(&self.database).await.unwrap();
+        auth::add_user(&store, name, role, password.map(str::to_string))
+            .await
+            .unwrap();
+    }
+
+    /// A new API token of `user`, named `name`: its secret.
+    pub async fn new_token(&self, user: &str, name: &str) -> String {
+        let store = Store::open(&self.database).await.unwrap();
+        auth::create_token(&store, user, name).await.unwrap()
+    }
+
     /// A second server on this one's database, as a team runs several behind a load balancer.
     pub async fn another_server(&self) -> TestApp {
         let dir = tempfile::tempdir().unwrap();

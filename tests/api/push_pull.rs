@@ -4,8 +4,6 @@
 
 use crate::helpers::{spawn_app, spawn_app_with_config, TestApp};
 use evalstudio::access::Role;
-use evalstudio::service::auth;
-use evalstudio::store::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -28,9 +26,8 @@ const EXPORT: &str = "/apps/demo/eval_sets/weather/export";
 /// The team's server (with sign-in) holding the weather evalset, and an editor's token there.
 async fn team_server() -> (TestApp, String) {
     let team = spawn_app_with_config("[auth]\n").await;
-    let store = Store::open(&team.database).await.unwrap();
-    auth::add_user(&store, "dev", Role::Editor, None).await.unwrap();
-    let token = auth::create_token(&store, "dev", "laptop").await.unwrap();
+    team.add_user("dev", Role::Editor, None).await;
+    let token = team.new_token("dev", "laptop").await;
     let import = team.http.post(team.url("/apps/demo/import")).body(EVALSET);
     let imported = import.bearer_auth(&token).send().await.unwrap();
     assert_eq!(imported.status(), StatusCode::CREATED);
@@ -211,13 +208,8 @@ async fn push_and_pull_say_when_the_token_is_missing_or_not_enough() {
         stderr.contains("401") && stderr.contains("set EVALSTUDIO_TOKEN"),
         "{stderr}"
     );
-    let store = Store::open(&team.database).await.unwrap();
-    auth::add_user(&store, "ro", Role::Viewer, None).await.unwrap();
-    let viewer = Laptop::new(
-        &team,
-        None,
-        &auth::create_token(&store, "ro", "ro").await.unwrap(),
-    );
+    team.add_user("ro", Role::Viewer, None).await;
+    let viewer = Laptop::new(&team, None, &team.new_token("ro", "ro").await);
     std::fs::write(viewer.path("w.evalset.json"), EVALSET).unwrap();
     let (code, stderr) = viewer.run(&["push", "w.evalset.json", "--force"]).await;
     assert_eq!(code, 2);

@@ -3,7 +3,7 @@
 use super::Refusal;
 use crate::access::SignedIn;
 use crate::api::AppState;
-use crate::service::auth::{self, actor::acting_as, LoginPolicy};
+use crate::service::auth::{self, actor::acting_as, AuthError, LoginPolicy};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
@@ -151,14 +151,8 @@ impl AuthGate {
         if let Some(token) =
             text(headers, header::AUTHORIZATION.as_str()).and_then(|v| v.strip_prefix("Bearer "))
         {
-            return match auth::token_user(store, token.trim()).await {
-                Ok(Some(user)) => Ok(Caller::User {
-                    user,
-                    by_cookie: false,
-                }),
-                Ok(None) => Err(Refusal::BadToken),
-                Err(err) => Err(Refusal::fault(err)),
-            };
+            let found = auth::token_user(store, token.trim()).await;
+            return signed_in(found, false, Err(Refusal::BadToken));
         }
         if let Some(name) = self
             .proxy_header
@@ -166,25 +160,16 @@ impl AuthGate {
             .filter(|_| self.trusts(peer))
             .and_then(|h| text(headers, h.as_str()))
         {
-            return match auth::proxy_user(store, name).await {
-                Ok(Some(user)) => Ok(Caller::User {
-                    user,
-                    by_cookie: false,
-                }),
-                Ok(None) => Err(Refusal::UnknownProxyUser),
-                Err(err) => Err(Refusal::fault(err)),
-            };
+            let found = auth::proxy_user(store, name).await;
+            return signed_in(found, false, Err(Refusal::UnknownProxyUser));
         }
-        let Some(secret) = session_cookie(headers, tls) else {
-            return Ok(Caller::Anonymous);
-        };
-        match auth::session_user(store, secret).await {
-            Ok(Some(user)) => Ok(Caller::User {
-                user,
-                by_cookie: true,
-            }),
-            Ok(None) => Ok(Caller::Anonymous),
-            Err(err) => Err(Refusal::fault(err)),
+        match session_cookie(headers, tls) {
+            Some(secret) => signed_in(
+                auth::session_user(store, secret).await,
+                true,
+                Ok(Caller::Anonymous),
+            ),
+            None => Ok(Caller::Anonymous),
         }
     }
 
@@ -217,6 +202,19 @@ pub fn session_cookie(headers: &HeaderMap, tls: bool) -> Option<&str> {
         .flat_map(|value| value.split(';'))
         .find_map(|pair| pair.trim().strip_prefix(name)?.strip_prefix('='))
         .filter(|secret| !secret.is_empty())
+}
+
+/// The caller a credential names, or `unknown` when it names nobody.
+fn signed_in(
+    found: Result<Option<SignedIn>, AuthError>,
+    by_cookie: bool,
+    unknown: Result<Caller, Refusal>,
+) -> Result<Caller, Refusal> {
+    match found {
+        Ok(Some(user)) => Ok(Caller::User { user, by_cookie }),
+        Ok(None) => unknown,
+        Err(err) => Err(Refusal::fault(err)),
+    }
 }
 
 /// A change (any method but GET, HEAD, OPTIONS) whose Origin is another site's, or that carries

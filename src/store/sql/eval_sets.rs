@@ -60,23 +60,22 @@ impl SqlStore {
     ) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         ensure_app(&mut tx, app).await?;
-        let inserted = sqlx::query(
+        let inserted: Option<i64> = sqlx::query_scalar(
             "INSERT INTO eval_sets (app_name, eval_set_id, name, creation_timestamp, extra_json) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (app_name, eval_set_id) DO NOTHING",
+             ON CONFLICT (app_name, eval_set_id) DO NOTHING RETURNING id",
         )
         .bind(app)
         .bind(eval_set_id)
         .bind(eval_set_id)
         .bind(now)
         .bind(Value::Object(extra.clone()).to_string())
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
-        if inserted.rows_affected() == 0 {
+        let Some(set_row) = inserted else {
             return Err(StoreError::Conflict(format!(
                 "eval set `{eval_set_id}` already exists for app `{app}`"
             )));
-        }
-        let set_row = eval_set_row_in(&mut tx, app, eval_set_id).await?;
+        };
         touch_eval_set(&mut tx, set_row).await?;
         self.commit_eval_set(tx, app, eval_set_id).await
     }
@@ -144,10 +143,7 @@ impl SqlStore {
         for (position, case) in cases.iter().enumerate() {
             insert_case(&mut tx, set_row, position as i64, case).await?;
         }
-        touch_eval_set(&mut tx, set_row).await?;
-        let (_, tag) = tag_in(&mut tx, app, &eval_set.eval_set_id)
-            .await?
-            .expect("the evalset was just stored");
+        let tag = touch_eval_set(&mut tx, set_row).await?;
         self.commit_eval_set(tx, app, &eval_set.eval_set_id).await?;
         Ok(ImportSummary {
             eval_set_id: eval_set.eval_set_id.clone(),
@@ -509,18 +505,20 @@ pub(super) async fn insert_case(
     Ok(())
 }
 
-/// Marks an evalset changed now (a new tag) and recounts its cases: every write of it ends here.
-pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<()> {
+/// Marks an evalset changed now (a new tag, which it answers) and recounts its cases: every
+/// write of it ends here.
+pub(super) async fn touch_eval_set(conn: &mut Conn, set_row: i64) -> StoreResult<String> {
+    let tag = uuid::Uuid::new_v4().simple().to_string();
     sqlx::query(&format!(
         "UPDATE eval_sets SET updated_at = {}, tag = $2, \
          case_count = (SELECT COUNT(*) FROM eval_cases WHERE eval_set_row = $1) WHERE id = $1",
         dialect::NOW
     ))
     .bind(set_row)
-    .bind(uuid::Uuid::new_v4().simple().to_string())
+    .bind(&tag)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(tag)
 }
 
 /// The stored evalset's row and tag (random, new at every write: see `touch_eval_set`).
