@@ -13,6 +13,7 @@
 mod database;
 
 use evalstudio::eval::{EvalConfig, EvalStatus};
+use evalstudio::evalset::CompactEvalSet;
 use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::{import_file, ImportMode};
@@ -54,13 +55,14 @@ async fn stored_run(
     seed: usize,
     at: f64,
 ) -> String {
-    let expected = store.export_adk_json("bench", set).await.unwrap();
+    let expected =
+        CompactEvalSet::from_adk_json(&store.export_adk_json("bench", set).await.unwrap()).unwrap();
     let record = store
         .create_eval_run(&NewEvalRun {
             app_name: "bench",
             eval_set_id: set,
             agent: "demo",
-            expected_json: &expected,
+            expected: &expected,
             config_json: &config.to_json().to_string(),
             num_runs: 1,
             total: cases,

@@ -12,13 +12,12 @@ use crate::eval::junit::{JunitWriter, RunError};
 use crate::eval::{CaseSummary, EvalConfig, EvalStatus, RunOptions};
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunScope, RunStatus};
-use crate::service::eval_runs::{
-    case_summaries, eval_run_cases, settle_failure, stored_config, EvalRunError,
-};
+use crate::service::eval_runs::{settle_failure, EvalRunError};
 use crate::service::run_export::adk_result_chunks;
 use crate::service::run_plan::{
     plan_run, record_run, take_up_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
 };
+use crate::service::run_summaries::{run_verdicts, RunVerdicts};
 use crate::service::run_worker::execute_eval_run;
 use crate::store::{EvalRunRecord, Location, Store};
 use clap::Args;
@@ -117,8 +116,6 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
     let mut all_passed = true;
     for (record, agent) in runs {
         let summary = &record.summary;
-        let config = stored_config(&summary.result_id, &record.config_json)
-            .map_err(|err| CliError::Run(err.to_string()))?;
         let case_count = summary.case_count();
         eprintln!(
             "running {} ({} case{} × {} run{}) on agent `{}`, results as `{}`",
@@ -165,9 +162,9 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
             // Not every case ran, so not every case passed.
             return Ok(cases_exit_code(false));
         }
-        let cases = eval_run_cases(&store, &record, false).await?;
-        let summaries = case_summaries(case_count, &config, &cases);
-        let errors: Vec<&EvalRunCase> = cases.iter().filter(|c| c.error.is_some()).collect();
+        let RunVerdicts { summaries, errors } =
+            run_verdicts(&store, &summary.app_name, &summary.result_id).await?;
+        let errors: Vec<&EvalRunCase> = errors.iter().collect();
         println!("{}", summary.eval_set_id);
         print_results(&summaries, summary.num_runs as usize, &errors)?;
         all_passed &= summaries

@@ -79,7 +79,7 @@ pub use run_stats::{
     compare_runs, metric_stats, passed, CaseOutcome, Change, ComparedCase, MetricStats, ScoreBin, BUCKETS,
 };
 #[cfg(feature = "ssr")]
-pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunOptions};
+pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunCases, RunOptions};
 pub use score::{
     pass_at_and_hat_k, score_case, score_cases, score_eval_set, summarize_case, summarize_cases,
     CaseRunScores, ScoreError, ScoredCase,

@@ -7,7 +7,7 @@
 use super::run_summaries::save_case_runs;
 use super::run_worker::stored_case;
 use crate::eval::{EvalCaseResult, EvalConfig, FinishedCase};
-use crate::evalset::{to_adk_json, EvalCase, EvalSet};
+use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
 use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
 use crate::store::{BatchWrite, NewEvalRun, Store, StoreError};
 use serde::Deserialize;
@@ -54,7 +54,7 @@ pub async fn import_adk_run(
             eval_set_id: &result.eval_set_id,
             // The folder's own agent, as `adk eval` ran it (its profile has the app's name).
             agent: app,
-            expected_json: &to_adk_json(&expected),
+            expected: &CompactEvalSet::of(&expected),
             config_json: &config.to_json().to_string(),
             num_runs,
             total: result.eval_case_results.len(),

@@ -12,7 +12,6 @@ use super::Services;
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{CaseSummary, ConfigError, EvalCaseResult, EvalConfig, RunOptions};
-use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunStatus};
 use crate::store::{EvalRunRecord, Store, StoreError};
 use futures::FutureExt;
@@ -26,19 +25,6 @@ use tokio::sync::watch;
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UnreadableRun(pub String);
-
-/// The eval set and config a stored run was started with.
-pub fn stored_plan(record: &EvalRunRecord) -> Result<(CompactEvalSet, EvalConfig), UnreadableRun> {
-    // Stored eval sets are always ADK's own form, read a case at a time.
-    let expected = CompactEvalSet::from_adk_json(&record.expected_json).map_err(|e| {
-        UnreadableRun(format!(
-            "the stored eval set of `{}` is unreadable: {e}",
-            record.summary.result_id
-        ))
-    })?;
-    let config = stored_config(&record.summary.result_id, &record.config_json)?;
-    Ok((expected, config))
-}
 
 /// The eval config a stored run was started with (`config_json` as stored for `result_id`).
 pub fn stored_config(result_id: &str, config_json: &str) -> Result<EvalConfig, UnreadableRun> {
@@ -395,13 +381,4 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".into())
-}
-
-/// The case runs stored for a run so far; their full results only `with_results`.
-pub async fn eval_run_cases(
-    store: &Store,
-    record: &EvalRunRecord,
-    with_results: bool,
-) -> Result<Vec<EvalRunCase>, EvalRunError> {
-    Ok(store.eval_run_cases(record.row, with_results).await?)
 }

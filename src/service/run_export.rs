@@ -1,7 +1,8 @@
 //! A stored run as files: ADK's EvalSetResult JSON, as `adk eval` writes it into
 //! `.adk/eval_history/<name>.evalset_result.json`, and JUnit XML for CI systems.
 
-use super::eval_runs::{case_summaries, stored_config, EvalRunError, UnreadableRun};
+use super::eval_runs::{EvalRunError, UnreadableRun};
+use super::run_summaries::{run_verdicts, RunVerdicts};
 use crate::eval::result_file::{AdkResultWriter, ResultHeader};
 use crate::eval::{adk_case_result, junit};
 use crate::store::Store;
@@ -113,10 +114,8 @@ pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Resul
 /// The run as JUnit XML: one test case per eval case, pooled over its runs.
 pub async fn junit_file(store: &Store, app: &str, result_id: &str) -> Result<RunFile, EvalRunError> {
     let record = store.eval_run(app, result_id).await?;
-    let config = stored_config(&record.summary.result_id, &record.config_json)?;
-    let cases = store.eval_run_cases(record.row, false).await?;
-    let summaries = case_summaries(record.summary.case_count(), &config, &cases);
-    let errors: Vec<junit::RunError> = cases
+    let RunVerdicts { summaries, errors } = run_verdicts(store, app, result_id).await?;
+    let errors: Vec<junit::RunError> = errors
         .iter()
         .filter_map(|c| {
             Some(junit::RunError {

@@ -4,7 +4,7 @@
 //! cached until the next write.
 
 use super::eval_runs::{stored_config, EvalRunError};
-use crate::eval::{metric_stats, summarize_case, CaseRunScores, EvalConfig, MetricStats};
+use crate::eval::{metric_stats, summarize_case, CaseRunScores, CaseSummary, EvalConfig, MetricStats};
 use crate::records::EvalRunCase;
 use crate::store::{BatchWrite, CaseSummaryRow, EvalRunHead, Store, StoreError, Written};
 use std::collections::BTreeMap;
@@ -35,6 +35,26 @@ pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRo
             summary: summarize_case(eval_id, &runs, config),
         })
         .collect()
+}
+
+/// What a run's report (the results table, JUnit) needs: each case's verdict pooled over its
+/// runs, and the case runs the agent could not finish. Read from the stored summaries, so it
+/// holds a verdict per case rather than every case run with its scores.
+pub struct RunVerdicts {
+    pub summaries: Vec<CaseSummary>,
+    pub errors: Vec<EvalRunCase>,
+}
+
+/// The verdicts of the run `result_id` as stored so far (its summaries written first if it
+/// was stored before summaries were kept).
+pub async fn run_verdicts(store: &Store, app: &str, result_id: &str) -> Result<RunVerdicts, EvalRunError> {
+    let mut head = store.eval_run_head(app, result_id).await?;
+    let config = config_of(&head)?;
+    backfill(store, &mut head, &config).await?;
+    Ok(RunVerdicts {
+        summaries: store.case_summaries(head.row, 0, None).await?,
+        errors: store.eval_run_errors(head.row).await?,
+    })
 }
 
 /// Stores finished case runs with their cases' new summaries, each pooled over the case's runs

@@ -5,16 +5,19 @@
 //! batch stored (here or by another worker), or cancelled or interrupted from any process.
 //! Any number of processes may work on one run at once; each case run is stored once.
 
-use super::eval_runs::{stored_plan, RunFailure};
+use super::eval_runs::{stored_config, RunFailure, UnreadableRun};
 use super::run_summaries::{backfill, save_case_runs};
 use crate::agent::Agent;
 use crate::clock::now_seconds;
 use crate::eval::{
-    run_and_score, CaseRunScores, CaseSchedule, EvalConfig, FinishedCase, RunOptions, ScoringServices,
+    run_and_score, CaseRunScores, CaseSchedule, EvalConfig, FinishedCase, RunCases, RunOptions,
+    ScoringServices,
 };
+use crate::evalset::EvalCase;
 use crate::records::{EvalRunCase, RunStatus};
 use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, EvalRunRecord, Store, Written, RENEW_EVERY};
 use futures::stream::{self, BoxStream, StreamExt};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -69,7 +72,7 @@ async fn work(
     mut cancel: watch::Receiver<bool>,
     mut on_case: impl FnMut(&FinishedCase),
 ) -> Result<RunStatus, RunFailure> {
-    let (expected, config) = stored_plan(record)?;
+    let config = stored_config(&record.summary.result_id, &record.config_json)?;
     let num_runs = record.summary.num_runs.max(1) as usize;
     let options = RunOptions {
         num_runs,
@@ -91,6 +94,11 @@ async fn work(
     };
     let queue = &queue;
     let config = &config;
+    let expected = HeldCases {
+        eval_set_id: &record.summary.eval_set_id,
+        count: record.summary.case_count() as usize,
+        held: &queue.held,
+    };
     let app_name = record.summary.app_name.as_str();
     // The writer runs beside the case runs rather than between them: while one write is under
     // way the agent calls go on, and the cases that finish meanwhile go in the next write, as
@@ -223,7 +231,13 @@ impl Queue<'_> {
                 Ok(BatchClaim::Claimed(batch)) => {
                     let jobs = unstored(&batch, self.num_runs);
                     if !jobs.is_empty() {
-                        self.held.add(&batch, jobs.len());
+                        match self.batch_cases(&batch).await {
+                            Ok(cases) => self.held.add(&batch, jobs.len(), cases),
+                            Err(failure) => {
+                                self.end(Err(failure));
+                                return None;
+                            }
+                        }
                         return Some(jobs);
                     }
                     // A dead worker stored all of it: nothing to run, only to complete.
@@ -250,6 +264,25 @@ impl Queue<'_> {
                 }
             }
         }
+    }
+
+    /// The cases of `batch`, read from the run's stored eval set.
+    async fn batch_cases(&self, batch: &ClaimedBatch) -> Result<Vec<EvalCase>, RunFailure> {
+        let stored = self
+            .store
+            .eval_run_set_cases(self.run_row, batch.cases.clone())
+            .await?;
+        stored
+            .iter()
+            .zip(batch.cases.clone())
+            .map(|(json, index)| {
+                serde_json::from_str(json).map_err(|err| {
+                    RunFailure::Unreadable(UnreadableRun(format!(
+                        "case {index} of the run's stored eval set is unreadable: {err}"
+                    )))
+                })
+            })
+            .collect()
     }
 
     async fn complete_empty(&self, batch: i64) -> Result<(), RunFailure> {
@@ -312,8 +345,8 @@ fn unstored(batch: &ClaimedBatch, num_runs: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The batches this worker holds, by first case, with how many of their case runs are still
-/// to be stored.
+/// The batches this worker holds, by first case, with their cases and how many of their case
+/// runs are still to be stored.
 #[derive(Default)]
 struct Held(Mutex<BTreeMap<usize, HeldBatch>>);
 
@@ -321,19 +354,28 @@ struct HeldBatch {
     id: i64,
     end_case: usize,
     unstored: usize,
+    cases: Vec<EvalCase>,
 }
 
 impl Held {
-    fn add(&self, batch: &ClaimedBatch, unstored: usize) {
+    fn add(&self, batch: &ClaimedBatch, unstored: usize, cases: Vec<EvalCase>) {
         let held = HeldBatch {
             id: batch.id,
             end_case: batch.cases.end,
             unstored,
+            cases,
         };
         self.0
             .lock()
             .expect("held batches lock")
             .insert(batch.cases.start, held);
+    }
+
+    /// Case `index`, if a batch held here has it.
+    fn case(&self, index: usize) -> Option<EvalCase> {
+        let held = self.0.lock().expect("held batches lock");
+        let (&first, batch) = held.range(..=index).next_back()?;
+        batch.cases.get(index - first).cloned()
     }
 
     /// The write of `rows`: the batches they belong to, and those whose last case runs they
@@ -362,6 +404,34 @@ impl Held {
             }
         }
         write
+    }
+}
+
+/// The run's cases as the runner reads them: those of the batches this worker holds, each kept
+/// until its batch is written.
+struct HeldCases<'a> {
+    eval_set_id: &'a str,
+    count: usize,
+    held: &'a Held,
+}
+
+impl RunCases for HeldCases<'_> {
+    fn eval_set_id(&self) -> &str {
+        self.eval_set_id
+    }
+
+    fn case_count(&self) -> usize {
+        self.count
+    }
+
+    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
+        // A case run starts only once its batch is held, and its batch is let go of only once
+        // the case run is written, after it has finished.
+        Cow::Owned(
+            self.held
+                .case(index)
+                .expect("a case runs only while its batch is held"),
+        )
     }
 }
 

@@ -129,7 +129,9 @@ pub async fn list_eval_runs(&self, app: &str, eval_set_id: Option<&str>) -> Stor
 pub async fn list_eval_run_heads(&self, app: &str, eval_set_id: Option<&str>) -> StoreResult<Vec<EvalRunHead>>;
 pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord>;
 pub async fn eval_run_head(&self, app: &str, result_id: &str) -> StoreResult<EvalRunHead>;
+pub async fn eval_run_set_cases(&self, run_row: i64, cases: std::ops::Range<usize>) -> StoreResult<Vec<String>>;
 pub async fn eval_run_cases(&self, run_row: i64, with_results: bool) -> StoreResult<Vec<EvalRunCase>>;
+pub async fn eval_run_errors(&self, run_row: i64) -> StoreResult<Vec<EvalRunCase>>;
 pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunHead>>;
 pub async fn eval_run_cases_of(&self, run_row: i64, eval_ids: &[String], with_results: bool) -> StoreResult<Vec<EvalRunCase>>;
 pub async fn eval_run_cases_after(&self, run_row: i64, after: i64, limit: i64) -> StoreResult<Vec<(i64, EvalRunCase)>>;

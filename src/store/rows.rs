@@ -4,7 +4,7 @@
 use super::StoreResult;
 use crate::agent::ToolExecution;
 use crate::eval::CaseSummary;
-use crate::evalset::EvalCase;
+use crate::evalset::{CompactEvalSet, EvalCase};
 use crate::records::{EvalRunSummary, RunCommit, RunOrigin, RunStatus, RUN_LEASE_SECONDS};
 use std::time::Duration;
 
@@ -100,8 +100,8 @@ pub struct NewEvalRun<'a> {
     pub app_name: &'a str,
     pub eval_set_id: &'a str,
     pub agent: &'a str,
-    /// The eval set as run, ADK JSON.
-    pub expected_json: &'a str,
+    /// The eval set as run.
+    pub expected: &'a CompactEvalSet,
     /// The eval config, `{"criteria": ...}`.
     pub config_json: &'a str,
     pub num_runs: usize,
@@ -142,7 +142,6 @@ pub struct EvalRunHead {
 pub struct EvalRunRecord {
     pub row: i64,
     pub summary: EvalRunSummary,
-    pub expected_json: String,
     pub config_json: String,
 }
 

@@ -58,10 +58,10 @@ impl CompactEvalSet {
         Ok(compact)
     }
 
-    /// The set in ADK's form as compact JSON (what a run stores), from the cases' JSON as held.
+    /// The set in ADK's form as compact JSON, from the cases' JSON as held.
     pub fn to_json(&self) -> String {
         const EMPTY_LIST: &str = "\"eval_cases\":[]";
-        let header = serde_json::to_string(&self.header).expect("an eval set serialises");
+        let header = self.header_json();
         // Only string fields come before the list, and a string holds no unescaped quote, so the
         // first match is the list itself.
         let at = header.find(EMPTY_LIST).expect("eval_cases is always written") + EMPTY_LIST.len() - 1;
@@ -76,6 +76,16 @@ impl CompactEvalSet {
         }
         json.push_str(&header[at..]);
         json
+    }
+
+    /// The set's own fields in ADK's form, its `eval_cases` an empty list.
+    pub fn header_json(&self) -> String {
+        serde_json::to_string(&self.header).expect("an eval set serialises")
+    }
+
+    /// Case `index` as the compact JSON held.
+    pub fn case_json(&self, index: usize) -> &str {
+        &self.cases[index].json
     }
 
     pub fn eval_set_id(&self) -> &str {

@@ -3,6 +3,7 @@
 //! user (`case_run`); cases run concurrently up to a limit, are scored as each finishes (so the
 //! caller can store results one by one), and one case failing never stops the others.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
 use crate::agent::{Agent, ToolExecution};
+use crate::evalset::EvalCase;
 use case_run::run_case;
 
 mod case_run;
@@ -45,6 +47,26 @@ impl Default for RunOptions {
             retry_backoff: Duration::from_secs(1),
             tools: ToolExecution::default(),
         }
+    }
+}
+
+/// What the runner reads of the expected set: its id, and a case when its run starts. A worker
+/// answers with the cases of the batches it holds, so no set needs to be held whole.
+pub trait RunCases: Sync {
+    fn eval_set_id(&self) -> &str;
+    fn case_count(&self) -> usize;
+    fn case(&self, index: usize) -> Cow<'_, EvalCase>;
+}
+
+impl<T: ExpectedCases + ?Sized> RunCases for T {
+    fn eval_set_id(&self) -> &str {
+        ExpectedCases::eval_set_id(self)
+    }
+    fn case_count(&self) -> usize {
+        ExpectedCases::case_count(self)
+    }
+    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
+        ExpectedCases::case(self, index)
     }
 }
 
@@ -80,7 +102,7 @@ pub struct CaseSchedule<'a> {
 pub fn run_and_score<'a>(
     agent: Arc<dyn Agent>,
     app_name: &'a str,
-    expected: &'a (impl ExpectedCases + ?Sized),
+    expected: &'a (impl RunCases + ?Sized),
     config: &'a EvalConfig,
     services: &'a ScoringServices,
     options: &'a RunOptions,

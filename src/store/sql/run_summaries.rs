@@ -6,6 +6,7 @@ use super::{numbered_places, Row, SqlStore, Transaction};
 use crate::eval::{CaseOutcome, CaseSummary};
 use crate::records::CaseInRun;
 use crate::store::{corrupt, CaseSummaryRow, StoreResult, SUMMARY_FORMAT};
+use futures::TryStreamExt;
 use sqlx::Row as _;
 
 /// Writes (or rewrites) case summaries within a write of case runs, counting the cases that
@@ -74,16 +75,20 @@ impl SqlStore {
         offset: i64,
         limit: Option<i64>,
     ) -> StoreResult<Vec<CaseSummary>> {
-        let rows = sqlx::query(
+        let mut rows = sqlx::query(
             "SELECT summary_json FROM eval_run_case_summaries WHERE run_row = $1 \
              ORDER BY case_index LIMIT $2 OFFSET $3",
         )
         .bind(run_row)
         .bind(limit.unwrap_or(i64::MAX))
         .bind(offset)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(summary).collect()
+        .fetch(&self.pool);
+        // Each row read as it arrives: a whole run's rows are several times its summaries.
+        let mut summaries = Vec::new();
+        while let Some(row) = rows.try_next().await? {
+            summaries.push(summary(&row)?);
+        }
+        Ok(summaries)
     }
 
     /// The summaries of the cases `eval_ids` that the run reached, in the eval set's order.

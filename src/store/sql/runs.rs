@@ -2,16 +2,18 @@
 
 use super::run_queue::{complete, enqueue, holds};
 use super::run_summaries::write_summaries;
-use super::{dialect, numbered_places, Row, SqlStore};
+use super::{dialect, numbered_places, Row, SqlStore, Transaction};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
+use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
 use crate::store::{
-    corrupt, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError, StoreResult,
-    Written, SUMMARY_FORMAT,
+    corrupt, corrupt_text, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError,
+    StoreResult, Written, SUMMARY_FORMAT,
 };
 use serde_json::Value;
 use sqlx::Row as _;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 /// A run's summary columns.
@@ -24,6 +26,9 @@ const SUMMARY_COLUMNS: &str = "r.result_id, r.app_name, r.eval_set_id, r.agent, 
 /// [`EvalRunCase::failed`]): its status is FAILED or its agent errored.
 pub(super) static FAILED_CASE_RUN: LazyLock<String> =
     LazyLock::new(|| format!("(status = {} OR error IS NOT NULL)", EvalStatus::Failed as i64));
+
+/// Most cases of a run's eval set written by one statement.
+const SET_CASES_PER_INSERT: usize = 256;
 
 /// A head's columns besides the summary: the config and the state of the run's summaries.
 const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format, r.cases_version, \
@@ -79,11 +84,12 @@ impl SqlStore {
             .fetch_optional(&mut *transaction)
             .await?;
             if let Some(run_row) = inserted {
-                sqlx::query("INSERT INTO eval_run_sets (run_row, expected_json) VALUES ($1, $2)")
+                sqlx::query("INSERT INTO eval_run_sets (run_row, header_json) VALUES ($1, $2)")
                     .bind(run_row)
-                    .bind(run.expected_json)
+                    .bind(run.expected.header_json())
                     .execute(&mut *transaction)
                     .await?;
+                insert_set_cases(&mut transaction, run_row, run.expected).await?;
                 if run.queued {
                     enqueue(&mut transaction, run_row, run.total, run.num_runs).await?;
                 }
@@ -223,20 +229,33 @@ impl SqlStore {
     }
 
     pub async fn eval_run(&self, app: &str, result_id: &str) -> StoreResult<EvalRunRecord> {
-        let row = self
-            .run_row(
-                app,
-                result_id,
-                "r.id, r.config_json, \
-                 (SELECT s.expected_json FROM eval_run_sets s WHERE s.run_row = r.id) AS expected_json",
-            )
-            .await?;
+        let row = self.run_row(app, result_id, "r.id, r.config_json").await?;
         Ok(EvalRunRecord {
             row: row.try_get("id")?,
             summary: run_summary(&row)?,
-            expected_json: row.try_get("expected_json")?,
             config_json: row.try_get("config_json")?,
         })
+    }
+
+    /// Cases `cases` of the eval set a run was started with, as stored (each its ADK JSON):
+    /// a worker reads those of the batch it claims, so nothing reads a run's whole set.
+    pub async fn eval_run_set_cases(&self, run_row: i64, cases: Range<usize>) -> StoreResult<Vec<String>> {
+        let rows: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT case_index, case_json FROM eval_run_set_cases \
+             WHERE run_row = $1 AND case_index >= $2 AND case_index < $3 ORDER BY case_index",
+        )
+        .bind(run_row)
+        .bind(cases.start as i64)
+        .bind(cases.end as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        if rows.len() != cases.len() || rows.iter().zip(cases.clone()).any(|(row, at)| row.0 != at as i64) {
+            return Err(corrupt_text(format!(
+                "run {run_row} has not stored every case of {}..{} of its eval set",
+                cases.start, cases.end
+            )));
+        }
+        Ok(rows.into_iter().map(|(_, json)| json).collect())
     }
 
     /// A run's head: its summary and config, without reading its stored eval set.
@@ -270,6 +289,19 @@ impl SqlStore {
             "SELECT run_index, case_index, eval_id, status, error, scores_json, {result_column} \
              FROM eval_run_cases WHERE run_row = $1 ORDER BY run_index, case_index"
         ))
+        .bind(run_row)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_case).collect()
+    }
+
+    /// The case runs the agent could not finish (those with an error), without their results,
+    /// run after run in the eval set's order.
+    pub async fn eval_run_errors(&self, run_row: i64) -> StoreResult<Vec<EvalRunCase>> {
+        let rows = sqlx::query(
+            "SELECT run_index, case_index, eval_id, status, error, scores_json, 'null' AS result_json \
+             FROM eval_run_cases WHERE run_row = $1 AND error IS NOT NULL ORDER BY run_index, case_index",
+        )
         .bind(run_row)
         .fetch_all(&self.pool)
         .await?;
@@ -500,4 +532,34 @@ fn run_summary(row: &Row) -> StoreResult<EvalRunSummary> {
             })?
         },
     })
+}
+
+/// Writes each case of a new run's eval set as its own row (see `eval_run_set_cases`), many
+/// to a statement.
+async fn insert_set_cases(
+    transaction: &mut Transaction,
+    run_row: i64,
+    expected: &CompactEvalSet,
+) -> StoreResult<()> {
+    let mut start = 0;
+    while start < expected.len() {
+        let end = expected.len().min(start + SET_CASES_PER_INSERT);
+        let rows: Vec<String> = (0..end - start)
+            .map(|n| format!("($1, ${}, ${})", 2 + 2 * n, 3 + 2 * n))
+            .collect();
+        let sql = format!(
+            "INSERT INTO eval_run_set_cases (run_row, case_index, case_json) VALUES {}",
+            rows.join(", ")
+        );
+        // Only a full statement's text recurs; a last, shorter one is not worth caching.
+        let mut insert = sqlx::query(&sql)
+            .persistent(end - start == SET_CASES_PER_INSERT)
+            .bind(run_row);
+        for index in start..end {
+            insert = insert.bind(index as i64).bind(expected.case_json(index));
+        }
+        insert.execute(&mut **transaction).await?;
+        start = end;
+    }
+    Ok(())
 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
-use crate::evalset::{parse_evalset_file, to_adk_json, EvalCase, EvalSet, LegacyDefaults};
+use crate::evalset::{parse_evalset_file, to_adk_json, CompactEvalSet, EvalCase, EvalSet, LegacyDefaults};
 use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
 use crate::testing::database::scratch_database;
 
@@ -287,6 +287,18 @@ async fn weather_run(store: &Store) -> EvalRunRecord {
     new_run(store, "weather", 3, false).await
 }
 
+/// An eval set of `cases` cases with one turn each, `c0`, `c1`, ...
+fn run_set(eval_set_id: &str, cases: usize) -> CompactEvalSet {
+    let cases: Vec<String> = (0..cases)
+        .map(|n| format!(r#"{{"eval_id": "c{n}", "conversation": [{{"invocation_id": "i", "user_content": {{"parts": [{{"text": "hi"}}]}}}}]}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"eval_set_id": "{eval_set_id}", "eval_cases": [{}]}}"#,
+        cases.join(",")
+    );
+    CompactEvalSet::from_adk_json(&json).unwrap()
+}
+
 /// A new run of the demo app's `eval_set_id` with `cases` one-repetition cases, `queued` for
 /// workers or only recorded.
 pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize, queued: bool) -> EvalRunRecord {
@@ -295,7 +307,7 @@ pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize, queu
             app_name: "demo",
             eval_set_id,
             agent: "demo",
-            expected_json: &format!(r#"{{"eval_set_id": "{eval_set_id}", "eval_cases": []}}"#),
+            expected: &run_set(eval_set_id, cases),
             config_json: r#"{"criteria": {}}"#,
             num_runs: 1,
             total: cases,
@@ -568,7 +580,26 @@ async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_ti
 }
 
 #[tokio::test]
-async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_migrating() {
+async fn a_runs_eval_set_is_stored_a_row_per_case_and_read_a_batch_at_a_time() {
+    let (_dir, store) = temp_store().await;
+    // More cases than one statement writes.
+    let run = new_run(&store, "big", 600, true).await;
+    let batch = store.eval_run_set_cases(run.row, 510..514).await.unwrap();
+    assert_eq!(batch.len(), 4);
+    assert!(batch[0].starts_with(r#"{"eval_id":"c510","#), "{}", batch[0]);
+    assert!(batch[3].starts_with(r#"{"eval_id":"c513","#), "{}", batch[3]);
+    let past_the_end = store.eval_run_set_cases(run.row, 598..602).await.unwrap_err();
+    assert!(
+        past_the_end
+            .to_string()
+            .contains("has not stored every case of 598..602"),
+        "{past_the_end}"
+    );
+}
+
+#[tokio::test]
+async fn runs_stored_before_case_summaries_keep_their_eval_set_as_a_row_per_case_and_counts_after_migrating()
+{
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
     // The database as the build before case summaries left it: the earlier migrations only.
@@ -594,7 +625,8 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_
         r#"INSERT INTO eval_runs (id, result_id, app_name, eval_set_id, agent, status, expected_json,
                config_json, num_runs, total, pid, created_at, finished_at)
            VALUES (7, 'demo_weather_1.0', 'demo', 'weather', 'demo', 'finished',
-               '{"eval_set_id": "weather", "eval_cases": []}', '{"criteria": {}}', 1, 3, 1, 1.0, 2.0);
+               '{"eval_set_id": "weather", "eval_cases": [{"eval_id": "a", "conversation": []}, {"eval_id": "b", "conversation": []}, {"eval_id": "c", "conversation": []}]}',
+               '{"criteria": {}}', 1, 3, 1, 1.0, 2.0);
            INSERT INTO eval_run_cases VALUES (7, 0, 0, 'a', 1, NULL, '[]', '{}'),
                (7, 0, 1, 'b', 2, NULL, '[]', '{}'), (7, 0, 2, 'c', 2, 'agent failed', '[]', '{}');"#,
     )
@@ -605,9 +637,13 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_and_counts_after_
 
     let store = Store::open(&Location::Sqlite(path)).await.unwrap();
     let run = store.eval_run("demo", "demo_weather_1.0").await.unwrap();
+    // The set as a row per case (migration 20261204000001).
     assert_eq!(
-        run.expected_json,
-        r#"{"eval_set_id": "weather", "eval_cases": []}"#
+        store.eval_run_set_cases(run.row, 1..3).await.unwrap(),
+        [
+            r#"{"eval_id":"b","conversation":[]}"#,
+            r#"{"eval_id":"c","conversation":[]}"#
+        ]
     );
     let summary = &run.summary;
     assert_eq!(
