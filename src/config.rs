@@ -53,11 +53,15 @@
 //! retries = 2                       # after connection failures, timeouts, 429 and 5xx (default 2)
 //!
 //! [auth]                            # users, roles and tokens on a shared server (config/auth.rs)
+//!
+//! [otlp]                            # the OpenTelemetry receiver at /v1/traces (config/otlp.rs)
 //! ```
 
 mod auth;
+mod otlp;
 
 pub use auth::AuthConfig;
+pub use otlp::OtlpConfig;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -90,6 +94,8 @@ struct ConfigFile {
     mcp_servers: Vec<McpServerEntry>,
     #[serde(default)]
     auth: Option<AuthConfig>,
+    #[serde(default)]
+    otlp: Option<OtlpConfig>,
 }
 
 /// One `[[evaluators]]` entry: a command or a URL.
@@ -120,6 +126,8 @@ pub struct Config {
     pub evaluators: Vec<EvaluatorEntry>,
     /// The `[auth]` table: auth is on when there is one (see config/auth.rs).
     pub auth: Option<AuthConfig>,
+    /// The `[otlp]` table: the trace receiver is on when there is one (see config/otlp.rs).
+    pub otlp: Option<OtlpConfig>,
 }
 
 impl Config {
@@ -148,6 +156,9 @@ impl Config {
         if let Some(auth) = &file.auth {
             auth::check_auth(auth)?;
         }
+        if let Some(otlp) = &file.otlp {
+            otlp::check_otlp(otlp)?;
+        }
         let profiles = check_profiles(file.profiles, &file.mcp_servers)?;
         Ok(Config {
             profiles: AgentProfiles::new(profiles, McpServers::new(file.mcp_servers)),
@@ -155,6 +166,7 @@ impl Config {
             simulator: file.simulator,
             evaluators: check_evaluators(file.evaluators)?,
             auth: file.auth,
+            otlp: file.otlp,
         })
     }
 

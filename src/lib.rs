@@ -29,6 +29,8 @@ pub mod server;
 pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(feature = "ssr")]
+pub mod traces;
 // Lets the test helpers shared with the integration tests name the crate as they do.
 #[cfg(all(test, feature = "ssr"))]
 extern crate self as evalstudio;

@@ -569,3 +569,98 @@ pub struct McpToolView {
     pub remote_name: String,
     pub description: String,
 }
+
+/// A span as an OTLP receiver stored it (ids as lowercase hex, times in Unix nanoseconds),
+/// with its resource's and its own attributes as JSON objects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpanRecord {
+    pub trace_id: String,
+    pub span_id: String,
+    pub parent_span_id: Option<String>,
+    pub name: String,
+    pub kind: SpanKind,
+    pub start_unix_nano: i64,
+    pub end_unix_nano: i64,
+    pub status: SpanStatus,
+    pub status_message: Option<String>,
+    /// The resource's `service.name`.
+    pub service_name: Option<String>,
+    /// The conversation it belongs to, when the span says (ADK's, OpenInference's or the GenAI
+    /// conventions' attribute).
+    pub session_id: Option<String>,
+    /// The instrumentation scope that made it (`gcp.vertex.agent` for ADK).
+    pub scope: Option<String>,
+    pub attributes: Map<String, Value>,
+    pub events: Vec<SpanEvent>,
+    pub resource: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpanEvent {
+    pub name: String,
+    pub time_unix_nano: i64,
+    pub attributes: Map<String, Value>,
+}
+
+/// OTLP's span kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanKind {
+    Unspecified,
+    Internal,
+    Server,
+    Client,
+    Producer,
+    Consumer,
+}
+
+impl SpanKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpanKind::Unspecified => "unspecified",
+            SpanKind::Internal => "internal",
+            SpanKind::Server => "server",
+            SpanKind::Client => "client",
+            SpanKind::Producer => "producer",
+            SpanKind::Consumer => "consumer",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SpanKind> {
+        [
+            SpanKind::Unspecified,
+            SpanKind::Internal,
+            SpanKind::Server,
+            SpanKind::Client,
+            SpanKind::Producer,
+            SpanKind::Consumer,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == text)
+    }
+}
+
+/// OTLP's span status codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanStatus {
+    Unset,
+    Ok,
+    Error,
+}
+
+impl SpanStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpanStatus::Unset => "unset",
+            SpanStatus::Ok => "ok",
+            SpanStatus::Error => "error",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SpanStatus> {
+        [SpanStatus::Unset, SpanStatus::Ok, SpanStatus::Error]
+            .into_iter()
+            .find(|status| status.as_str() == text)
+    }
+}

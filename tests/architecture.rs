@@ -55,12 +55,14 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // Roles and the signed-in user: plain data, browser too.
     ("access",   &[], PURE),
     ("store",    &["evalset", "records", "access", "agent", "eval", "clock"], &[WEB]),
+    // OTLP read into spans: pure, no I/O.
+    ("traces",   &["records"], PURE),
     // Children that die with Evalstudio (an MCP server, ADK's api_server).
     ("child",    &[], &[WEB]),
     // The user's agents folder on disk (folder mode): knows nothing of the store.
     ("folder",   &["child"], &[WEB]),
     // Use cases: everything below, nothing of HTTP or Leptos.
-    ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder"], &[WEB, STATUS]),
+    ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder", "traces"], &[WEB, STATUS]),
     // The faces: adapters over the services. `api` never reaches the store, not even its error.
     ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock"], &[]),
     ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder"], &[]),

@@ -7,10 +7,11 @@ mod assets;
 use crate::api::access::{guard_pages_and_server_fns, identify, refuse_page, AuthGate, Routes};
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
-use crate::config::{AuthConfig, Config};
+use crate::config::{AuthConfig, Config, OtlpConfig};
 use crate::folder::{AdkServer, AgentsDir};
 use crate::service::auth::LoginPolicy;
 use crate::service::folder::Folder;
+use crate::service::traces::{keep_pruning, OtlpSettings};
 use crate::service::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::{startup, Services};
 use crate::store::Location;
@@ -141,6 +142,8 @@ pub struct Server {
     adk: Option<AdkServer>,
     /// The worker looking for eval runs to work on, stopped with the server.
     worker: Background,
+    /// What deletes spans past the `[otlp]` retention, when the receiver is on.
+    pruner: Option<Background>,
     /// What the app works with, for what the server does as it stops.
     services: Services,
 }
@@ -191,6 +194,11 @@ impl Server {
         if let Some(folder) = folder {
             services = services.with_folder(folder);
         }
+        services.otlp = app_config.otlp.as_ref().map(otlp_settings);
+        let pruner = services.otlp.clone().map(|settings| {
+            tracing::info!("receiving OpenTelemetry traces at /v1/traces");
+            Background(tokio::spawn(keep_pruning(services.store.clone(), settings)))
+        });
         if !config.worker.enabled {
             tracing::warn!(
                 "no worker here (--no-worker): eval runs wait for an `evalstudio worker` on this database"
@@ -218,6 +226,7 @@ impl Server {
             app,
             adk,
             worker,
+            pruner,
             services: kept,
         })
     }
@@ -240,9 +249,19 @@ impl Server {
         let app = self.app.into_make_service_with_connect_info::<SocketAddr>();
         let served = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
         drop(self.worker);
+        drop(self.pruner);
         stop_working(&self.services).await;
         drop(self.adk);
         served
+    }
+}
+
+/// The receiver's settings from evalstudio.toml's `[otlp]`.
+fn otlp_settings(otlp: &OtlpConfig) -> OtlpSettings {
+    OtlpSettings {
+        max_body_bytes: otlp.max_body_bytes(),
+        retention_seconds: otlp.retention_days * 86_400.0,
+        keep_spans: otlp.retention_spans,
     }
 }
 

@@ -25,6 +25,7 @@ pub mod run_worker;
 pub mod running;
 pub mod sessions;
 pub mod startup;
+pub mod traces;
 pub mod turn_following;
 pub mod turns;
 pub mod workers;
@@ -50,6 +51,8 @@ pub struct Services {
     pub folder: Option<Arc<folder::Folder>>,
     /// Whether this process works on eval runs, and how many case runs of each at once.
     pub worker: workers::WorkerSettings,
+    /// The OTLP trace receiver's settings, when it is on.
+    pub otlp: Option<traces::OtlpSettings>,
 }
 
 impl Services {
@@ -62,6 +65,7 @@ impl Services {
             eval_runs: Running::default(),
             folder: None,
             worker: workers::WorkerSettings::default(),
+            otlp: None,
         }
     }
 

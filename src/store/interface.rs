@@ -7,7 +7,7 @@ use crate::eval::{CaseOutcome, CaseSummary};
 use crate::evalset::{EvalCase, EvalSet};
 use crate::records::{
     CaseInRun, CaseListPage, CaseListQuery, DeletedCase, EvalRunCase, EvalRunSummary, EvalSetSummary,
-    ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, StoredCase,
+    ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, SpanRecord, StoredCase,
 };
 use crate::store::{
     BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, ImportMode,
@@ -175,6 +175,11 @@ pub async fn clear_failed_logins(&self, user: &str) -> StoreResult<()>;
 // sql/pulls.rs
 pub async fn record_pull(&self, server: &str, app: &str, eval_set_id: &str, tag: &str) -> StoreResult<()>;
 pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> StoreResult<Option<String>>;
+// sql/spans.rs
+pub async fn insert_spans(&self, spans: &[SpanRecord], at: f64) -> StoreResult<u64>;
+pub async fn trace_spans(&self, trace_id: &str) -> StoreResult<Vec<SpanRecord>>;
+pub async fn span_count(&self) -> StoreResult<i64>;
+pub async fn prune_spans(&self, before: f64, keep: i64) -> StoreResult<u64>;
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ mod local_model;
 mod mcp_servers;
 mod not_found;
 mod openai_agent;
+mod otlp;
 mod pages;
 mod push_pull;
 mod run;

@@ -11,6 +11,7 @@ mod cases;
 mod error;
 mod eval_runs;
 mod eval_sets;
+mod otlp;
 mod run;
 mod sessions;
 
@@ -20,8 +21,8 @@ pub use error::ApiError;
 use crate::api::access::Routes;
 
 /// Every REST route, each with its role: `/apps` (Evalstudio's API, in ADK 1.x's paths),
-/// `/dev/apps` (google-adk 2.13's evaluation routes), and `/run`, `/run_sse`, `/list-apps`
-/// at the root as ADK has them.
+/// `/dev/apps` (google-adk 2.13's evaluation routes), `/run`, `/run_sse`, `/list-apps` at the
+/// root as ADK has them, and OTLP's `/v1/traces` (with `/v1/logs`, `/v1/metrics`).
 pub fn routes() -> Routes {
     Routes::new()
         .nest("/apps", app_routes(), || async {
@@ -30,6 +31,7 @@ pub fn routes() -> Routes {
         .nest("/dev/apps", adk_dev::routes(), adk_dev::not_found)
         .merge(run::routes())
         .merge(adk_apps::list_apps_route())
+        .merge(otlp::routes())
 }
 
 fn app_routes() -> Routes {

@@ -14,6 +14,7 @@ mod run_queue;
 mod run_summaries;
 mod runs;
 mod sessions;
+mod spans;
 mod users;
 
 use super::{begin_write, dialect, Db};

@@ -1,0 +1,25 @@
+-- Spans an agent's OpenTelemetry exporter sent (the [otlp] receiver): a row per span, its
+-- resource's and its own attributes as JSON, found by trace, by session and by time.
+CREATE TABLE trace_spans (
+    id              INTEGER PRIMARY KEY,
+    trace_id        TEXT NOT NULL,
+    span_id         TEXT NOT NULL,
+    parent_span_id  TEXT,
+    name            TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    start_unix_nano INTEGER NOT NULL,
+    end_unix_nano   INTEGER NOT NULL,
+    status          TEXT NOT NULL,
+    status_message  TEXT,
+    service_name    TEXT,
+    session_id      TEXT,
+    scope           TEXT,
+    attributes_json TEXT NOT NULL,
+    events_json     TEXT NOT NULL,
+    resource_json   TEXT NOT NULL,
+    received_at     REAL NOT NULL,
+    UNIQUE (trace_id, span_id)
+);
+CREATE INDEX trace_spans_by_session ON trace_spans (session_id, start_unix_nano) WHERE session_id IS NOT NULL;
+CREATE INDEX trace_spans_by_start ON trace_spans (start_unix_nano);
+CREATE INDEX trace_spans_by_arrival ON trace_spans (received_at);

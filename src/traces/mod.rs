@@ -1,0 +1,3 @@
+//! Production traces: what OTLP exporters send, read without I/O into the spans the store keeps.
+
+pub mod otlp;
