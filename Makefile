@@ -101,7 +101,8 @@ $(EMBEDDING_MODEL_DIR)/model.safetensors: | $(VENV)/.installed
 
 ## conformance: our export and metrics against google-adk's own file writer and evaluators, its judge metrics
 ## against the same scripted judge, MCP tool results as its McpTool records them, ADK 2.13's web-server
-## routes against its own FastAPI app (in a venv, from PyPI), and score's peak memory against the expected file's size
+## routes against its own FastAPI app (in a venv, from PyPI), the OTLP receiver against ADK's and OpenTelemetry JS's
+## exporters, and score's peak memory against the expected file's size
 conformance: $(VENV)/.installed node-tools
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --features ssr --bin evalstudio
 	$(VENV)/bin/python conformance/adk_export.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/adk
@@ -109,6 +110,7 @@ conformance: $(VENV)/.installed node-tools
 	$(VENV)/bin/python conformance/adk_judge_metrics.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 	$(VENV)/bin/python conformance/adk_mcp.py "$(CARGO_TARGET_DIR)/debug/evalstudio" end2end/node_modules/.bin/mcp-server-everything
 	$(VENV)/bin/python conformance/adk_dev_routes.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/agents
+	$(VENV)/bin/python conformance/otlp_exporters.py "$(CARGO_TARGET_DIR)/debug/evalstudio" tests/fixtures/agents end2end/node_modules
 	$(VENV)/bin/python conformance/memory_slopes.py "$(CARGO_TARGET_DIR)/debug/evalstudio"
 
 $(VENV)/.installed: conformance/requirements.txt
