@@ -664,3 +664,16 @@ impl SpanStatus {
             .find(|status| status.as_str() == text)
     }
 }
+
+/// A recorded session as the trace list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceSessionSummary {
+    pub session_id: String,
+    /// The root agent's name.
+    pub app: String,
+    /// When its first span started and its last ended, in Unix nanoseconds.
+    pub started_unix_nano: i64,
+    pub ended_unix_nano: i64,
+    /// Its traces: one per turn.
+    pub turns: i64,
+}

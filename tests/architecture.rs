@@ -56,7 +56,7 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     ("access",   &[], PURE),
     ("store",    &["evalset", "records", "access", "agent", "eval", "clock"], &[WEB]),
     // OTLP read into spans: pure, no I/O.
-    ("traces",   &["records"], PURE),
+    ("traces",   &["records", "agent"], PURE),
     // Children that die with Evalstudio (an MCP server, ADK's api_server).
     ("child",    &[], &[WEB]),
     // The user's agents folder on disk (folder mode): knows nothing of the store.

@@ -13,6 +13,8 @@ CREATE TABLE trace_spans (
     status_message  TEXT,
     service_name    TEXT,
     session_id      TEXT,
+    -- the agent that made it (gen_ai.agent.name): a session's app is its first span's
+    agent_name      TEXT,
     scope           TEXT,
     attributes_json TEXT NOT NULL,
     events_json     TEXT NOT NULL,
@@ -22,4 +24,5 @@ CREATE TABLE trace_spans (
 );
 CREATE INDEX trace_spans_by_session ON trace_spans (session_id, start_unix_nano) WHERE session_id IS NOT NULL;
 CREATE INDEX trace_spans_by_start ON trace_spans (start_unix_nano);
+CREATE INDEX trace_spans_by_trace ON trace_spans (trace_id, start_unix_nano);
 CREATE INDEX trace_spans_by_arrival ON trace_spans (received_at);

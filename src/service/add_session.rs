@@ -5,10 +5,11 @@ use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrigin};
 use crate::agent::Turn;
 use crate::clock::now_seconds;
-use crate::evalset::{validate_eval_id, validate_eval_set_id};
+use crate::evalset::{validate_eval_id, validate_eval_set_id, EvalCase};
 use crate::records::StoredCase;
 use crate::service::auth::actor::current_user;
 use crate::store::{Store, StoreError};
+use crate::traces::sessions::{trace_session, TraceSession, CONTENT_SETTING};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AddSessionError {
@@ -16,6 +17,11 @@ pub enum AddSessionError {
     InvalidId(String),
     #[error("session `{0}` has no turns yet")]
     EmptySession(String),
+    /// A recorded session some of whose spans have not arrived (or never will).
+    #[error("session `{0}` is missing spans (a trace without its root or a span's parent): wait for them to arrive")]
+    Incomplete(String),
+    #[error("the spans of session `{0}` carry no messages: run the agent with {CONTENT_SETTING}")]
+    NoContent(String),
     /// The evalset has a case of that id and the caller did not ask to overwrite it.
     #[error("eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it")]
     EvalIdTaken { eval_set_id: String, eval_id: String },
@@ -31,7 +37,10 @@ pub enum AddSessionError {
 impl DomainError for AddSessionError {
     fn kind(&self) -> ErrorKind {
         match self {
-            AddSessionError::InvalidId(_) | AddSessionError::EmptySession(_) => ErrorKind::Invalid,
+            AddSessionError::InvalidId(_)
+            | AddSessionError::EmptySession(_)
+            | AddSessionError::Incomplete(_)
+            | AddSessionError::NoContent(_) => ErrorKind::Invalid,
             AddSessionError::NotFound(_) => ErrorKind::NotFound,
             AddSessionError::EvalIdTaken { .. } | AddSessionError::Conflict(_) => ErrorKind::Conflict,
             AddSessionError::Fault(_) => ErrorKind::Fault,
@@ -60,17 +69,7 @@ pub async fn add_session_to_eval_set(
     store: &Store,
     add: AddSession<'_>,
 ) -> Result<StoredCase, AddSessionError> {
-    let eval_id = add.eval_id.trim();
-    validate_eval_id(eval_id).map_err(AddSessionError::InvalidId)?;
-    let eval_set_id = add.eval_set_id.trim();
-    if add.create_eval_set {
-        validate_eval_set_id(eval_set_id).map_err(AddSessionError::InvalidId)?;
-        match store.create_eval_set(add.app, eval_set_id, now_seconds()).await {
-            // Someone made it meanwhile: adding to it is what the user wants.
-            Ok(()) | Err(StoreError::Conflict(_)) => {}
-            Err(other) => return Err(other.into()),
-        }
-    }
+    let (eval_set_id, eval_id) = prepare(store, &add).await?;
     let session = store.get_session(add.app, add.user, add.session_id).await?;
     if session.turns.is_empty() {
         return Err(AddSessionError::EmptySession(add.session_id.to_string()));
@@ -94,8 +93,70 @@ pub async fn add_session_to_eval_set(
         })
         .collect();
     let case = session_to_eval_case(eval_id, &origin, &turns, now_seconds());
+    save(store, &add, eval_set_id, &case).await
+}
+
+/// Saves a session recorded as OpenTelemetry spans (the `[otlp]` receiver) as an eval case,
+/// exactly as Add current session saves one run in Evalstudio: `add.session_id` is the spans'
+/// session id, `add.user` unused (the spans say who).
+pub async fn add_trace_session_to_eval_set(
+    store: &Store,
+    add: AddSession<'_>,
+) -> Result<StoredCase, AddSessionError> {
+    let session = recorded_session(store, add.app, add.session_id).await?;
+    if !session.complete {
+        return Err(AddSessionError::Incomplete(add.session_id.to_string()));
+    }
+    if session.content_missing {
+        return Err(AddSessionError::NoContent(add.session_id.to_string()));
+    }
+    let (eval_set_id, eval_id) = prepare(store, &add).await?;
+    let case = session_to_eval_case(eval_id, &session.origin, &session.turns, now_seconds());
+    save(store, &add, eval_set_id, &case).await
+}
+
+/// The session `session_id` of `app` as its spans tell it; NotFound when no span of it arrived.
+pub async fn recorded_session(
+    store: &Store,
+    app: &str,
+    session_id: &str,
+) -> Result<TraceSession, AddSessionError> {
+    let spans = store.session_spans(session_id).await?;
+    let session = trace_session(session_id, &spans);
+    if spans.is_empty() || session.origin.app_name != app {
+        return Err(AddSessionError::NotFound(format!(
+            "no spans of session `{session_id}` of app `{app}` were received"
+        )));
+    }
+    Ok(session)
+}
+
+/// The checked evalset and eval ids (the evalset made first when asked).
+async fn prepare<'a>(store: &Store, add: &AddSession<'a>) -> Result<(&'a str, &'a str), AddSessionError> {
+    let eval_id = add.eval_id.trim();
+    validate_eval_id(eval_id).map_err(AddSessionError::InvalidId)?;
+    let eval_set_id = add.eval_set_id.trim();
+    if add.create_eval_set {
+        validate_eval_set_id(eval_set_id).map_err(AddSessionError::InvalidId)?;
+        match store.create_eval_set(add.app, eval_set_id, now_seconds()).await {
+            // Someone made it meanwhile: adding to it is what the user wants.
+            Ok(()) | Err(StoreError::Conflict(_)) => {}
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Ok((eval_set_id, eval_id))
+}
+
+/// Adds the case, or replaces the one of its id when the caller asked to overwrite.
+async fn save(
+    store: &Store,
+    add: &AddSession<'_>,
+    eval_set_id: &str,
+    case: &EvalCase,
+) -> Result<StoredCase, AddSessionError> {
+    let eval_id = case.eval_id.as_str();
     match store
-        .add_case(add.app, eval_set_id, &case, current_user().as_deref())
+        .add_case(add.app, eval_set_id, case, current_user().as_deref())
         .await
     {
         Err(StoreError::Conflict(_)) if add.overwrite => {
@@ -105,7 +166,7 @@ pub async fn add_session_to_eval_set(
                     add.app,
                     eval_set_id,
                     eval_id,
-                    &case,
+                    case,
                     current.version,
                     current_user().as_deref(),
                 )

@@ -1,11 +1,16 @@
 //! Production traces: the spans an agent's OpenTelemetry exporter sends to `/v1/traces`, stored
 //! as they arrive, and pruned to the `[otlp]` retention.
 
+use super::add_session::{recorded_session, AddSessionError};
 use super::errors::{DomainError, ErrorKind};
+use crate::agent::to_eval_case::session_to_eval_case;
 use crate::clock::now_seconds;
+use crate::evalset::Invocation;
+use crate::records::TraceSessionSummary;
 use crate::store::{Store, StoreError};
 use crate::traces::otlp::{decode_traces, decompress, traces_response};
 pub use crate::traces::otlp::{empty_response, status_body, Encoding, OtlpError};
+pub use crate::traces::sessions::CONTENT_SETTING;
 
 /// The receiver's settings, from evalstudio.toml's `[otlp]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,21 +31,24 @@ pub struct OtlpRequest<'a> {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum IngestError {
+pub enum TraceError {
     #[error("this server does not receive traces: add an [otlp] table to its evalstudio.toml")]
     Off,
     #[error(transparent)]
     Refused(#[from] OtlpError),
+    /// A page of sessions that cannot be given.
+    #[error("{0}")]
+    Page(String),
     #[error(transparent)]
     Fault(#[from] StoreError),
 }
 
-impl DomainError for IngestError {
+impl DomainError for TraceError {
     fn kind(&self) -> ErrorKind {
         match self {
-            IngestError::Off => ErrorKind::NotFound,
-            IngestError::Refused(_) => ErrorKind::Invalid,
-            IngestError::Fault(_) => ErrorKind::Fault,
+            TraceError::Off => ErrorKind::NotFound,
+            TraceError::Refused(_) | TraceError::Page(_) => ErrorKind::Invalid,
+            TraceError::Fault(_) => ErrorKind::Fault,
         }
     }
 }
@@ -52,8 +60,8 @@ pub async fn ingest_traces(
     store: &Store,
     settings: Option<&OtlpSettings>,
     request: &OtlpRequest<'_>,
-) -> Result<(Encoding, Vec<u8>), IngestError> {
-    let settings = settings.ok_or(IngestError::Off)?;
+) -> Result<(Encoding, Vec<u8>), TraceError> {
+    let settings = settings.ok_or(TraceError::Off)?;
     let encoding = Encoding::of_content_type(request.content_type)?;
     let body = decompress(request.body, request.content_encoding, settings.max_body_bytes)?;
     let decoded = decode_traces(&body, encoding)?;
@@ -71,11 +79,30 @@ pub async fn ingest_traces(
 pub fn accept_other_signal(
     settings: Option<&OtlpSettings>,
     request: &OtlpRequest<'_>,
-) -> Result<Encoding, IngestError> {
-    let settings = settings.ok_or(IngestError::Off)?;
+) -> Result<Encoding, TraceError> {
+    let settings = settings.ok_or(TraceError::Off)?;
     let encoding = Encoding::of_content_type(request.content_type)?;
     decompress(request.body, request.content_encoding, settings.max_body_bytes)?;
     Ok(encoding)
+}
+
+/// Most sessions a page lists.
+pub const MAX_SESSIONS_PER_PAGE: i64 = 200;
+
+/// The recorded sessions of `app`, newest first: `limit` of them (at most
+/// [`MAX_SESSIONS_PER_PAGE`]) from `offset`.
+pub async fn list_trace_sessions(
+    store: &Store,
+    app: &str,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<TraceSessionSummary>, TraceError> {
+    if offset < 0 || !(1..=MAX_SESSIONS_PER_PAGE).contains(&limit) {
+        return Err(TraceError::Page(format!(
+            "offset must be 0 or more and limit between 1 and {MAX_SESSIONS_PER_PAGE}"
+        )));
+    }
+    Ok(store.trace_sessions(app, offset, limit).await?)
 }
 
 /// Deletes the spans the retention setting no longer keeps; answers how many went.
@@ -99,4 +126,39 @@ pub async fn keep_pruning(store: Store, settings: OtlpSettings) {
             Err(err) => tracing::warn!("could not delete spans past the [otlp] retention: {err}"),
         }
     }
+}
+
+/// A recorded session as the API shows it: its turns as the invocations of the case it makes.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedSession {
+    pub session_id: String,
+    pub app_name: String,
+    pub user_id: String,
+    /// Whether every span of it has arrived.
+    pub complete: bool,
+    /// Whether its spans carry no messages; `contentSetting` is what the agent needs then.
+    pub content_missing: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_setting: Option<&'static str>,
+    pub invocations: Vec<Invocation>,
+}
+
+/// The session `session_id` of `app` from its spans.
+pub async fn recorded_session_view(
+    store: &Store,
+    app: &str,
+    session_id: &str,
+) -> Result<RecordedSession, AddSessionError> {
+    let session = recorded_session(store, app, session_id).await?;
+    let case = session_to_eval_case(session_id, &session.origin, &session.turns, 0.0);
+    Ok(RecordedSession {
+        session_id: session.session_id,
+        app_name: session.origin.app_name,
+        user_id: session.origin.user_id,
+        complete: session.complete,
+        content_missing: session.content_missing,
+        content_setting: session.content_missing.then_some(CONTENT_SETTING),
+        invocations: case.conversation.unwrap_or_default(),
+    })
 }

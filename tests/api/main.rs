@@ -45,4 +45,5 @@ mod scenarios;
 mod servers;
 mod sessions;
 mod tool_replay;
+mod trace_sessions;
 mod workers;

@@ -10,6 +10,7 @@ use crate::service::errors::{DomainError, ErrorKind};
 use crate::service::eval_runs::EvalRunError;
 use crate::service::eval_sets::{EvalSetError, ImportError};
 use crate::service::sessions::SessionError;
+use crate::service::traces::TraceError;
 use crate::service::turns::TurnError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -143,6 +144,12 @@ impl From<SessionError> for ApiError {
 
 impl From<TurnError> for ApiError {
     fn from(err: TurnError) -> Self {
+        ApiError::of_kind(err)
+    }
+}
+
+impl From<TraceError> for ApiError {
+    fn from(err: TraceError) -> Self {
         ApiError::of_kind(err)
     }
 }

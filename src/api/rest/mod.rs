@@ -14,6 +14,7 @@ mod eval_sets;
 mod otlp;
 mod run;
 mod sessions;
+mod trace_sessions;
 
 pub use body::BodyLimit;
 pub use error::ApiError;
@@ -41,4 +42,5 @@ fn app_routes() -> Routes {
         .merge(sessions::routes())
         .merge(add_session::routes())
         .merge(eval_runs::routes())
+        .merge(trace_sessions::routes())
 }

@@ -6,8 +6,8 @@ use crate::access::Role::Ingest;
 use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::service::traces::{
-    accept_other_signal, empty_response, ingest_traces, status_body, Encoding, IngestError, OtlpError,
-    OtlpRequest,
+    accept_other_signal, empty_response, ingest_traces, status_body, Encoding, OtlpError, OtlpRequest,
+    TraceError,
 };
 use axum::body::Bytes;
 use axum::extract::State;
@@ -54,16 +54,16 @@ fn answered(status: StatusCode, encoding: Encoding, body: Vec<u8>) -> Response {
 
 /// A refusal as OTLP/HTTP answers one: a Status in the request's encoding (JSON when that is
 /// what was wrong), with the status code the specification gives its cause.
-fn refused(request: &OtlpRequest, err: IngestError) -> Response {
+fn refused(request: &OtlpRequest, err: TraceError) -> Response {
     let encoding = Encoding::of_content_type(request.content_type).unwrap_or(Encoding::Json);
     let status = match &err {
-        IngestError::Off => StatusCode::NOT_FOUND,
-        IngestError::Refused(OtlpError::TooLarge { .. }) => StatusCode::PAYLOAD_TOO_LARGE,
-        IngestError::Refused(OtlpError::UnsupportedContentType(_) | OtlpError::UnsupportedEncoding(_)) => {
+        TraceError::Off => StatusCode::NOT_FOUND,
+        TraceError::Refused(OtlpError::TooLarge { .. }) => StatusCode::PAYLOAD_TOO_LARGE,
+        TraceError::Refused(OtlpError::UnsupportedContentType(_) | OtlpError::UnsupportedEncoding(_)) => {
             StatusCode::UNSUPPORTED_MEDIA_TYPE
         }
-        IngestError::Refused(_) => StatusCode::BAD_REQUEST,
-        IngestError::Fault(cause) => {
+        TraceError::Refused(_) | TraceError::Page(_) => StatusCode::BAD_REQUEST,
+        TraceError::Fault(cause) => {
             let id = crate::api::log_fault(cause);
             let message = format!("internal error (id {id}); retry later");
             return answered(

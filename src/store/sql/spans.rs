@@ -2,15 +2,16 @@
 //! back by trace, and pruned to the retention setting.
 
 use super::{Row, SqlStore};
-use crate::records::{SpanKind, SpanRecord, SpanStatus};
+use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionSummary};
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
 
-/// Most spans written by one statement (17 parameters each, under SQLite's limit).
+/// Most spans written by one statement (17 parameters each, well under SQLite's limit).
 const SPANS_PER_INSERT: usize = 64;
 
 const COLUMNS: &str = "trace_id, span_id, parent_span_id, name, kind, start_unix_nano, end_unix_nano, \
-     status, status_message, service_name, session_id, scope, attributes_json, events_json, resource_json";
+     status, status_message, service_name, session_id, scope, attributes_json, events_json, resource_json, agent_name";
+const COLUMN_COUNT: usize = 16;
 
 impl SqlStore {
     /// Stores `spans` in one transaction, received at `at`; answers how many were new.
@@ -20,8 +21,9 @@ impl SqlStore {
         for chunk in spans.chunks(SPANS_PER_INSERT) {
             let rows: Vec<String> = (0..chunk.len())
                 .map(|n| {
-                    let first = 2 + 15 * n;
-                    let places: Vec<String> = (first..first + 15).map(|p| format!("${p}")).collect();
+                    let first = 2 + COLUMN_COUNT * n;
+                    let places: Vec<String> =
+                        (first..first + COLUMN_COUNT).map(|p| format!("${p}")).collect();
                     format!("({}, $1)", places.join(", "))
                 })
                 .collect();
@@ -49,7 +51,12 @@ impl SqlStore {
                     .bind(&span.scope)
                     .bind(serde_json::to_string(&span.attributes).expect("attributes serialise"))
                     .bind(serde_json::to_string(&span.events).expect("events serialise"))
-                    .bind(serde_json::to_string(&span.resource).expect("a resource serialises"));
+                    .bind(serde_json::to_string(&span.resource).expect("a resource serialises"))
+                    .bind(
+                        span.attributes
+                            .get("gen_ai.agent.name")
+                            .and_then(|name| name.as_str()),
+                    );
             }
             inserted += insert.execute(&mut *transaction).await?.rows_affected();
         }
@@ -66,6 +73,53 @@ impl SqlStore {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(span).collect()
+    }
+
+    /// The spans of every trace with a span of session `session_id`, earliest first.
+    pub async fn session_spans(&self, session_id: &str) -> StoreResult<Vec<SpanRecord>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM trace_spans WHERE trace_id IN \
+             (SELECT DISTINCT trace_id FROM trace_spans WHERE session_id = $1) \
+             ORDER BY start_unix_nano, id"
+        ))
+        .bind(session_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(span).collect()
+    }
+
+    /// The sessions of `app` (its root agent's name, else its service name), newest first.
+    pub async fn trace_sessions(
+        &self,
+        app: &str,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<TraceSessionSummary>> {
+        let rows = sqlx::query(
+            "SELECT * FROM (SELECT s.session_id, MIN(s.start_unix_nano) AS started, \
+                 MAX(s.end_unix_nano) AS ended, COUNT(DISTINCT s.trace_id) AS turns, \
+                 COALESCE((SELECT a.agent_name FROM trace_spans a WHERE a.session_id = s.session_id \
+                     AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
+                     MAX(s.service_name)) AS app \
+             FROM trace_spans s WHERE s.session_id IS NOT NULL GROUP BY s.session_id) sessions \
+             WHERE app = $1 ORDER BY started DESC, session_id LIMIT $2 OFFSET $3",
+        )
+        .bind(app)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(TraceSessionSummary {
+                    session_id: row.try_get("session_id")?,
+                    app: row.try_get("app")?,
+                    started_unix_nano: row.try_get("started")?,
+                    ended_unix_nano: row.try_get("ended")?,
+                    turns: row.try_get("turns")?,
+                })
+            })
+            .collect()
     }
 
     pub async fn span_count(&self) -> StoreResult<i64> {

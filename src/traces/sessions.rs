@@ -1,0 +1,288 @@
+//! A conversation from its spans: the traces of one session, each an invocation (a user turn),
+//! read back into the turns "Add current session" records, under either of ADK 2.13's span
+//! schemas (schema 2, the GenAI conventions' `generate_content` and `execute_tool` spans with
+//! `gen_ai.*` content; schema 1, `call_llm` spans with `gcp.vertex.agent.*` request and
+//! response). Spans that carry no content are said to, not guessed at.
+
+use crate::agent::to_eval_case::{RecordedTurn, SessionOrigin};
+use crate::agent::{AgentEvent, ToolSource, Turn};
+use crate::records::{SpanRecord, SpanStatus};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashSet};
+
+/// A recorded conversation as its spans tell it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceSession {
+    pub session_id: String,
+    pub origin: SessionOrigin,
+    /// One per trace, in the order they started.
+    pub turns: Vec<RecordedTurn>,
+    /// Whether every trace has its root and every span's parent (spans still missing otherwise).
+    pub complete: bool,
+    /// Whether the model calls' spans carry no messages: the agent records them only when
+    /// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `SPAN_ONLY` (or `SPAN_AND_EVENT`).
+    pub content_missing: bool,
+}
+
+/// The setting an ADK agent needs for its spans to carry what was said.
+pub const CONTENT_SETTING: &str = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY";
+
+/// The session `session_id` from the spans of its traces (in any order).
+pub fn trace_session(session_id: &str, spans: &[SpanRecord]) -> TraceSession {
+    let mut traces: BTreeMap<&str, Vec<&SpanRecord>> = BTreeMap::new();
+    for span in spans {
+        traces.entry(&span.trace_id).or_default().push(span);
+    }
+    let mut traces: Vec<Vec<&SpanRecord>> = traces.into_values().collect();
+    for trace in &mut traces {
+        trace.sort_by_key(|span| (span.start_unix_nano, span.end_unix_nano));
+    }
+    traces.sort_by_key(|trace| trace[0].start_unix_nano);
+    let turns: Vec<(RecordedTurn, bool)> = traces.iter().map(|trace| turn(trace)).collect();
+    TraceSession {
+        session_id: session_id.to_string(),
+        origin: SessionOrigin {
+            app_name: app_name(spans),
+            user_id: text_attribute(spans, &["user.id", "enduser.id"]).unwrap_or_else(|| "user".to_string()),
+            state: Map::new(),
+            agent_name: root_agent(spans).unwrap_or_else(|| app_name(spans)),
+        },
+        complete: traces.iter().all(|trace| is_whole(trace)),
+        content_missing: turns.iter().any(|(_, has_content)| !has_content),
+        turns: turns.into_iter().map(|(turn, _)| turn).collect(),
+    }
+}
+
+/// The app: the outermost agent's name, else the resource's service name.
+fn app_name(spans: &[SpanRecord]) -> String {
+    root_agent(spans)
+        .or_else(|| spans.iter().find_map(|span| span.service_name.clone()))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The agent of the earliest `invoke_agent` span.
+fn root_agent(spans: &[SpanRecord]) -> Option<String> {
+    spans
+        .iter()
+        .filter(|span| operation(span) == Some("invoke_agent"))
+        .min_by_key(|span| span.start_unix_nano)
+        .and_then(|span| text(&span.attributes, "gen_ai.agent.name"))
+}
+
+fn text_attribute(spans: &[SpanRecord], keys: &[&str]) -> Option<String> {
+    spans
+        .iter()
+        .find_map(|span| keys.iter().find_map(|key| text(&span.attributes, key)))
+}
+
+/// Whether the trace has one root and every other span's parent.
+fn is_whole(trace: &[&SpanRecord]) -> bool {
+    let ids: HashSet<&str> = trace.iter().map(|span| span.span_id.as_str()).collect();
+    let roots = trace.iter().filter(|span| span.parent_span_id.is_none()).count();
+    roots == 1
+        && trace
+            .iter()
+            .filter_map(|span| span.parent_span_id.as_deref())
+            .all(|parent| ids.contains(parent))
+}
+
+/// One trace as a turn; and whether its model calls carried their messages.
+fn turn(trace: &[&SpanRecord]) -> (RecordedTurn, bool) {
+    // Schema 1 records each model call twice, as `call_llm` with the content and as the GenAI
+    // instrumentation's `generate_content` without: read only the first where it is there.
+    let schema_1 = trace.iter().any(|span| span.name == "call_llm");
+    let is_model_call = |span: &SpanRecord| {
+        if schema_1 {
+            span.name == "call_llm"
+        } else {
+            operation(span) == Some("generate_content")
+        }
+    };
+    let model_calls: Vec<&SpanRecord> = trace.iter().copied().filter(|span| is_model_call(span)).collect();
+    let user = model_calls.first().and_then(|call| user_message(call));
+    let mut events = Vec::new();
+    let mut author: Option<String> = None;
+    let last_call = model_calls.last().map(|call| call.span_id.as_str());
+    for span in trace {
+        if is_model_call(span) {
+            if let Some(name) = agent_of(span, trace) {
+                if author.as_deref() != Some(name.as_str()) {
+                    events.push(AgentEvent::Author { name: name.clone() });
+                    author = Some(name);
+                }
+            }
+            let said = reply_text(span);
+            let after_it = trace.iter().any(|other| {
+                operation(other) == Some("execute_tool") && other.start_unix_nano >= span.end_unix_nano
+            });
+            match said {
+                Some(text) if Some(span.span_id.as_str()) == last_call && !after_it => {
+                    events.push(AgentEvent::FinalResponse { text })
+                }
+                Some(text) => events.push(AgentEvent::TextDelta { text }),
+                None => {}
+            }
+        } else if operation(span) == Some("execute_tool") {
+            tool_events(span, &mut events);
+        }
+    }
+    let failed = trace
+        .iter()
+        .find(|span| span.parent_span_id.is_none() && span.status == SpanStatus::Error);
+    if let Some(root) = failed {
+        if !events
+            .iter()
+            .any(|event| matches!(event, AgentEvent::FinalResponse { .. }))
+        {
+            events.push(AgentEvent::Error {
+                message: root
+                    .status_message
+                    .clone()
+                    .unwrap_or_else(|| "the turn failed".into()),
+            });
+        }
+    }
+    let first = trace[0];
+    let turn = RecordedTurn {
+        invocation_id: trace
+            .iter()
+            .find_map(|span| text(&span.attributes, "gcp.vertex.agent.invocation_id"))
+            .unwrap_or_else(|| first.trace_id.clone()),
+        timestamp: first.start_unix_nano as f64 / 1e9,
+        turn: Turn {
+            user: user.clone().unwrap_or_default(),
+            events,
+        },
+    };
+    (turn, user.is_some() || model_calls.is_empty())
+}
+
+/// The agent a span ran in: its own `gen_ai.agent.name`, else its nearest ancestor's (schema 1's
+/// `call_llm` spans name none).
+fn agent_of(span: &SpanRecord, trace: &[&SpanRecord]) -> Option<String> {
+    let mut at = Some(span);
+    // A trace's parent links might loop when it is damaged: go no higher than it is long.
+    for _ in 0..=trace.len() {
+        let current = at?;
+        if let Some(name) = text(&current.attributes, "gen_ai.agent.name") {
+            return Some(name);
+        }
+        let parent = current.parent_span_id.as_deref()?;
+        at = trace.iter().copied().find(|other| other.span_id == parent);
+    }
+    None
+}
+
+/// The tool call and its result, from an `execute_tool` span.
+fn tool_events(span: &SpanRecord, events: &mut Vec<AgentEvent>) {
+    let name = text(&span.attributes, "gen_ai.tool.name").unwrap_or_default();
+    let id = text(&span.attributes, "gen_ai.tool.call.id").unwrap_or_else(|| span.span_id.clone());
+    let args = json_attribute(
+        span,
+        &["gen_ai.tool.call.arguments", "gcp.vertex.agent.tool_call_args"],
+    );
+    let response = json_attribute(
+        span,
+        &["gen_ai.tool.call.result", "gcp.vertex.agent.tool_response"],
+    );
+    events.push(AgentEvent::ToolCall {
+        id: id.clone(),
+        name: name.clone(),
+        args: as_object(args, "args"),
+    });
+    let response = match (response, span.status) {
+        (Some(response), _) => as_object(Some(response), "result"),
+        (None, SpanStatus::Error) => {
+            let message = span
+                .status_message
+                .clone()
+                .unwrap_or_else(|| "the tool failed".into());
+            Map::from_iter([("error".to_string(), Value::String(message))])
+        }
+        (None, _) => Map::new(),
+    };
+    events.push(AgentEvent::ToolResult {
+        id,
+        name,
+        response,
+        duration_ms: ((span.end_unix_nano - span.start_unix_nano).max(0) / 1_000_000) as u64,
+        source: ToolSource::default(),
+    });
+}
+
+/// The last text the user wrote in a model call's input.
+fn user_message(call: &SpanRecord) -> Option<String> {
+    if let Some(messages) = json_attribute(call, &["gen_ai.input.messages"]) {
+        // GenAI conventions: [{"role", "parts": [{"type": "text", "content"}]}].
+        return messages.as_array()?.iter().rev().find_map(|message| {
+            (message["role"] == "user").then(|| parts_text(&message["parts"], "content"))?
+        });
+    }
+    // Schema 1: the request as the model got it, {"contents": [{"role", "parts": [{"text"}]}]}.
+    let request = json_attribute(call, &["gcp.vertex.agent.llm_request"])?;
+    request["contents"]
+        .as_array()?
+        .iter()
+        .rev()
+        .find_map(|content| (content["role"] == "user").then(|| parts_text(&content["parts"], "text"))?)
+}
+
+/// The text of a model call's reply, if it wrote any.
+fn reply_text(call: &SpanRecord) -> Option<String> {
+    if let Some(messages) = json_attribute(call, &["gen_ai.output.messages"]) {
+        let texts: Vec<String> = messages
+            .as_array()?
+            .iter()
+            .filter_map(|message| parts_text(&message["parts"], "content"))
+            .collect();
+        return (!texts.is_empty()).then(|| texts.concat());
+    }
+    let response = json_attribute(call, &["gcp.vertex.agent.llm_response"])?;
+    parts_text(&response["content"]["parts"], "text")
+}
+
+/// The text parts of a list of parts, joined; none when there are none. A GenAI part says its
+/// type (`"type": "text"`); ADK's parts are text when they have `text`.
+fn parts_text(parts: &Value, key: &str) -> Option<String> {
+    let texts: Vec<&str> = parts
+        .as_array()?
+        .iter()
+        .filter(|part| part.get("type").is_none_or(|kind| kind == "text"))
+        .filter_map(|part| part[key].as_str())
+        .collect();
+    (!texts.is_empty()).then(|| texts.concat())
+}
+
+fn operation(span: &SpanRecord) -> Option<&str> {
+    span.attributes
+        .get("gen_ai.operation.name")
+        .and_then(Value::as_str)
+}
+
+fn text(attributes: &Map<String, Value>, key: &str) -> Option<String> {
+    attributes.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// An attribute holding JSON as text (as ADK writes content), parsed; a value that is not JSON
+/// text stands as it is.
+fn json_attribute(span: &SpanRecord, keys: &[&str]) -> Option<Value> {
+    let value = keys.iter().find_map(|key| span.attributes.get(*key))?;
+    Some(match value {
+        Value::String(text) => serde_json::from_str(text).unwrap_or_else(|_| value.clone()),
+        other => other.clone(),
+    })
+}
+
+/// A tool's arguments or response as an object, as ADK's function calls hold them; anything else
+/// under `key`.
+fn as_object(value: Option<Value>, key: &str) -> Map<String, Value> {
+    match value {
+        Some(Value::Object(object)) => object,
+        None | Some(Value::Null) => Map::new(),
+        Some(other) => Map::from_iter([(key.to_string(), other)]),
+    }
+}
+
+#[cfg(test)]
+#[path = "sessions_tests.rs"]
+mod tests;

@@ -1,0 +1,117 @@
+//! On spans ADK 2.13 sent while the weather fixture agent answered one turn (`make conformance`
+//! sends the same), stored by the receiver: tests/fixtures/otlp/adk_schema{1,2}.spans.json.
+
+use super::*;
+use crate::agent::to_eval_case::session_to_eval_case;
+use crate::testing::repo::repo_path;
+use serde_json::json;
+
+fn fixture(name: &str) -> Vec<SpanRecord> {
+    let path = repo_path(&format!("tests/fixtures/otlp/{name}.spans.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn the_weather_turn(events: &[AgentEvent]) {
+    let [AgentEvent::Author { name }, AgentEvent::ToolCall { name: tool, args, id }, AgentEvent::ToolResult {
+        response,
+        id: answered,
+        ..
+    }, AgentEvent::FinalResponse { text }] = events
+    else {
+        panic!("{events:#?}")
+    };
+    assert_eq!(name, "weather_agent");
+    assert_eq!(
+        (tool.as_str(), json!(args)),
+        ("get_weather", json!({"city": "Paris"}))
+    );
+    assert!(id.starts_with("adk-"), "ADK's own call id: {id}");
+    assert_eq!(answered, id);
+    assert_eq!(
+        json!(response),
+        json!({"city": "Paris", "forecast": "sunny", "temperature_c": 21})
+    );
+    assert_eq!(text, "It is sunny and 21 °C in Paris.");
+}
+
+#[test]
+fn schema_2_spans_give_the_turn_with_its_tool_call_and_answer() {
+    let spans = fixture("adk_schema2");
+    let session = trace_session("s2", &spans);
+    assert!(session.complete && !session.content_missing, "{session:#?}");
+    assert_eq!(session.origin.app_name, "weather_agent");
+    let [turn] = &session.turns[..] else {
+        panic!("{session:#?}")
+    };
+    assert!(
+        turn.invocation_id.starts_with("e-"),
+        "ADK's invocation id: {}",
+        turn.invocation_id
+    );
+    assert_eq!(turn.turn.user, "What's the weather in Paris?");
+    the_weather_turn(&turn.turn.events);
+}
+
+#[test]
+fn schema_1_spans_give_the_same_turn() {
+    let session = trace_session("s1", &fixture("adk_schema1"));
+    assert!(session.complete && !session.content_missing, "{session:#?}");
+    let [turn] = &session.turns[..] else {
+        panic!("{session:#?}")
+    };
+    assert_eq!(turn.turn.user, "What's the weather in Paris?");
+    the_weather_turn(&turn.turn.events);
+}
+
+#[test]
+fn the_turn_becomes_the_case_add_current_session_makes() {
+    let session = trace_session("s2", &fixture("adk_schema2"));
+    let case = session_to_eval_case("paris", &session.origin, &session.turns, 1.0);
+    let invocation = &case.conversation.unwrap()[0];
+    let data = invocation.intermediate_data.as_ref().unwrap();
+    assert_eq!(data.tool_uses[0].name.as_deref(), Some("get_weather"));
+    assert_eq!(
+        data.tool_responses[0].response.as_ref().unwrap()["forecast"],
+        "sunny"
+    );
+    assert!(data.intermediate_responses.is_empty());
+    assert_eq!(
+        invocation
+            .final_response
+            .as_ref()
+            .unwrap()
+            .parts
+            .as_ref()
+            .unwrap()[0]
+            .text
+            .as_deref(),
+        Some("It is sunny and 21 °C in Paris.")
+    );
+}
+
+#[test]
+fn spans_without_messages_say_their_content_is_missing() {
+    let mut spans = fixture("adk_schema2");
+    for span in &mut spans {
+        span.attributes.remove("gen_ai.input.messages");
+        span.attributes.remove("gen_ai.output.messages");
+    }
+    let session = trace_session("s2", &spans);
+    assert!(session.content_missing);
+    assert_eq!(session.turns[0].turn.user, "");
+}
+
+#[test]
+fn a_trace_missing_a_span_is_incomplete() {
+    let mut spans = fixture("adk_schema2");
+    spans.retain(|span| span.name != "invoke_agent weather_agent");
+    assert!(!trace_session("s2", &spans).complete);
+}
+
+#[test]
+fn spans_in_any_order_give_the_same_session() {
+    let spans = fixture("adk_schema1");
+    let mut reversed = spans.clone();
+    reversed.reverse();
+    assert_eq!(trace_session("s1", &reversed), trace_session("s1", &spans));
+}

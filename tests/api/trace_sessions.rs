@@ -1,0 +1,201 @@
+//! Sessions recorded as spans: what ADK 2.13's exporter sent for one turn of the weather agent
+//! (tests/fixtures/otlp, as stored, sent again here as OTLP/JSON) is listed, read back as its
+//! invocation, and saved as an eval case.
+
+use crate::helpers::{assert_error, spawn_app_with_config, TestApp};
+use reqwest::StatusCode;
+use serde_json::{json, Map, Value};
+
+/// A stored span's attribute value as OTLP/JSON's AnyValue.
+fn any_value(value: &Value) -> Value {
+    match value {
+        Value::String(text) => json!({"stringValue": text}),
+        Value::Bool(flag) => json!({"boolValue": flag}),
+        Value::Number(number) if number.is_i64() => json!({"intValue": number.to_string()}),
+        Value::Number(number) => json!({"doubleValue": number}),
+        Value::Array(items) => {
+            json!({"arrayValue": {"values": items.iter().map(any_value).collect::<Vec<_>>()}})
+        }
+        Value::Object(object) => json!({"kvlistValue": {"values": key_values(object)}}),
+        Value::Null => json!({}),
+    }
+}
+
+fn key_values(object: &Map<String, Value>) -> Vec<Value> {
+    object
+        .iter()
+        .map(|(key, value)| json!({"key": key, "value": any_value(value)}))
+        .collect()
+}
+
+/// The fixture's spans as one OTLP/JSON ExportTraceServiceRequest, each first changed by `edit`
+/// (which leaves a span out by marking it `"dropped"`).
+fn otlp_request(fixture: &str, edit: impl Fn(&mut Map<String, Value>)) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/otlp/{fixture}.spans.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut spans: Vec<Map<String, Value>> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    spans.iter_mut().for_each(&edit);
+    let kinds = [
+        "unspecified",
+        "internal",
+        "server",
+        "client",
+        "producer",
+        "consumer",
+    ];
+    let otlp_spans: Vec<Value> = spans
+        .iter()
+        .filter(|span| !span.contains_key("dropped"))
+        .map(|span| {
+            json!({
+                "traceId": span["trace_id"], "spanId": span["span_id"],
+                "parentSpanId": span["parent_span_id"].as_str().unwrap_or(""),
+                "name": span["name"],
+                "kind": kinds.iter().position(|kind| span["kind"] == *kind).unwrap(),
+                "startTimeUnixNano": span["start_unix_nano"].to_string(),
+                "endTimeUnixNano": span["end_unix_nano"].to_string(),
+                "attributes": key_values(span["attributes"].as_object().unwrap()),
+            })
+        })
+        .collect();
+    json!({"resourceSpans": [{
+        "resource": {"attributes": key_values(spans[0]["resource"].as_object().unwrap())},
+        "scopeSpans": [{"scope": {"name": "gcp.vertex.agent"}, "spans": otlp_spans}]
+    }]})
+}
+
+async fn app_with(request: &Value) -> TestApp {
+    let app = spawn_app_with_config("[otlp]\n").await;
+    let sent = app.post_json("/v1/traces", request).await;
+    assert_eq!(sent.status(), StatusCode::OK);
+    app.post_json("/apps/weather_agent/eval_sets/prod", &json!({}))
+        .await;
+    app
+}
+
+async fn recorded() -> TestApp {
+    app_with(&otlp_request("adk_schema2", |_| {})).await
+}
+
+#[tokio::test]
+async fn a_recorded_session_is_listed_for_its_app() {
+    let app = recorded().await;
+    let sessions = app.get_json("/apps/weather_agent/trace_sessions").await;
+    assert_eq!(sessions.as_array().unwrap().len(), 1, "{sessions}");
+    assert_eq!(
+        (sessions[0]["session_id"].as_str(), sessions[0]["turns"].as_i64()),
+        (Some("s2"), Some(1))
+    );
+    assert_eq!(app.get_json("/apps/demo/trace_sessions").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_recorded_session_reads_back_as_its_invocations() {
+    let app = recorded().await;
+    let session = app.get_json("/apps/weather_agent/trace_sessions/s2").await;
+    assert_eq!(
+        (session["complete"].as_bool(), session["contentMissing"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let invocation = &session["invocations"][0];
+    assert_eq!(
+        invocation["user_content"]["parts"][0]["text"],
+        "What's the weather in Paris?"
+    );
+    assert_eq!(
+        invocation["intermediate_data"]["tool_uses"][0]["args"],
+        json!({"city": "Paris"})
+    );
+    assert_eq!(
+        invocation["final_response"]["parts"][0]["text"],
+        "It is sunny and 21 °C in Paris."
+    );
+}
+
+#[tokio::test]
+async fn add_trace_session_saves_the_case_and_refuses_its_id_twice() {
+    let app = recorded().await;
+    let body = json!({"sessionId": "s2", "evalId": "paris_from_prod"});
+    let added = app
+        .post_json("/apps/weather_agent/eval_sets/prod/add_trace_session", &body)
+        .await;
+    assert_eq!(added.status(), StatusCode::OK);
+    let case = app
+        .get_json("/apps/weather_agent/eval_sets/prod/evals/paris_from_prod")
+        .await;
+    let invocation = &case["conversation"][0];
+    assert_eq!(
+        invocation["intermediate_data"]["tool_uses"][0]["name"],
+        "get_weather"
+    );
+    assert_eq!(
+        invocation["intermediate_data"]["tool_responses"][0]["response"]["forecast"],
+        "sunny"
+    );
+    assert_eq!(case["session_input"]["app_name"], "weather_agent");
+    let again = app
+        .post_json("/apps/weather_agent/eval_sets/prod/add_trace_session", &body)
+        .await;
+    assert_error(again, StatusCode::CONFLICT).await;
+}
+
+#[tokio::test]
+async fn spans_without_messages_are_not_added_and_say_which_setting_the_agent_needs() {
+    let app = app_with(&otlp_request("adk_schema2", |span| {
+        let attributes = span["attributes"].as_object_mut().unwrap();
+        attributes.remove("gen_ai.input.messages");
+        attributes.remove("gen_ai.output.messages");
+    }))
+    .await;
+    let session = app.get_json("/apps/weather_agent/trace_sessions/s2").await;
+    assert_eq!(
+        session["contentSetting"],
+        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY"
+    );
+    let body = json!({"sessionId": "s2", "evalId": "paris"});
+    let refused = app
+        .post_json("/apps/weather_agent/eval_sets/prod/add_trace_session", &body)
+        .await;
+    let error = assert_error(refused, StatusCode::BAD_REQUEST).await;
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("CAPTURE_MESSAGE_CONTENT=SPAN_ONLY"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_session_missing_spans_is_shown_incomplete_and_not_added() {
+    let app = app_with(&otlp_request("adk_schema2", |span| {
+        if span["name"] == "invoke_workflow weather_agent" {
+            span.insert("dropped".into(), Value::Bool(true));
+        }
+    }))
+    .await;
+    let session = app.get_json("/apps/weather_agent/trace_sessions/s2").await;
+    assert_eq!(session["complete"], false);
+    let body = json!({"sessionId": "s2", "evalId": "paris"});
+    let refused = app
+        .post_json("/apps/weather_agent/eval_sets/prod/add_trace_session", &body)
+        .await;
+    let error = assert_error(refused, StatusCode::BAD_REQUEST).await;
+    assert!(
+        error["error"].as_str().unwrap().contains("is missing spans"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_session_is_a_404() {
+    let app = recorded().await;
+    assert_error(
+        app.get("/apps/weather_agent/trace_sessions/nope").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+}
