@@ -3,6 +3,9 @@
 weather agent answers a turn, under the default span schema (2) and the legacy one (1, sent
 gzip-compressed); and the OpenTelemetry JS SDK's OTLP/HTTP exporter, which writes OTLP/JSON.
 Each run's spans must be stored whole: names, parents, session, content, status, resource.
+Then a conversation through Evalstudio's folder mode (ADK's api_server, exporting to Evalstudio
+itself): "Add to evalset" of its recorded spans must give the same case as Add current session of
+the chat, once what differs by nature is set aside (NORMALISED).
 
 Usage: python otlp_exporters.py EVALSTUDIO_BIN AGENTS_DIR NODE_MODULES
 """
@@ -16,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import shutil
+import urllib.error
 import urllib.request
 
 HERE = pathlib.Path(__file__).parent
@@ -170,6 +175,89 @@ JS_EXPECTATIONS = [
 ]
 
 
+# Fields a recorded session's case may differ in from the chat's: times, the evalset version, the
+# app (the root agent's name, not the folder's), invocation ids (ADK's spans carry the workflow's,
+# its events the node's), and the user id (ADK sends it on log records only, not on spans).
+NORMALISED = ["creation_timestamp", "version", "session_input.app_name", "session_input.user_id",
+              "conversation[].creation_timestamp", "conversation[].invocation_id"]
+
+
+def normalised(case):
+    case = json.loads(json.dumps(case))
+    for field in NORMALISED:
+        if field.startswith("conversation[]."):
+            for invocation in case["conversation"]:
+                invocation.pop(field.split(".", 1)[1], None)
+        elif "." in field:
+            outer, inner = field.split(".")
+            case[outer].pop(inner, None)
+        else:
+            case.pop(field, None)
+    return case
+
+
+def call(endpoint, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{endpoint}{path}", data=data, method=method)
+    request.add_header("content-type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def folder_mode_case_pair(binary, agents, folder):
+    """Chats two turns through `evalstudio web` (its ADK api_server exporting spans to it), then
+    saves the session both ways; answers (chat's case, recorded session's case)."""
+    copy = folder / "agents"
+    shutil.copytree(agents, copy, ignore=shutil.ignore_patterns("__pycache__", "*.evalset.json"))
+    port = free_port()
+    endpoint = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=endpoint,
+               OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_ONLY")
+    adk = str(pathlib.Path(sys.executable).parent / "adk")
+    process = subprocess.Popen(
+        [binary, "web", str(copy), "--addr", f"127.0.0.1:{port}", "--db", str(folder / "web.db"),
+         "--config", str(folder / "evalstudio.toml"), "--adk", adk],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                call(endpoint, "GET", "/list-apps")
+                break
+            except OSError:
+                time.sleep(0.3)
+        call(endpoint, "POST", "/apps/weather/users/u/sessions/chat-1", {})
+        for text in ("What's the weather in Paris?", "And in Rome?"):
+            message = {"role": "user", "parts": [{"text": text}]}
+            status, _ = call(endpoint, "POST", "/run", {"appName": "weather", "userId": "u",
+                                                        "sessionId": "chat-1", "newMessage": message})
+            assert status == 200, status
+        # ADK exports in batches every few seconds: wait for both turns' traces.
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            _, sessions = call(endpoint, "GET", "/apps/weather_agent/trace_sessions")
+            if sessions and sessions[0]["turns"] == 2:
+                break
+            time.sleep(0.5)
+        for app in ("weather", "weather_agent"):
+            call(endpoint, "POST", f"/apps/{app}/eval_sets/compared", {})
+        call(endpoint, "POST", "/apps/weather/eval_sets/compared/add_session",
+             {"evalId": "paris_rome", "sessionId": "chat-1", "userId": "u"})
+        status, answer = call(endpoint, "POST", "/apps/weather_agent/eval_sets/compared/add_trace_session",
+                              {"evalId": "paris_rome", "sessionId": "chat-1"})
+        assert status == 200, answer
+        _, chat = call(endpoint, "GET", "/apps/weather/eval_sets/compared/evals/paris_rome")
+        _, recorded = call(endpoint, "GET", "/apps/weather_agent/eval_sets/compared/evals/paris_rome")
+        return chat, recorded
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def main():
     binary, agents, node_modules = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -186,6 +274,14 @@ def main():
         finally:
             process.terminate()
             process.wait()
+        chat, recorded = folder_mode_case_pair(binary, agents, folder)
+        if normalised(chat) == normalised(recorded):
+            print(f"ok   Add to evalset of recorded spans = Add current session (besides {', '.join(NORMALISED)})")
+        else:
+            failed += 1
+            print("FAIL the recorded session's case differs from Add current session's:")
+            print(json.dumps(normalised(chat), sort_keys=True))
+            print(json.dumps(normalised(recorded), sort_keys=True))
     print(f"otlp exporters: {'all stored' if not failed else f'{failed} failed'}")
     sys.exit(1 if failed else 0)
 
