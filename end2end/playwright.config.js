@@ -53,6 +53,8 @@ mcp_servers = ["everything"]
 [judge]
 base_url = "http://127.0.0.1:${modelPort}/v1"
 model = "fake"
+
+[otlp]
 `,
 );
 

@@ -2,7 +2,7 @@
 
 use crate::ui::{
     AccountMenu, CaseEditorPage, CaseResultPage, ChatPage, ComparePage, EvalCasePage, EvalSetPage,
-    EvalSetsPage, FolderBadge, LoginPage, NotFound, RunPage, RunsPage, SettingsPage,
+    EvalSetsPage, FolderBadge, LoginPage, NotFound, RunPage, RunsPage, SettingsPage, TracesPage,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
@@ -44,6 +44,7 @@ pub fn App() -> impl IntoView {
                     <A href="/chat">"Chat"</A>
                     <A href="/">"Evalsets"</A>
                     <A href="/runs">"Runs"</A>
+                    <A href="/traces">"Traces"</A>
                     <A href="/settings">"Settings"</A>
                 </nav>
                 <AccountMenu />
@@ -57,6 +58,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/chat") view={Lazy::<ChatRoute>::new()} />
                     <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
                     <Route path=path!("/runs") view={Lazy::<RunsRoute>::new()} />
+                    <Route path=path!("/traces") view={Lazy::<TracesRoute>::new()} />
                     <Route path=path!("/runs/:app/:result_id") view={Lazy::<RunRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/runs/:app/:result_id/compare/:other_id") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/evalsets/:app/:eval_set_id") view=|| marked(view! { <EvalSetPage /> }) ssr=SsrMode::Async />
@@ -90,6 +92,7 @@ enum ChunkPage {
     Chat,
     Settings,
     Runs,
+    Traces,
     Run,
     Compare,
     EvalCase,
@@ -103,6 +106,7 @@ fn chunk_page_view(page: ChunkPage) -> AnyView {
         ChunkPage::Chat => view! { <ChatPage /> }.into_any(),
         ChunkPage::Settings => view! { <SettingsPage /> }.into_any(),
         ChunkPage::Runs => view! { <RunsPage /> }.into_any(),
+        ChunkPage::Traces => view! { <TracesPage /> }.into_any(),
         ChunkPage::Run => view! { <RunPage /> }.into_any(),
         ChunkPage::Compare => view! { <ComparePage /> }.into_any(),
         ChunkPage::EvalCase => view! { <EvalCasePage /> }.into_any(),
@@ -139,6 +143,7 @@ chunk_routes! {
     ChatRoute => Chat,
     SettingsRoute => Settings,
     RunsRoute => Runs,
+    TracesRoute => Traces,
     RunRoute => Run,
     CompareRoute => Compare,
     EvalCaseRoute => EvalCase,

@@ -677,3 +677,24 @@ pub struct TraceSessionSummary {
     /// Its traces: one per turn.
     pub turns: i64,
 }
+
+/// A recorded session as the Traces page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedTranscript {
+    pub session_id: String,
+    pub app: String,
+    /// Whether every span of it has arrived.
+    pub complete: bool,
+    /// When its spans carry no messages: the setting the agent needs.
+    pub content_setting: Option<String>,
+    pub turns: Vec<RecordedTurnView>,
+}
+
+/// One recorded turn: the user's message and what the agent did, as the chat shows a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedTurnView {
+    pub user_message: String,
+    pub events: Vec<AgentEvent>,
+    /// Seconds since the epoch.
+    pub started_at: f64,
+}

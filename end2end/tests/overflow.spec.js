@@ -30,6 +30,7 @@ test('every page fits the window at 800 and 1400 px', async ({ page, request }) 
     '/',
     '/chat',
     '/runs',
+    '/traces',
     '/settings',
     `/evalsets/demo/${setId}`,
     `/evalsets/demo/${setId}/case?eval_id=${id}`,

@@ -18,6 +18,7 @@ pub mod rest;
 pub mod runs;
 #[cfg(feature = "ssr")]
 mod state;
+pub mod traces;
 
 pub use crate::agent::DEFAULT_APP;
 pub use evalsets::{

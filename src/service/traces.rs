@@ -6,7 +6,7 @@ use super::errors::{DomainError, ErrorKind};
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::clock::now_seconds;
 use crate::evalset::Invocation;
-use crate::records::TraceSessionSummary;
+use crate::records::{RecordedTranscript, RecordedTurnView, TraceSessionSummary};
 use crate::store::{Store, StoreError};
 use crate::traces::otlp::{decode_traces, decompress, traces_response};
 pub use crate::traces::otlp::{empty_response, status_body, Encoding, OtlpError};
@@ -89,11 +89,11 @@ pub fn accept_other_signal(
 /// Most sessions a page lists.
 pub const MAX_SESSIONS_PER_PAGE: i64 = 200;
 
-/// The recorded sessions of `app`, newest first: `limit` of them (at most
+/// The recorded sessions of `app` (of every app when `None`), newest first: `limit` of them (at most
 /// [`MAX_SESSIONS_PER_PAGE`]) from `offset`.
 pub async fn list_trace_sessions(
     store: &Store,
-    app: &str,
+    app: Option<&str>,
     offset: i64,
     limit: i64,
 ) -> Result<Vec<TraceSessionSummary>, TraceError> {
@@ -160,5 +160,30 @@ pub async fn recorded_session_view(
         content_missing: session.content_missing,
         content_setting: session.content_missing.then_some(CONTENT_SETTING),
         invocations: case.conversation.unwrap_or_default(),
+    })
+}
+
+/// The session `session_id` of `app` as the Traces page shows it: each turn's message and what
+/// the agent did, in the chat's own events.
+pub async fn recorded_transcript(
+    store: &Store,
+    app: &str,
+    session_id: &str,
+) -> Result<RecordedTranscript, AddSessionError> {
+    let session = recorded_session(store, app, session_id).await?;
+    Ok(RecordedTranscript {
+        session_id: session.session_id,
+        app: session.origin.app_name,
+        complete: session.complete,
+        content_setting: session.content_missing.then(|| CONTENT_SETTING.to_string()),
+        turns: session
+            .turns
+            .into_iter()
+            .map(|turn| RecordedTurnView {
+                user_message: turn.turn.user,
+                events: turn.turn.events,
+                started_at: turn.timestamp,
+            })
+            .collect(),
     })
 }

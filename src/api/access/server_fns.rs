@@ -3,7 +3,7 @@
 
 use super::{check, to_login, Access, Refusal};
 use crate::access::Role::{Admin, Editor, Viewer};
-use crate::api::{auth, case_results, cases, chat, evalsets, evaluate, folder, mcp_servers, runs};
+use crate::api::{auth, case_results, cases, chat, evalsets, evaluate, folder, mcp_servers, runs, traces};
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -71,6 +71,9 @@ pub fn server_fn_access() -> &'static HashMap<&'static str, Access> {
             (folder::EvalSetFileStatus::PATH, viewer),
             (mcp_servers::ListMcpServers::PATH, viewer),
             (mcp_servers::ReconnectMcpServer::PATH, editor),
+            (traces::ListRecordedSessions::PATH, viewer),
+            (traces::GetRecordedSession::PATH, viewer),
+            (traces::AddRecordedSession::PATH, editor),
             (runs::ListRuns::PATH, viewer),
             (runs::RunDetails::PATH, viewer),
             (runs::SetRunLabel::PATH, editor),

@@ -40,7 +40,7 @@ async fn list(
     Query(page): Query<Page>,
 ) -> Result<Json<Vec<TraceSessionSummary>>, ApiError> {
     Ok(Json(
-        list_trace_sessions(&state.services.store, &app, page.offset, page.limit).await?,
+        list_trace_sessions(&state.services.store, Some(&app), page.offset, page.limit).await?,
     ))
 }
 

@@ -88,10 +88,11 @@ impl SqlStore {
         rows.iter().map(span).collect()
     }
 
-    /// The sessions of `app` (its root agent's name, else its service name), newest first.
+    /// The sessions of `app` (its root agent's name, else its service name; every app's when
+    /// `None`), newest first.
     pub async fn trace_sessions(
         &self,
-        app: &str,
+        app: Option<&str>,
         offset: i64,
         limit: i64,
     ) -> StoreResult<Vec<TraceSessionSummary>> {
@@ -102,8 +103,9 @@ impl SqlStore {
                      AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
                      MAX(s.service_name)) AS app \
              FROM trace_spans s WHERE s.session_id IS NOT NULL GROUP BY s.session_id) sessions \
-             WHERE app = $1 ORDER BY started DESC, session_id LIMIT $2 OFFSET $3",
+             WHERE $1 IS NULL OR app = $2 ORDER BY started DESC, session_id LIMIT $3 OFFSET $4",
         )
+        .bind(app)
         .bind(app)
         .bind(limit)
         .bind(offset)

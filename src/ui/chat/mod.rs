@@ -13,6 +13,7 @@ mod transcript;
 mod turn_items;
 
 pub use page::ChatPage;
+pub(crate) use turn_items::TurnItems;
 
 /// Link to the chat with an app's agent: a session of it, or a new one.
 fn chat_href(app: &str, session_id: Option<&str>) -> String {

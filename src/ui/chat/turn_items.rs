@@ -73,7 +73,7 @@ fn turn_items(events: &[AgentEvent]) -> Vec<TurnItem> {
 }
 
 #[component]
-pub(super) fn TurnItems(events: Vec<AgentEvent>, #[prop(optional)] live: bool) -> impl IntoView {
+pub(crate) fn TurnItems(events: Vec<AgentEvent>, #[prop(optional)] live: bool) -> impl IntoView {
     turn_items(&events)
         .into_iter()
         .map(|item| match item {

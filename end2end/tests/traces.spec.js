@@ -1,0 +1,80 @@
+// The Traces page: a session ADK's exporter sent (tests/fixtures/otlp, ADK 2.13's own spans of
+// the weather agent's turn, posted here as OTLP/JSON) is listed, opens as a transcript, and
+// "Add to evalset" saves it as a case the editor opens.
+const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+const path = require('path');
+const { failOnConsoleErrors } = require('../support');
+
+failOnConsoleErrors(test);
+
+const kinds = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
+
+function anyValue(value) {
+  if (typeof value === 'string') return { stringValue: value };
+  if (typeof value === 'boolean') return { boolValue: value };
+  if (typeof value === 'number') return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
+  if (value && typeof value === 'object') return { kvlistValue: { values: keyValues(value) } };
+  return {};
+}
+
+function keyValues(object) {
+  return Object.entries(object).map(([key, value]) => ({ key, value: anyValue(value) }));
+}
+
+/// The fixture's spans as an OTLP/JSON request, their session renamed `session`.
+function otlpRequest(session) {
+  const file = path.resolve(__dirname, '../../tests/fixtures/otlp/adk_schema2.spans.json');
+  const spans = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const suffix = session.slice(-8).padStart(8, '0').replace(/[^0-9a-f]/g, 'a');
+  return {
+    resourceSpans: [{
+      resource: { attributes: keyValues({ 'service.name': 'weather-prod' }) },
+      scopeSpans: [{
+        scope: { name: 'gcp.vertex.agent' },
+        spans: spans.map((span) => {
+          const attributes = { ...span.attributes };
+          if (attributes['gen_ai.conversation.id']) attributes['gen_ai.conversation.id'] = session;
+          return {
+            traceId: span.trace_id.slice(0, 24) + suffix,
+            spanId: span.span_id,
+            parentSpanId: span.parent_span_id || '',
+            name: span.name,
+            kind: kinds.indexOf(span.kind),
+            startTimeUnixNano: String(span.start_unix_nano),
+            endTimeUnixNano: String(span.end_unix_nano),
+            attributes: keyValues(attributes),
+          };
+        }),
+      }],
+    }],
+  };
+}
+
+test('a recorded session is listed, opens as a transcript and is added to an evalset', async ({ page, request }) => {
+  const session = `prod-${Date.now().toString(16)}`;
+  const sent = await request.post('/v1/traces', { data: otlpRequest(session) });
+  expect(sent.status()).toBe(200);
+
+  await page.goto('/traces');
+  const row = page.getByRole('row').filter({ hasText: session });
+  await expect(row).toContainText('weather_agent');
+  await row.getByRole('link', { name: session }).click();
+
+  const recorded = page.getByRole('region', { name: 'Recorded session' });
+  await expect(recorded).toContainText("What's the weather in Paris?");
+  await expect(recorded).toContainText('get_weather');
+  await expect(recorded).toContainText('It is sunny and 21 °C in Paris.');
+  await page.screenshot({ path: 'test-results/traces-1400.png', fullPage: true });
+
+  await page.getByLabel('Evalset').fill('from_prod');
+  await page.getByLabel('Eval id').fill(`paris_${session}`);
+  await page.getByRole('button', { name: 'Add to evalset' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved as');
+
+  const stored = await (await request.get(`/apps/weather_agent/eval_sets/from_prod/evals/paris_${session}`)).json();
+  expect(stored.conversation[0].intermediate_data.tool_uses[0].name).toBe('get_weather');
+  await page.getByRole('status').getByRole('link').click();
+  await expect(page).toHaveURL(/\/evalsets\/weather_agent\/from_prod\/edit\?eval_id=paris_/);
+});
