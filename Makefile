@@ -124,7 +124,7 @@ e2e: tools $(VENV)/.installed
 	cd end2end && E2E_BIN="$(CARGO_TARGET_DIR)/debug/evalstudio" E2E_SITE_ROOT="$(CURDIR)/target/site" \
 		E2E_ADK="$(VENV)/bin/adk" npx playwright test
 
-## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), sign-in's cost per request and per login, eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views (and both again on PostgreSQL, the run at 100,000 cases), embeddings, first page load on Fast 4G
+## bench: import/export (cases/s, peak RSS), chat-turn overhead (p50/p99), sign-in's cost per request and per login, OTLP ingest of a million spans and the Traces list on them, eval runner, folder mode (disk <-> page), scoring vs google-adk (the metrics alone, and `score` as a whole process), case list, results views (and both again on PostgreSQL, the run at 100,000 cases), embeddings, first page load on Fast 4G
 bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench import_export
 	cargo bench --features ssr --bench chat_turn
@@ -136,6 +136,7 @@ bench: model gnu-time $(VENV)/.installed
 	cargo bench --features ssr --bench scoring
 	RUSTFLAGS="$(DEBUG_RUSTFLAGS)" cargo build --release --features ssr --bin evalstudio
 	ADK_PYTHON="$(VENV)/bin/python" scripts/bench-whole-score
+	$(VENV)/bin/python scripts/bench-otlp-ingest
 	cargo bench --features ssr --bench case_list
 	cargo bench --features ssr --bench run_views
 	BENCH_LARGE_CASES=100000 scripts/with-postgres bash -c \

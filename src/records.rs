@@ -676,6 +676,30 @@ pub struct TraceSessionSummary {
     pub ended_unix_nano: i64,
     /// Its traces: one per turn.
     pub turns: i64,
+    /// Its `execute_tool` spans.
+    pub tool_calls: i64,
+    /// Its spans whose status is an error.
+    pub errors: i64,
+}
+
+/// A page of the Traces list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedSessionsPage {
+    pub sessions: Vec<TraceSessionSummary>,
+    /// Every app with recorded sessions, for the filter.
+    pub apps: Vec<String>,
+    /// From 0.
+    pub page: i64,
+    pub has_more: bool,
+}
+
+/// Which recorded sessions a page lists.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceSessionFilter {
+    /// Only this app's (its root agent's name); every app's when `None`.
+    pub app: Option<String>,
+    /// Only those with a span in error.
+    pub errors_only: bool,
 }
 
 /// A recorded session as the Traces page shows it.

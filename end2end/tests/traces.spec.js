@@ -60,6 +60,13 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   await page.goto('/traces');
   const row = page.getByRole('row').filter({ hasText: session });
   await expect(row).toContainText('weather_agent');
+  // The filters live in the URL: the session had no error, so "with errors only" hides it.
+  await page.getByLabel('With errors only').check();
+  await expect(page).toHaveURL(/errors=1/);
+  await expect(row).toHaveCount(0);
+  await page.getByLabel('With errors only').uncheck();
+  await page.getByLabel('App').selectOption('weather_agent');
+  await expect(page).toHaveURL(/app=weather_agent/);
   await row.getByRole('link', { name: session }).click();
 
   const recorded = page.getByRole('region', { name: 'Recorded session' });
@@ -67,6 +74,9 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   await expect(recorded).toContainText('get_weather');
   await expect(recorded).toContainText('It is sunny and 21 °C in Paris.');
   await page.screenshot({ path: 'test-results/traces-1400.png', fullPage: true });
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.screenshot({ path: 'test-results/traces-800.png', fullPage: true });
+  await page.setViewportSize({ width: 1400, height: 900 });
 
   await page.getByLabel('Evalset').fill('from_prod');
   await page.getByLabel('Eval id').fill(`paris_${session}`);

@@ -26,3 +26,17 @@ CREATE INDEX trace_spans_by_session ON trace_spans (session_id, start_unix_nano)
 CREATE INDEX trace_spans_by_start ON trace_spans (start_unix_nano);
 CREATE INDEX trace_spans_by_trace ON trace_spans (trace_id, start_unix_nano);
 CREATE INDEX trace_spans_by_arrival ON trace_spans (received_at);
+
+-- A row per recorded session, recomputed from its traces' spans whenever spans of them arrive,
+-- so the Traces list reads a page of sessions whatever the number of spans.
+CREATE TABLE trace_sessions (
+    session_id        TEXT PRIMARY KEY,
+    app               TEXT NOT NULL,
+    started_unix_nano BIGINT NOT NULL,
+    ended_unix_nano   BIGINT NOT NULL,
+    turns             BIGINT NOT NULL,
+    tool_calls        BIGINT NOT NULL,
+    errors            BIGINT NOT NULL
+);
+CREATE INDEX trace_sessions_by_app ON trace_sessions (app, started_unix_nano);
+CREATE INDEX trace_sessions_by_start ON trace_sessions (started_unix_nano);

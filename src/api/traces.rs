@@ -2,7 +2,7 @@
 //! one of them as a transcript, and saving it as an eval case. The work is `service::traces`
 //! and `service::add_session`.
 
-use crate::records::{RecordedTranscript, TraceSessionSummary};
+use crate::records::{RecordedSessionsPage, RecordedTranscript, TraceSessionFilter};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
@@ -10,10 +10,13 @@ use super::{found, server_error, services};
 #[cfg(feature = "ssr")]
 use crate::service::{add_session, traces};
 
-/// The newest recorded sessions, of every app.
+/// Page `page` (from 0) of the recorded sessions `filter` keeps, newest first.
 #[server]
-pub async fn list_recorded_sessions() -> Result<Vec<TraceSessionSummary>, ServerFnError> {
-    traces::list_trace_sessions(&services().store, None, 0, traces::MAX_SESSIONS_PER_PAGE)
+pub async fn list_recorded_sessions(
+    filter: TraceSessionFilter,
+    page: i64,
+) -> Result<RecordedSessionsPage, ServerFnError> {
+    traces::recorded_sessions_page(&services().store, &filter, page)
         .await
         .map_err(server_error)
 }

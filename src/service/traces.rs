@@ -6,7 +6,9 @@ use super::errors::{DomainError, ErrorKind};
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::clock::now_seconds;
 use crate::evalset::Invocation;
-use crate::records::{RecordedTranscript, RecordedTurnView, TraceSessionSummary};
+use crate::records::{
+    RecordedSessionsPage, RecordedTranscript, RecordedTurnView, TraceSessionFilter, TraceSessionSummary,
+};
 use crate::store::{Store, StoreError};
 use crate::traces::otlp::{decode_traces, decompress, traces_response};
 pub use crate::traces::otlp::{empty_response, status_body, Encoding, OtlpError};
@@ -89,11 +91,11 @@ pub fn accept_other_signal(
 /// Most sessions a page lists.
 pub const MAX_SESSIONS_PER_PAGE: i64 = 200;
 
-/// The recorded sessions of `app` (of every app when `None`), newest first: `limit` of them (at most
+/// The recorded sessions `filter` keeps, newest first: `limit` of them (at most
 /// [`MAX_SESSIONS_PER_PAGE`]) from `offset`.
 pub async fn list_trace_sessions(
     store: &Store,
-    app: Option<&str>,
+    filter: &TraceSessionFilter,
     offset: i64,
     limit: i64,
 ) -> Result<Vec<TraceSessionSummary>, TraceError> {
@@ -102,7 +104,29 @@ pub async fn list_trace_sessions(
             "offset must be 0 or more and limit between 1 and {MAX_SESSIONS_PER_PAGE}"
         )));
     }
-    Ok(store.trace_sessions(app, offset, limit).await?)
+    Ok(store.trace_sessions(filter, offset, limit).await?)
+}
+
+/// Sessions a page of the Traces list shows.
+pub const SESSIONS_PER_PAGE: i64 = 50;
+
+/// Page `page` (from 0) of the Traces list, with the apps to filter by.
+pub async fn recorded_sessions_page(
+    store: &Store,
+    filter: &TraceSessionFilter,
+    page: i64,
+) -> Result<RecordedSessionsPage, TraceError> {
+    let page = page.max(0);
+    let mut sessions =
+        list_trace_sessions(store, filter, page * SESSIONS_PER_PAGE, SESSIONS_PER_PAGE + 1).await?;
+    let has_more = sessions.len() as i64 > SESSIONS_PER_PAGE;
+    sessions.truncate(SESSIONS_PER_PAGE as usize);
+    Ok(RecordedSessionsPage {
+        sessions,
+        apps: store.trace_apps().await?,
+        page,
+        has_more,
+    })
 }
 
 /// Deletes the spans the retention setting no longer keeps; answers how many went.

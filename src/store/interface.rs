@@ -8,7 +8,7 @@ use crate::evalset::{EvalCase, EvalSet};
 use crate::records::{
     CaseInRun, CaseListPage, CaseListQuery, DeletedCase, EvalRunCase, EvalRunSummary, EvalSetSummary,
     ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, SpanRecord, StoredCase,
-    TraceSessionSummary,
+    TraceSessionFilter, TraceSessionSummary,
 };
 use crate::store::{
     BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, ImportMode,
@@ -180,7 +180,8 @@ pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> St
 pub async fn insert_spans(&self, spans: &[SpanRecord], at: f64) -> StoreResult<u64>;
 pub async fn trace_spans(&self, trace_id: &str) -> StoreResult<Vec<SpanRecord>>;
 pub async fn session_spans(&self, session_id: &str) -> StoreResult<Vec<SpanRecord>>;
-pub async fn trace_sessions(&self, app: Option<&str>, offset: i64, limit: i64) -> StoreResult<Vec<TraceSessionSummary>>;
+pub async fn trace_sessions(&self, filter: &TraceSessionFilter, offset: i64, limit: i64) -> StoreResult<Vec<TraceSessionSummary>>;
+pub async fn trace_apps(&self) -> StoreResult<Vec<String>>;
 pub async fn span_count(&self) -> StoreResult<i64>;
 pub async fn prune_spans(&self, before: f64, keep: i64) -> StoreResult<u64>;
 }

@@ -4,20 +4,53 @@
 
 use crate::api::evalsets::list_eval_sets;
 use crate::api::traces::{add_recorded_session, get_recorded_session, list_recorded_sessions};
-use crate::records::{RecordedTranscript, TraceSessionSummary};
+use crate::records::{RecordedSessionsPage, RecordedTranscript, TraceSessionFilter, TraceSessionSummary};
 use crate::ui::chat::TurnItems;
 use crate::ui::{edit_href, encode_query_value, error_text, short_time_seconds, ErrorNote};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
+/// The list's filters and page, as the URL has them.
+#[derive(Clone, PartialEq)]
+struct ListAddress {
+    filter: TraceSessionFilter,
+    page: i64,
+}
+
+impl ListAddress {
+    fn href(&self) -> String {
+        let mut query = Vec::new();
+        if let Some(app) = &self.filter.app {
+            query.push(format!("app={}", encode_query_value(app)));
+        }
+        if self.filter.errors_only {
+            query.push("errors=1".to_string());
+        }
+        if self.page > 0 {
+            query.push(format!("page={}", self.page));
+        }
+        format!("/traces?{}", query.join("&"))
+    }
+}
+
 #[component]
 pub fn TracesPage() -> impl IntoView {
     let query = use_query_map();
+    let address = move || {
+        let query = query.read();
+        ListAddress {
+            filter: TraceSessionFilter {
+                app: query.get("app").filter(|app| !app.is_empty()),
+                errors_only: query.get("errors").is_some_and(|on| on == "1"),
+            },
+            page: query.get("page").and_then(|page| page.parse().ok()).unwrap_or(0),
+        }
+    };
     let opened = move || {
         let query = query.read();
         Some((query.get("app")?, query.get("session")?))
     };
-    let sessions = Resource::new(|| (), |()| list_recorded_sessions());
+    let sessions = Resource::new(address, |at| list_recorded_sessions(at.filter, at.page));
     view! {
         <div class="page-header">
             <div>
@@ -28,13 +61,80 @@ pub fn TracesPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading sessions…"</p> }>
             {move || Suspend::new(async move {
                 match sessions.await {
-                    Ok(rows) if rows.is_empty() => view! { <NoTraces /> }.into_any(),
-                    Ok(rows) => view! { <SessionsTable rows /> }.into_any(),
+                    Ok(list) if list.sessions.is_empty() && list.apps.is_empty() => view! { <NoTraces /> }.into_any(),
+                    Ok(list) => view! { <SessionsList list at=address() /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
         </Transition>
         {move || opened().map(|(app, session_id)| view! { <RecordedSession app session_id /> })}
+    }
+}
+
+/// The filters, a page of sessions and the way to the next.
+#[component]
+fn SessionsList(list: RecordedSessionsPage, at: ListAddress) -> impl IntoView {
+    let navigate = leptos_router::hooks::use_navigate();
+    let go = move |address: ListAddress| navigate(&address.href(), Default::default());
+    let choose_app = {
+        let (at, go) = (at.clone(), go.clone());
+        move |ev| {
+            let app = event_target_value(&ev);
+            let filter = TraceSessionFilter {
+                app: (!app.is_empty()).then_some(app),
+                ..at.filter.clone()
+            };
+            go(ListAddress { filter, page: 0 });
+        }
+    };
+    let toggle_errors = {
+        let (at, go) = (at.clone(), go.clone());
+        move |ev| {
+            let filter = TraceSessionFilter {
+                errors_only: event_target_checked(&ev),
+                ..at.filter.clone()
+            };
+            go(ListAddress { filter, page: 0 });
+        }
+    };
+    let chosen = at.filter.app.clone().unwrap_or_default();
+    let apps = list
+        .apps
+        .iter()
+        .map(|app| view! { <option value=app.clone() selected=*app == chosen>{app.clone()}</option> })
+        .collect_view();
+    let older = list.has_more.then(|| {
+        ListAddress {
+            page: at.page + 1,
+            ..at.clone()
+        }
+        .href()
+    });
+    let newer = (at.page > 0).then(|| {
+        ListAddress {
+            page: at.page - 1,
+            ..at.clone()
+        }
+        .href()
+    });
+    view! {
+        <div class="toolbar trace-filters">
+            <label for="trace-app">"App"</label>
+            <select id="trace-app" on:change=choose_app>
+                <option value="" selected=chosen.is_empty()>"Every app"</option>
+                {apps}
+            </select>
+            <label><input type="checkbox" prop:checked=at.filter.errors_only on:change=toggle_errors /> " With errors only"</label>
+        </div>
+        {if list.sessions.is_empty() {
+            view! { <p class="muted">"No session matches."</p> }.into_any()
+        } else {
+            view! { <SessionsTable rows=list.sessions /> }.into_any()
+        }}
+        <nav class="pager" aria-label="Pages of sessions">
+            {newer.map(|href| view! { <a href=href>"← Newer"</a> })}
+            {older.map(|href| view! { <a href=href>"Older →"</a> })}
+        </nav>
     }
 }
 
@@ -69,6 +169,8 @@ fn SessionsTable(rows: Vec<TraceSessionSummary>) -> impl IntoView {
                     <td>{row.app.clone()}</td>
                     <td class="mono small">{short_time_seconds(row.started_unix_nano as f64 / 1e9)}</td>
                     <td class="num">{row.turns}</td>
+                    <td class="num">{row.tool_calls}</td>
+                    <td class="num">{row.errors}</td>
                     <td class="num">{format!("{seconds:.2} s")}</td>
                 </tr>
             }
@@ -77,7 +179,7 @@ fn SessionsTable(rows: Vec<TraceSessionSummary>) -> impl IntoView {
     view! {
         <table class="data-table trace-sessions">
             <thead>
-                <tr><th>"Session"</th><th>"App"</th><th>"Started"</th><th class="num">"Turns"</th><th class="num">"Duration"</th></tr>
+                <tr><th>"Session"</th><th>"App"</th><th>"Started"</th><th class="num">"Turns"</th><th class="num">"Tool calls"</th><th class="num">"Errors"</th><th class="num">"Duration"</th></tr>
             </thead>
             <tbody>{body}</tbody>
         </table>

@@ -85,11 +85,48 @@ async fn a_recorded_session_is_listed_for_its_app() {
     let app = recorded().await;
     let sessions = app.get_json("/apps/weather_agent/trace_sessions").await;
     assert_eq!(sessions.as_array().unwrap().len(), 1, "{sessions}");
+    let listed = &sessions[0];
     assert_eq!(
-        (sessions[0]["session_id"].as_str(), sessions[0]["turns"].as_i64()),
-        (Some("s2"), Some(1))
+        (
+            listed["session_id"].as_str(),
+            listed["turns"].as_i64(),
+            listed["tool_calls"].as_i64(),
+            listed["errors"].as_i64()
+        ),
+        (Some("s2"), Some(1), Some(1), Some(0))
+    );
+    assert_eq!(
+        app.get_json("/apps/weather_agent/trace_sessions?errors=true")
+            .await,
+        json!([])
     );
     assert_eq!(app.get_json("/apps/demo/trace_sessions").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_tool_span_arriving_later_without_a_session_id_counts_for_its_traces_session() {
+    let without_tool = otlp_request("adk_schema2", |span| {
+        if span["name"] == "execute_tool get_weather" {
+            span.insert("dropped".into(), Value::Bool(true));
+        }
+    });
+    let app = app_with(&without_tool).await;
+    let listed = app.get_json("/apps/weather_agent/trace_sessions").await;
+    assert_eq!(listed[0]["tool_calls"], 0);
+    let only_tool = otlp_request("adk_schema2", |span| {
+        if span["name"] != "execute_tool get_weather" {
+            span.insert("dropped".into(), Value::Bool(true));
+        }
+    });
+    assert_eq!(
+        app.post_json("/v1/traces", &only_tool).await.status(),
+        StatusCode::OK
+    );
+    let listed = app.get_json("/apps/weather_agent/trace_sessions").await;
+    assert_eq!(
+        (listed[0]["turns"].as_i64(), listed[0]["tool_calls"].as_i64()),
+        (Some(1), Some(1))
+    );
 }
 
 #[tokio::test]

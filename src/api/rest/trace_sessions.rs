@@ -7,7 +7,7 @@ use super::error::ApiError;
 use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::records::TraceSessionSummary;
+use crate::records::{TraceSessionFilter, TraceSessionSummary};
 use crate::service::add_session::{add_trace_session_to_eval_set, AddSession};
 use crate::service::traces::{list_trace_sessions, recorded_session_view, RecordedSession};
 use axum::extract::{Path, Query, State};
@@ -28,6 +28,9 @@ struct Page {
     offset: i64,
     #[serde(default = "default_limit")]
     limit: i64,
+    /// Only sessions with a span in error.
+    #[serde(default)]
+    errors: bool,
 }
 
 fn default_limit() -> i64 {
@@ -39,8 +42,12 @@ async fn list(
     Path(app): Path<String>,
     Query(page): Query<Page>,
 ) -> Result<Json<Vec<TraceSessionSummary>>, ApiError> {
+    let filter = TraceSessionFilter {
+        app: Some(app),
+        errors_only: page.errors,
+    };
     Ok(Json(
-        list_trace_sessions(&state.services.store, Some(&app), page.offset, page.limit).await?,
+        list_trace_sessions(&state.services.store, &filter, page.offset, page.limit).await?,
     ))
 }
 

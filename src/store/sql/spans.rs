@@ -1,8 +1,8 @@
 //! Spans from the OTLP receiver: stored as they arrive (a span sent twice is kept once), read
 //! back by trace, and pruned to the retention setting.
 
-use super::{Row, SqlStore};
-use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionSummary};
+use super::{numbered_places, Row, SqlStore, Transaction};
+use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionFilter, TraceSessionSummary};
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
 
@@ -60,6 +60,12 @@ impl SqlStore {
             }
             inserted += insert.execute(&mut *transaction).await?.rows_affected();
         }
+        let mut traces: Vec<&str> = spans.iter().map(|span| span.trace_id.as_str()).collect();
+        traces.sort_unstable();
+        traces.dedup();
+        for chunk in traces.chunks(IDS_PER_STATEMENT) {
+            refresh_sessions(&mut transaction, chunk).await?;
+        }
         transaction.commit().await?;
         Ok(inserted)
     }
@@ -88,25 +94,21 @@ impl SqlStore {
         rows.iter().map(span).collect()
     }
 
-    /// The sessions of `app` (its root agent's name, else its service name; every app's when
-    /// `None`), newest first.
+    /// The recorded sessions `filter` keeps, newest first.
     pub async fn trace_sessions(
         &self,
-        app: Option<&str>,
+        filter: &TraceSessionFilter,
         offset: i64,
         limit: i64,
     ) -> StoreResult<Vec<TraceSessionSummary>> {
         let rows = sqlx::query(
-            "SELECT * FROM (SELECT s.session_id, MIN(s.start_unix_nano) AS started, \
-                 MAX(s.end_unix_nano) AS ended, COUNT(DISTINCT s.trace_id) AS turns, \
-                 COALESCE((SELECT a.agent_name FROM trace_spans a WHERE a.session_id = s.session_id \
-                     AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
-                     MAX(s.service_name)) AS app \
-             FROM trace_spans s WHERE s.session_id IS NOT NULL GROUP BY s.session_id) sessions \
-             WHERE $1 IS NULL OR app = $2 ORDER BY started DESC, session_id LIMIT $3 OFFSET $4",
+            "SELECT session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors \
+             FROM trace_sessions WHERE ($1 IS NULL OR app = $2) AND ($3 = 0 OR errors > 0) \
+             ORDER BY started_unix_nano DESC, session_id LIMIT $4 OFFSET $5",
         )
-        .bind(app)
-        .bind(app)
+        .bind(filter.app.as_deref())
+        .bind(filter.app.as_deref())
+        .bind(i64::from(filter.errors_only))
         .bind(limit)
         .bind(offset)
         .fetch_all(&self.pool)
@@ -116,12 +118,23 @@ impl SqlStore {
                 Ok(TraceSessionSummary {
                     session_id: row.try_get("session_id")?,
                     app: row.try_get("app")?,
-                    started_unix_nano: row.try_get("started")?,
-                    ended_unix_nano: row.try_get("ended")?,
+                    started_unix_nano: row.try_get("started_unix_nano")?,
+                    ended_unix_nano: row.try_get("ended_unix_nano")?,
                     turns: row.try_get("turns")?,
+                    tool_calls: row.try_get("tool_calls")?,
+                    errors: row.try_get("errors")?,
                 })
             })
             .collect()
+    }
+
+    /// The apps of the recorded sessions, by name.
+    pub async fn trace_apps(&self) -> StoreResult<Vec<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT DISTINCT app FROM trace_sessions ORDER BY app")
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     pub async fn span_count(&self) -> StoreResult<i64> {
@@ -146,8 +159,48 @@ impl SqlStore {
         .execute(&self.pool)
         .await?
         .rows_affected();
+        sqlx::query(
+            "DELETE FROM trace_sessions WHERE NOT EXISTS \
+             (SELECT 1 FROM trace_spans s WHERE s.session_id = trace_sessions.session_id)",
+        )
+        .execute(&self.pool)
+        .await?;
         Ok(old + over)
     }
+}
+
+/// Most ids in one statement's IN list.
+const IDS_PER_STATEMENT: usize = 200;
+
+/// Recomputes the summary row of every session with a span in the traces `trace_ids` (a span
+/// without a session id, an `execute_tool` say, counts for its trace's session).
+async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> StoreResult<()> {
+    let places = numbered_places(1, trace_ids.len());
+    let sql = format!(
+        "INSERT INTO trace_sessions \
+             (session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors) \
+         SELECT m.session_id, \
+             COALESCE((SELECT a.agent_name FROM trace_spans a WHERE a.session_id = m.session_id \
+                 AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
+                 MAX(s.service_name), 'unknown'), \
+             MIN(s.start_unix_nano), MAX(s.end_unix_nano), COUNT(DISTINCT s.trace_id), \
+             SUM(CASE WHEN s.name LIKE 'execute_tool%' THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END) \
+         FROM (SELECT DISTINCT session_id, trace_id FROM trace_spans WHERE session_id IN \
+                 (SELECT DISTINCT session_id FROM trace_spans \
+                  WHERE trace_id IN ({places}) AND session_id IS NOT NULL)) m \
+         JOIN trace_spans s ON s.trace_id = m.trace_id \
+         WHERE true GROUP BY m.session_id \
+         ON CONFLICT (session_id) DO UPDATE SET app = excluded.app, \
+             started_unix_nano = excluded.started_unix_nano, ended_unix_nano = excluded.ended_unix_nano, \
+             turns = excluded.turns, tool_calls = excluded.tool_calls, errors = excluded.errors"
+    );
+    let mut refresh = sqlx::query(&sql).persistent(false);
+    for trace_id in trace_ids {
+        refresh = refresh.bind(*trace_id);
+    }
+    refresh.execute(&mut **transaction).await?;
+    Ok(())
 }
 
 fn span(row: &Row) -> StoreResult<SpanRecord> {
