@@ -266,6 +266,8 @@ async fn retention_deletes_spans_received_too_long_ago_and_beyond_the_newest_kep
     let store = Store::open(&app.database).await.unwrap();
     let body = request(&[(1, "first"), (2, "second"), (3, "third")]).encode_to_vec();
     post(&app, "/v1/traces", "application/x-protobuf", false, body).await;
+    let listed = app.get_json("/apps/weather-agent/trace_sessions").await;
+    assert_eq!(listed[0]["session_id"], "s-1");
     assert_eq!(
         store.prune_spans(0.0, 2).await.unwrap(),
         1,
@@ -278,4 +280,7 @@ async fn retention_deletes_spans_received_too_long_ago_and_beyond_the_newest_kep
         "all received before now"
     );
     assert_eq!(store.span_count().await.unwrap(), 0);
+    // A session with no span left leaves the list too.
+    let listed = app.get_json("/apps/weather-agent/trace_sessions").await;
+    assert_eq!(listed, json!([]));
 }
