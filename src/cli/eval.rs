@@ -8,7 +8,7 @@ use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
 use crate::clock::now_seconds;
 use crate::config::Config;
-use crate::eval::junit::{JunitWriter, RunError};
+use crate::eval::junit::JunitWriter;
 use crate::eval::{CaseSummary, EvalConfig, EvalStatus, RunOptions};
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunScope, RunStatus};
@@ -162,16 +162,16 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
             // Not every case ran, so not every case passed.
             return Ok(cases_exit_code(false));
         }
-        let RunVerdicts { summaries, errors } =
-            run_verdicts(&store, &summary.app_name, &summary.result_id).await?;
-        let errors: Vec<&EvalRunCase> = errors.iter().collect();
+        let verdicts = run_verdicts(&store, &summary.app_name, &summary.result_id).await?;
+        let summaries = &verdicts.summaries;
+        let errors: Vec<&EvalRunCase> = verdicts.errors.iter().collect();
         println!("{}", summary.eval_set_id);
-        print_results(&summaries, summary.num_runs as usize, &errors)?;
+        print_results(summaries, summary.num_runs as usize, &errors)?;
         all_passed &= summaries
             .iter()
             .all(|case| case.final_eval_status == EvalStatus::Passed);
         if let Some(junit) = &mut junit {
-            junit.suite(&summary.eval_set_id, &summaries, &errors)?;
+            junit.suite(&verdicts)?;
         }
         if let Some(json) = &mut json {
             json.append(&store, &record).await?;
@@ -267,22 +267,13 @@ impl JunitFile {
         })
     }
 
-    fn suite(
-        &mut self,
-        eval_set_id: &str,
-        summaries: &[CaseSummary],
-        errors: &[&EvalRunCase],
-    ) -> Result<(), CliError> {
-        let errors: Vec<RunError> = errors
-            .iter()
-            .map(|case| RunError {
-                eval_id: &case.eval_id,
-                run_index: case.run_index,
-                error: case.error.as_deref().unwrap_or_default(),
-            })
-            .collect();
+    fn suite(&mut self, verdicts: &RunVerdicts) -> Result<(), CliError> {
         self.writer
-            .suite(eval_set_id, summaries, &errors)
+            .suite(
+                &verdicts.summary.eval_set_id,
+                &verdicts.summaries,
+                &verdicts.junit_errors(),
+            )
             .map_err(|err| write_error(&self.path, err))
     }
 

@@ -2,7 +2,7 @@
 //! `.adk/eval_history/<name>.evalset_result.json`, and JUnit XML for CI systems.
 
 use super::eval_runs::{EvalRunError, UnreadableRun};
-use super::run_summaries::{run_verdicts, RunVerdicts};
+use super::run_summaries::run_verdicts;
 use crate::eval::result_file::{AdkResultWriter, ResultHeader};
 use crate::eval::{adk_case_result, junit};
 use crate::store::Store;
@@ -113,20 +113,14 @@ pub async fn adk_result_file(store: &Store, app: &str, result_id: &str) -> Resul
 
 /// The run as JUnit XML: one test case per eval case, pooled over its runs.
 pub async fn junit_file(store: &Store, app: &str, result_id: &str) -> Result<RunFile, EvalRunError> {
-    let record = store.eval_run(app, result_id).await?;
-    let RunVerdicts { summaries, errors } = run_verdicts(store, app, result_id).await?;
-    let errors: Vec<junit::RunError> = errors
-        .iter()
-        .filter_map(|c| {
-            Some(junit::RunError {
-                eval_id: &c.eval_id,
-                run_index: c.run_index,
-                error: c.error.as_deref()?,
-            })
-        })
-        .collect();
+    let verdicts = run_verdicts(store, app, result_id).await?;
+    let summary = &verdicts.summary;
     Ok(RunFile {
-        file_name: format!("{}.junit.xml", record.summary.result_id.replace('/', "_")),
-        text: junit::report(&record.summary.eval_set_id, &summaries, &errors),
+        file_name: format!("{}.junit.xml", summary.result_id.replace('/', "_")),
+        text: junit::report(
+            &summary.eval_set_id,
+            &verdicts.summaries,
+            &verdicts.junit_errors(),
+        ),
     })
 }

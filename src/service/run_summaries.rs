@@ -4,8 +4,9 @@
 //! cached until the next write.
 
 use super::eval_runs::{stored_config, EvalRunError};
+use crate::eval::junit::RunError;
 use crate::eval::{metric_stats, summarize_case, CaseRunScores, CaseSummary, EvalConfig, MetricStats};
-use crate::records::EvalRunCase;
+use crate::records::{EvalRunCase, EvalRunSummary};
 use crate::store::{BatchWrite, CaseSummaryRow, EvalRunHead, Store, StoreError, Written};
 use std::collections::BTreeMap;
 
@@ -37,12 +38,29 @@ pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRo
         .collect()
 }
 
-/// What a run's report (the results table, JUnit) needs: each case's verdict pooled over its
-/// runs, and the case runs the agent could not finish. Read from the stored summaries, so it
-/// holds a verdict per case rather than every case run with its scores.
+/// What a run's report (the results table, JUnit) needs: the run, each case's verdict pooled
+/// over its runs, and the case runs the agent could not finish. Read from the stored summaries,
+/// so it holds a verdict per case rather than every case run with its scores.
 pub struct RunVerdicts {
+    pub summary: EvalRunSummary,
     pub summaries: Vec<CaseSummary>,
     pub errors: Vec<EvalRunCase>,
+}
+
+impl RunVerdicts {
+    /// The case runs the agent could not finish, as JUnit reports them.
+    pub fn junit_errors(&self) -> Vec<RunError<'_>> {
+        self.errors
+            .iter()
+            .filter_map(|case| {
+                Some(RunError {
+                    eval_id: &case.eval_id,
+                    run_index: case.run_index,
+                    error: case.error.as_deref()?,
+                })
+            })
+            .collect()
+    }
 }
 
 /// The verdicts of the run `result_id` as stored so far (its summaries written first if it
@@ -54,6 +72,7 @@ pub async fn run_verdicts(store: &Store, app: &str, result_id: &str) -> Result<R
     Ok(RunVerdicts {
         summaries: store.case_summaries(head.row, 0, None).await?,
         errors: store.eval_run_errors(head.row).await?,
+        summary: head.summary,
     })
 }
 

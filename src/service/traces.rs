@@ -13,6 +13,7 @@ use crate::store::{Store, StoreError};
 use crate::traces::otlp::{decode_traces, decompress, traces_response};
 pub use crate::traces::otlp::{empty_response, status_body, Encoding, OtlpError};
 pub use crate::traces::sessions::CONTENT_SETTING;
+use std::borrow::Cow;
 
 /// The receiver's settings, from evalstudio.toml's `[otlp]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,9 +64,7 @@ pub async fn ingest_traces(
     settings: Option<&OtlpSettings>,
     request: &OtlpRequest<'_>,
 ) -> Result<(Encoding, Vec<u8>), TraceError> {
-    let settings = settings.ok_or(TraceError::Off)?;
-    let encoding = Encoding::of_content_type(request.content_type)?;
-    let body = decompress(request.body, request.content_encoding, settings.max_body_bytes)?;
+    let (encoding, body) = opened(settings, request)?;
     let decoded = decode_traces(&body, encoding)?;
     if !decoded.spans.is_empty() {
         store.insert_spans(&decoded.spans, now_seconds()).await?;
@@ -82,10 +81,19 @@ pub fn accept_other_signal(
     settings: Option<&OtlpSettings>,
     request: &OtlpRequest<'_>,
 ) -> Result<Encoding, TraceError> {
+    Ok(opened(settings, request)?.0)
+}
+
+/// What every OTLP request goes through: the receiver on, its encoding known, its body with
+/// gzip undone within the limit.
+fn opened<'a>(
+    settings: Option<&OtlpSettings>,
+    request: &OtlpRequest<'a>,
+) -> Result<(Encoding, Cow<'a, [u8]>), TraceError> {
     let settings = settings.ok_or(TraceError::Off)?;
     let encoding = Encoding::of_content_type(request.content_type)?;
-    decompress(request.body, request.content_encoding, settings.max_body_bytes)?;
-    Ok(encoding)
+    let body = decompress(request.body, request.content_encoding, settings.max_body_bytes)?;
+    Ok((encoding, body))
 }
 
 /// Most sessions a page lists.

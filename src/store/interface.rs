@@ -178,7 +178,6 @@ pub async fn record_pull(&self, server: &str, app: &str, eval_set_id: &str, tag:
 pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> StoreResult<Option<String>>;
 // sql/spans.rs
 pub async fn insert_spans(&self, spans: &[SpanRecord], at: f64) -> StoreResult<u64>;
-pub async fn trace_spans(&self, trace_id: &str) -> StoreResult<Vec<SpanRecord>>;
 pub async fn session_spans(&self, session_id: &str) -> StoreResult<Vec<SpanRecord>>;
 pub async fn trace_sessions(&self, filter: &TraceSessionFilter, offset: i64, limit: i64) -> StoreResult<Vec<TraceSessionSummary>>;
 pub async fn trace_apps(&self) -> StoreResult<Vec<String>>;

@@ -39,13 +39,15 @@ pub fn trace_session(session_id: &str, spans: &[SpanRecord]) -> TraceSession {
     }
     traces.sort_by_key(|trace| trace[0].start_unix_nano);
     let turns: Vec<(RecordedTurn, bool)> = traces.iter().map(|trace| turn(trace)).collect();
+    // The app is named after its root agent, which is also the author of its text.
+    let app = app_name(spans);
     TraceSession {
         session_id: session_id.to_string(),
         origin: SessionOrigin {
-            app_name: app_name(spans),
             user_id: text_attribute(spans, &["user.id", "enduser.id"]).unwrap_or_else(|| "user".to_string()),
             state: Map::new(),
-            agent_name: root_agent(spans).unwrap_or_else(|| app_name(spans)),
+            agent_name: app.clone(),
+            app_name: app,
         },
         complete: traces.iter().all(|trace| is_whole(trace)),
         content_missing: turns.iter().any(|(_, has_content)| !has_content),

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+const SESSION: &str = "s-1";
 
 fn request(spans: &[(u8, &str)]) -> ExportTraceServiceRequest {
     let text = |key: &str, value: &str| KeyValue {
@@ -44,7 +45,7 @@ fn request(spans: &[(u8, &str)]) -> ExportTraceServiceRequest {
                         name: name.into(),
                         start_time_unix_nano: 1_700_000_000_000_000_000 + u64::from(id),
                         end_time_unix_nano: 1_700_000_001_000_000_000,
-                        attributes: vec![text("gcp.vertex.agent.session_id", "s-1")],
+                        attributes: vec![text("gcp.vertex.agent.session_id", SESSION)],
                         ..Default::default()
                     })
                     .collect(),
@@ -75,7 +76,7 @@ async fn post(app: &TestApp, path: &str, content_type: &str, gzip: bool, body: V
 async fn stored(app: &TestApp) -> Vec<String> {
     let store = Store::open(&app.database).await.unwrap();
     store
-        .trace_spans(TRACE)
+        .session_spans(SESSION)
         .await
         .unwrap()
         .into_iter()
@@ -95,12 +96,12 @@ async fn protobuf_spans_are_stored_with_their_session_and_answered_in_protobuf()
     let spans = Store::open(&app.database)
         .await
         .unwrap()
-        .trace_spans(TRACE)
+        .session_spans(SESSION)
         .await
         .unwrap();
     assert_eq!(spans.len(), 2);
     assert_eq!(spans[0].name, "invoke_agent weather_agent");
-    assert_eq!(spans[0].session_id.as_deref(), Some("s-1"));
+    assert_eq!(spans[0].session_id.as_deref(), Some(SESSION));
     assert_eq!(spans[0].service_name.as_deref(), Some("weather-agent"));
     assert_eq!(spans[0].status, SpanStatus::Unset);
 }
@@ -267,7 +268,7 @@ async fn retention_deletes_spans_received_too_long_ago_and_beyond_the_newest_kep
     let body = request(&[(1, "first"), (2, "second"), (3, "third")]).encode_to_vec();
     post(&app, "/v1/traces", "application/x-protobuf", false, body).await;
     let listed = app.get_json("/apps/weather-agent/trace_sessions").await;
-    assert_eq!(listed[0]["session_id"], "s-1");
+    assert_eq!(listed[0]["session_id"], SESSION);
     assert_eq!(
         store.prune_spans(0.0, 2).await.unwrap(),
         1,

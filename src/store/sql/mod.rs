@@ -64,3 +64,13 @@ fn numbered_places(first: usize, count: usize) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// The VALUES rows of a multi-row INSERT: `rows` rows, each `$1` (a value every row shares)
+/// then `per_row` numbered parameters of its own, from `$2`. Only a full batch's text recurs,
+/// so a last, shorter one is run with `.persistent(false)`.
+fn shared_value_rows(rows: usize, per_row: usize) -> String {
+    (0..rows)
+        .map(|row| format!("($1, {})", numbered_places(2 + per_row * row, per_row)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

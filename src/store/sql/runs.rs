@@ -2,7 +2,7 @@
 
 use super::run_queue::{complete, enqueue, holds};
 use super::run_summaries::write_summaries;
-use super::{dialect, numbered_places, Row, SqlStore, Transaction};
+use super::{dialect, numbered_places, shared_value_rows, Row, SqlStore, Transaction};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
 use crate::evalset::CompactEvalSet;
@@ -544,14 +544,10 @@ async fn insert_set_cases(
     let mut start = 0;
     while start < expected.len() {
         let end = expected.len().min(start + SET_CASES_PER_INSERT);
-        let rows: Vec<String> = (0..end - start)
-            .map(|n| format!("($1, ${}, ${})", 2 + 2 * n, 3 + 2 * n))
-            .collect();
         let sql = format!(
             "INSERT INTO eval_run_set_cases (run_row, case_index, case_json) VALUES {}",
-            rows.join(", ")
+            shared_value_rows(end - start, 2)
         );
-        // Only a full statement's text recurs; a last, shorter one is not worth caching.
         let mut insert = sqlx::query(&sql)
             .persistent(end - start == SET_CASES_PER_INSERT)
             .bind(run_row);

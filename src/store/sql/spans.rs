@@ -1,7 +1,7 @@
-//! Spans from the OTLP receiver: stored as they arrive (a span sent twice is kept once), read
-//! back by trace, and pruned to the retention setting.
+//! Spans from the OTLP receiver: stored as they arrive (a span sent twice is kept once), with a
+//! row per session kept beside them, read back by session, and pruned to the retention setting.
 
-use super::{numbered_places, Row, SqlStore, Transaction};
+use super::{numbered_places, shared_value_rows, Row, SqlStore, Transaction};
 use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionFilter, TraceSessionSummary};
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
@@ -19,18 +19,10 @@ impl SqlStore {
         let mut transaction = self.begin_write().await?;
         let mut inserted = 0;
         for chunk in spans.chunks(SPANS_PER_INSERT) {
-            let rows: Vec<String> = (0..chunk.len())
-                .map(|n| {
-                    let first = 2 + COLUMN_COUNT * n;
-                    let places: Vec<String> =
-                        (first..first + COLUMN_COUNT).map(|p| format!("${p}")).collect();
-                    format!("({}, $1)", places.join(", "))
-                })
-                .collect();
             let sql = format!(
-                "INSERT INTO trace_spans ({COLUMNS}, received_at) VALUES {} \
+                "INSERT INTO trace_spans (received_at, {COLUMNS}) VALUES {} \
                  ON CONFLICT (trace_id, span_id) DO NOTHING",
-                rows.join(", ")
+                shared_value_rows(chunk.len(), COLUMN_COUNT)
             );
             let mut insert = sqlx::query(&sql)
                 .persistent(chunk.len() == SPANS_PER_INSERT)
@@ -68,17 +60,6 @@ impl SqlStore {
         }
         transaction.commit().await?;
         Ok(inserted)
-    }
-
-    /// The spans of a trace, earliest first.
-    pub async fn trace_spans(&self, trace_id: &str) -> StoreResult<Vec<SpanRecord>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM trace_spans WHERE trace_id = $1 ORDER BY start_unix_nano, id"
-        ))
-        .bind(trace_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(span).collect()
     }
 
     /// The spans of every trace with a span of session `session_id`, earliest first.
