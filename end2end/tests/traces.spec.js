@@ -67,6 +67,7 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   await page.getByLabel('With errors only').uncheck();
   await page.getByLabel('App').selectOption('weather_agent');
   await expect(page).toHaveURL(/app=weather_agent/);
+  await expect(page).not.toHaveURL(/errors=1/);
   await row.getByRole('link', { name: session }).click();
 
   const recorded = page.getByRole('region', { name: 'Recorded session' });

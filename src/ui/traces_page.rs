@@ -9,6 +9,7 @@ use crate::ui::chat::TurnItems;
 use crate::ui::{edit_href, encode_query_value, error_text, short_time_seconds, ErrorNote};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap;
 
 /// The list's filters and page, as the URL has them.
 #[derive(Clone, PartialEq)]
@@ -18,6 +19,16 @@ struct ListAddress {
 }
 
 impl ListAddress {
+    fn of(query: &ParamsMap) -> ListAddress {
+        ListAddress {
+            filter: TraceSessionFilter {
+                app: query.get("app").filter(|app| !app.is_empty()),
+                errors_only: query.get("errors").is_some_and(|on| on == "1"),
+            },
+            page: query.get("page").and_then(|page| page.parse().ok()).unwrap_or(0),
+        }
+    }
+
     fn href(&self) -> String {
         let mut query = Vec::new();
         if let Some(app) = &self.filter.app {
@@ -36,16 +47,7 @@ impl ListAddress {
 #[component]
 pub fn TracesPage() -> impl IntoView {
     let query = use_query_map();
-    let address = move || {
-        let query = query.read();
-        ListAddress {
-            filter: TraceSessionFilter {
-                app: query.get("app").filter(|app| !app.is_empty()),
-                errors_only: query.get("errors").is_some_and(|on| on == "1"),
-            },
-            page: query.get("page").and_then(|page| page.parse().ok()).unwrap_or(0),
-        }
-    };
+    let address = move || ListAddress::of(&query.read());
     let opened = move || {
         let query = query.read();
         Some((query.get("app")?, query.get("session")?))
@@ -62,7 +64,7 @@ pub fn TracesPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match sessions.await {
                     Ok(list) if list.sessions.is_empty() && list.apps.is_empty() => view! { <NoTraces /> }.into_any(),
-                    Ok(list) => view! { <SessionsList list at=address() /> }.into_any(),
+                    Ok(list) => view! { <SessionsList list at=address() query /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
@@ -73,29 +75,27 @@ pub fn TracesPage() -> impl IntoView {
 
 /// The filters, a page of sessions and the way to the next.
 #[component]
-fn SessionsList(list: RecordedSessionsPage, at: ListAddress) -> impl IntoView {
+fn SessionsList(list: RecordedSessionsPage, at: ListAddress, query: Memo<ParamsMap>) -> impl IntoView {
     let navigate = leptos_router::hooks::use_navigate();
-    let go = move |address: ListAddress| navigate(&address.href(), Default::default());
+    // A filter changes the address as it is now, not as this list was drawn: a change made
+    // while the last one's list is still loading must keep it. (The page's query, which
+    // outlives this list.)
+    let go = move |change: &dyn Fn(&mut TraceSessionFilter)| {
+        let mut address = ListAddress::of(&query.read_untracked());
+        change(&mut address.filter);
+        address.page = 0;
+        navigate(&address.href(), Default::default());
+    };
     let choose_app = {
-        let (at, go) = (at.clone(), go.clone());
+        let go = go.clone();
         move |ev| {
             let app = event_target_value(&ev);
-            let filter = TraceSessionFilter {
-                app: (!app.is_empty()).then_some(app),
-                ..at.filter.clone()
-            };
-            go(ListAddress { filter, page: 0 });
+            go(&|filter| filter.app = (!app.is_empty()).then(|| app.clone()));
         }
     };
-    let toggle_errors = {
-        let (at, go) = (at.clone(), go.clone());
-        move |ev| {
-            let filter = TraceSessionFilter {
-                errors_only: event_target_checked(&ev),
-                ..at.filter.clone()
-            };
-            go(ListAddress { filter, page: 0 });
-        }
+    let toggle_errors = move |ev| {
+        let errors_only = event_target_checked(&ev);
+        go(&|filter| filter.errors_only = errors_only);
     };
     let chosen = at.filter.app.clone().unwrap_or_default();
     let apps = list
