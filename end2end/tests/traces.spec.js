@@ -4,7 +4,7 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
-const { failOnConsoleErrors } = require('../support');
+const { open, failOnConsoleErrors } = require('../support');
 
 failOnConsoleErrors(test);
 
@@ -57,7 +57,7 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   const sent = await request.post('/v1/traces', { data: otlpRequest(session) });
   expect(sent.status()).toBe(200);
 
-  await page.goto('/traces');
+  await open(page, '/traces');
   const row = page.getByRole('row').filter({ hasText: session });
   await expect(row).toContainText('weather_agent');
   // The filters live in the URL: the session had no error, so "with errors only" hides it.
