@@ -1,5 +1,5 @@
 //! The `evalstudio` command line: `serve` (the default), `web` (an ADK agents folder), `import`,
-//! `export`, `eval`, `score`, `mcp`, `worker`, a shared server's `user` and `token`, and `push`/`pull` to and from one.
+//! `export`, `eval`, `score`, `score-traces`, `mcp`, `worker`, a shared server's `user` and `token`, and `push`/`pull` to and from one.
 //! Each command returns the exit code of what it did (0 every case passed; 1 a case failed, its
 //! agent errored or the run was cancelled), or a [`CliError`] (exit 2), which the binary prints.
 
@@ -12,6 +12,7 @@ mod progress;
 mod push_pull;
 mod score;
 mod score_files;
+mod score_traces;
 mod serve;
 mod table;
 #[cfg(test)]
@@ -55,6 +56,9 @@ enum Command {
     /// Score actual invocations against an evalset's expected ones, without running an agent.
     /// Exits 0 when every case passed, 1 when any did not, 2 on bad input.
     Score(score::ScoreArgs),
+    /// Score sessions an agent recorded as OpenTelemetry spans (OTLP/JSON files), without
+    /// running it again. Exits 0 when every session passed, 1 when any did not, 2 on bad input.
+    ScoreTraces(score_traces::ScoreTracesArgs),
     /// Run evalsets through an agent and score what it does.
     Eval(eval::EvalArgs),
     /// Try the MCP servers of the config: list their tools, call one.
@@ -108,6 +112,7 @@ pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Import(args) => import_export::import(&db(), args).await,
         Command::Export(args) => import_export::export(&db(), args).await,
         Command::Score(args) => score::score(args).await,
+        Command::ScoreTraces(args) => score_traces::score_traces(args).await,
         Command::Eval(args) => eval::eval(&db(), args).await,
         Command::Mcp(args) => mcp::mcp(args).await,
         Command::Worker(args) => worker::worker(&db(), args).await,

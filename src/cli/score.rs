@@ -65,20 +65,51 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         Some(path) => read_eval_config(path)?,
     };
     let expected = read_compact_eval_set(&args.expected)?;
-    let header = ResultHeader::named(&args.app, expected.eval_set_id(), now_seconds());
-    let files = ScoreFiles::create(args.json.as_deref(), args.json_summary.as_deref(), &header)?;
-    let mut writer = ScoreWriter::start(files);
-    let runs = match score_runs(&args.actual, &expected, &config, &services, &mut writer).await {
-        Ok(runs) => runs,
+    let outputs = Outputs {
+        json: args.json.as_deref(),
+        json_summary: args.json_summary.as_deref(),
+        app: &args.app,
+    };
+    let mut writer = open_outputs(&expected, &outputs)?;
+    let scored = score_runs(&args.actual, &expected, &config, &services, &mut writer).await;
+    report(writer, scored, &expected, &config, args.actual.len())
+}
+
+/// Where scores go besides the table, and the app their result id names.
+pub(super) struct Outputs<'a> {
+    pub json: Option<&'a Path>,
+    pub json_summary: Option<&'a Path>,
+    pub app: &'a str,
+}
+
+/// The writer of `--json` and `--json-summary`, their files created.
+pub(super) fn open_outputs(expected: &CompactEvalSet, outputs: &Outputs<'_>) -> Result<ScoreWriter, CliError> {
+    let header = ResultHeader::named(outputs.app, expected.eval_set_id(), now_seconds());
+    let files = ScoreFiles::create(outputs.json, outputs.json_summary, &header)?;
+    Ok(ScoreWriter::start(files))
+}
+
+/// Once scoring is over (each result handed to `writer` as it came, and what the case summaries
+/// need of each answered), finishes the files (or, after an error, removes them), prints the
+/// table of `runs` runs, and answers the exit code: 0 when every case passed, else 1.
+pub(super) fn report(
+    writer: ScoreWriter,
+    scored: Result<Vec<(usize, CaseRunScores)>, CliError>,
+    expected: &CompactEvalSet,
+    config: &EvalConfig,
+    runs: usize,
+) -> Result<ExitCode, CliError> {
+    let scored = match scored {
+        Ok(scored) => scored,
         Err(err) => {
             writer.abandon();
             return Err(err);
         }
     };
-    let summaries = summarize_cases(&expected, runs, &config);
+    let summaries = summarize_cases(expected, scored, config);
     writer.finish(&summaries)?;
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    table::write_results_table(&mut stdout, &summaries, args.actual.len())
+    table::write_results_table(&mut stdout, &summaries, runs)
         .and_then(|()| std::io::Write::flush(&mut stdout))
         .map_err(|err| CliError::Run(format!("cannot print the results: {err}")))?;
     let all_passed = summaries

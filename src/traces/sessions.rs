@@ -55,6 +55,29 @@ pub fn trace_session(session_id: &str, spans: &[SpanRecord]) -> TraceSession {
     }
 }
 
+/// Spans (of any sessions, in any order) grouped as the store groups them: a session is every
+/// trace one of whose spans names it, so a trace's spans without the attribute still belong.
+/// Traces that name no session are left out. Sessions in order of their first span's start.
+pub fn group_sessions(spans: Vec<SpanRecord>) -> Vec<(String, Vec<SpanRecord>)> {
+    let mut session_of_trace: BTreeMap<String, String> = BTreeMap::new();
+    for span in &spans {
+        if let Some(session) = &span.session_id {
+            session_of_trace
+                .entry(span.trace_id.clone())
+                .or_insert_with(|| session.clone());
+        }
+    }
+    let mut sessions: BTreeMap<String, Vec<SpanRecord>> = BTreeMap::new();
+    for span in spans {
+        if let Some(session) = session_of_trace.get(&span.trace_id) {
+            sessions.entry(session.clone()).or_default().push(span);
+        }
+    }
+    let mut sessions: Vec<(String, Vec<SpanRecord>)> = sessions.into_iter().collect();
+    sessions.sort_by_key(|(_, spans)| spans.iter().map(|span| span.start_unix_nano).min());
+    sessions
+}
+
 /// The app: the outermost agent's name, else the resource's service name.
 fn app_name(spans: &[SpanRecord]) -> String {
     root_agent(spans)

@@ -9,6 +9,8 @@ mod common;
 mod fixtures;
 #[path = "../common/ok_eval_set.rs"]
 mod ok_eval_set;
+#[path = "../common/otlp_json.rs"]
+mod otlp_json;
 #[path = "../common/wait.rs"]
 mod wait;
 
