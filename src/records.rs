@@ -341,6 +341,8 @@ pub enum RunOrigin {
     Evalstudio,
     /// `adk eval` or `adk web`, read from an agents folder's eval history.
     Adk,
+    /// Sessions recorded as spans (the OTLP receiver), scored without running the agent.
+    Recorded,
 }
 
 impl RunOrigin {
@@ -348,11 +350,12 @@ impl RunOrigin {
         match self {
             RunOrigin::Evalstudio => "evalstudio",
             RunOrigin::Adk => "adk",
+            RunOrigin::Recorded => "recorded",
         }
     }
 
     pub fn parse(text: &str) -> Option<RunOrigin> {
-        [RunOrigin::Evalstudio, RunOrigin::Adk]
+        [RunOrigin::Evalstudio, RunOrigin::Adk, RunOrigin::Recorded]
             .into_iter()
             .find(|o| o.as_str() == text)
     }

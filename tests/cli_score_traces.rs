@@ -137,7 +137,10 @@ fn a_malformed_request_is_an_error_naming_its_line_and_writes_nothing() {
         &["spans.jsonl", "--config", "config.json", "--json", "r.json"],
     );
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("spans.jsonl: the request ending on line 2"), "{stderr}");
+    assert!(
+        stderr.contains("spans.jsonl: the request ending on line 2"),
+        "{stderr}"
+    );
     assert!(!dir.path().join("r.json").exists());
 }
 
@@ -154,6 +157,9 @@ fn spans_of_incomplete_sessions_are_left_out_and_said() {
     std::fs::write(dir.path().join("spans.jsonl"), partial.to_string()).unwrap();
     let (code, _, stderr) = score_traces(dir.path(), &["spans.jsonl", "--config", "config.json"]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("left out: session `s2` is missing spans"), "{stderr}");
+    assert!(
+        stderr.contains("left out: session `s2` is missing spans"),
+        "{stderr}"
+    );
     assert!(stderr.contains("no session of app"), "{stderr}");
 }

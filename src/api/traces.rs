@@ -1,14 +1,15 @@
 //! Server functions behind the Traces page: sessions recorded as spans by the `[otlp]` receiver,
-//! one of them as a transcript, and saving it as an eval case. The work is `service::traces`
-//! and `service::add_session`.
+//! one of them as a transcript, saving it as an eval case, and scoring chosen ones without
+//! running the agent. The work is `service::traces`, `service::add_session` and
+//! `service::recorded_runs`.
 
-use crate::records::{RecordedSessionsPage, RecordedTranscript, TraceSessionFilter};
+use crate::records::{MetricChoice, RecordedSessionsPage, RecordedTranscript, TraceSessionFilter};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
 use super::{found, server_error, services};
 #[cfg(feature = "ssr")]
-use crate::service::{add_session, traces};
+use crate::service::{add_session, recorded_runs, run_plan::RunMetrics, traces};
 
 /// Page `page` (from 0) of the recorded sessions `filter` keeps, newest first.
 #[server]
@@ -53,4 +54,27 @@ pub async fn add_recorded_session(
     .await
     .map_err(server_error)?;
     Ok(stored.case.eval_id)
+}
+
+/// Scores the app's recorded sessions `session_ids` with `metrics`, against the cases of eval
+/// set `eval_set_id` they match; answers the new run's result id.
+#[server(input = leptos::server_fn::codec::Json)]
+pub async fn score_recorded_sessions(
+    app: String,
+    eval_set_id: String,
+    session_ids: Vec<String>,
+    metrics: Vec<MetricChoice>,
+    label: Option<String>,
+) -> Result<String, ServerFnError> {
+    let request = recorded_runs::RecordedRunRequest {
+        app_name: app,
+        eval_set_id,
+        session_ids,
+        metrics: RunMetrics::Picked(metrics),
+        label,
+    };
+    let run = recorded_runs::score_recorded_sessions(&services(), request)
+        .await
+        .map_err(server_error)?;
+    Ok(run.result_id)
 }

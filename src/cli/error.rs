@@ -76,7 +76,10 @@ impl From<EvalRunError> for CliError {
             | EvalRunError::LabelTooLong(_)
             | EvalRunError::NoneFailed(_)
             | EvalRunError::BadConfig(_)
-            | EvalRunError::ReplayUnsupported(_) => CliError::Usage(err.to_string()),
+            | EvalRunError::ReplayUnsupported(_)
+            | EvalRunError::Unscorable(_)
+            | EvalRunError::NoSessions
+            | EvalRunError::TooManySessions(_) => CliError::Usage(err.to_string()),
         }
     }
 }

@@ -83,7 +83,10 @@ pub(super) struct Outputs<'a> {
 }
 
 /// The writer of `--json` and `--json-summary`, their files created.
-pub(super) fn open_outputs(expected: &CompactEvalSet, outputs: &Outputs<'_>) -> Result<ScoreWriter, CliError> {
+pub(super) fn open_outputs(
+    expected: &CompactEvalSet,
+    outputs: &Outputs<'_>,
+) -> Result<ScoreWriter, CliError> {
     let header = ResultHeader::named(outputs.app, expected.eval_set_id(), now_seconds());
     let files = ScoreFiles::create(outputs.json, outputs.json_summary, &header)?;
     Ok(ScoreWriter::start(files))

@@ -139,7 +139,9 @@ fn recorded_cases(
         .map(str::to_string)
         .or_else(|| sessions.first().map(|s| s.origin.app_name.clone()))
     else {
-        return Err(CliError::Usage("no span names a session: nothing to score".into()));
+        return Err(CliError::Usage(
+            "no span names a session: nothing to score".into(),
+        ));
     };
     if let Some(other) = sessions.iter().find(|s| s.origin.app_name != app) {
         return Err(CliError::Usage(format!(
@@ -165,7 +167,9 @@ fn recorded_cases(
         }
     }
     if cases.is_empty() {
-        return Err(CliError::Usage(format!("no session of app `{app}` can be scored")));
+        return Err(CliError::Usage(format!(
+            "no session of app `{app}` can be scored"
+        )));
     }
     Ok((app, cases))
 }
@@ -178,17 +182,7 @@ async fn score_sessions(
     services: &ScoringServices,
     writer: &mut ScoreWriter,
 ) -> Result<Vec<(usize, CaseRunScores)>, CliError> {
-    let arrivals = cases
-        .into_iter()
-        .map(|recorded| ActualItem::Case {
-            run: 0,
-            case: Box::new(EvalCase {
-                eval_id: recorded.expected.eval_id,
-                conversation: Some(recorded.actual),
-                ..EvalCase::default()
-            }),
-        })
-        .chain(std::iter::once(ActualItem::RunEnd { run: 0 }));
+    let arrivals = ActualItem::one_run(cases.into_iter().map(RecordedCase::actual_case));
     let results = score_cases(expected, futures::stream::iter(arrivals), config, services);
     futures::pin_mut!(results);
     let mut runs = Vec::new();

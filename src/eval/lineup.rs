@@ -66,6 +66,19 @@ pub enum ActualItem {
     Unreadable { run: usize, problem: String },
 }
 
+impl ActualItem {
+    /// The cases of a single run (run 0), then its end.
+    pub fn one_run(cases: impl IntoIterator<Item = EvalCase>) -> impl Iterator<Item = ActualItem> {
+        cases
+            .into_iter()
+            .map(|case| ActualItem::Case {
+                run: 0,
+                case: Box::new(case),
+            })
+            .chain(std::iter::once(ActualItem::RunEnd { run: 0 }))
+    }
+}
+
 /// An actual case ready to score: its run, the expected case's place, its invocations.
 #[derive(Debug)]
 pub struct LinedUp {

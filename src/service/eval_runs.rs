@@ -4,6 +4,7 @@
 //! to another, and an interrupted or cancelled run resumes where it stopped.
 
 use super::errors::{store_refusals, DomainError, ErrorKind};
+use super::recorded_runs::MAX_RECORDED_SESSIONS;
 use super::run_plan::{plan_run, record_run, requeue_run, RunRequest, MAX_RUNS_PER_CASE};
 use super::run_summaries::summarise;
 use super::run_worker::{execute_eval_run, POLL};
@@ -14,6 +15,7 @@ use crate::clock::now_seconds;
 use crate::eval::{CaseSummary, ConfigError, EvalCaseResult, EvalConfig, RunOptions};
 use crate::records::{EvalRunCase, RunStatus};
 use crate::store::{EvalRunRecord, Store, StoreError};
+use crate::traces::recorded_cases::Unscorable;
 use futures::FutureExt;
 use serde::Serialize;
 use serde_json::Value;
@@ -134,6 +136,13 @@ pub enum EvalRunError {
     /// Finished runs cannot be resumed; the message says why.
     #[error("{0}")]
     NotResumable(String),
+    /// A recorded session chosen to score whose spans cannot be (missing, without messages).
+    #[error(transparent)]
+    Unscorable(#[from] Unscorable),
+    #[error("select the sessions to score first")]
+    NoSessions,
+    #[error("at most {MAX_RECORDED_SESSIONS} sessions are scored at once, {0} were chosen")]
+    TooManySessions(usize),
     #[error(transparent)]
     Unreadable(#[from] UnreadableRun),
     #[error("{0}")]
@@ -157,7 +166,10 @@ impl DomainError for EvalRunError {
             | EvalRunError::NoneFailed(_)
             | EvalRunError::LabelTooLong(_)
             | EvalRunError::BadConfig(_)
-            | EvalRunError::ReplayUnsupported(_) => ErrorKind::Invalid,
+            | EvalRunError::ReplayUnsupported(_)
+            | EvalRunError::Unscorable(_)
+            | EvalRunError::NoSessions
+            | EvalRunError::TooManySessions(_) => ErrorKind::Invalid,
             EvalRunError::NotFound(_) => ErrorKind::NotFound,
             EvalRunError::NotRunning(_)
             | EvalRunError::AlreadyRunning(_)

@@ -15,6 +15,7 @@ pub mod folder;
 pub mod last_run;
 pub mod mcp_servers;
 pub mod metric_offer;
+pub mod recorded_runs;
 pub mod remote_copies;
 pub mod run_export;
 pub mod run_plan;

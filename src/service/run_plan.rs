@@ -244,7 +244,7 @@ pub async fn resumable_run(store: &Store, app: &str, result_id: &str) -> Result<
     Ok(record)
 }
 
-fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Result<EvalConfig, EvalRunError> {
+pub(super) fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Result<EvalConfig, EvalRunError> {
     let mut config = match metrics {
         RunMetrics::Default => EvalConfig::default(),
         RunMetrics::EvalMetrics(metrics) => {
@@ -268,7 +268,7 @@ fn profile_agent(profiles: &AgentProfiles, name: &str) -> Result<Arc<dyn Agent>,
     profiles.agent_or_error(name).map_err(EvalRunError::UnknownAgent)
 }
 
-async fn stored_eval_set(
+pub(super) async fn stored_eval_set(
     store: &Store,
     app: &str,
     eval_set_id: &str,

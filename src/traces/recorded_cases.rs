@@ -94,6 +94,17 @@ pub fn recorded_case(session: &TraceSession, reference: &[EvalCase]) -> Result<R
     })
 }
 
+impl RecordedCase {
+    /// The session's turns as the actual case scored against `expected`.
+    pub fn actual_case(self) -> EvalCase {
+        EvalCase {
+            eval_id: self.expected.eval_id,
+            conversation: Some(self.actual),
+            ..EvalCase::default()
+        }
+    }
+}
+
 fn matching_case<'a>(
     session_id: &str,
     actual: &[Invocation],

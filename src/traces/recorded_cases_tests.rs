@@ -33,7 +33,10 @@ fn a_session_with_no_reference_case_has_no_expected_conversation() {
     assert_eq!(case.expected.conversation, None);
     assert_eq!(case.matched, None);
     assert_eq!(case.actual.len(), 1);
-    assert_eq!(case.actual[0].user_content.joined_text(), "What's the weather in Paris?");
+    assert_eq!(
+        case.actual[0].user_content.joined_text(),
+        "What's the weather in Paris?"
+    );
 }
 
 #[test]
@@ -62,24 +65,36 @@ fn else_the_case_asking_the_same_first_question_over_as_many_turns() {
         (matched.eval_id.as_str(), matched.by),
         ("paris", MatchedBy::FirstUserMessage)
     );
-    assert_eq!(case.expected.eval_id, "s2", "results stay named after the session");
+    assert_eq!(
+        case.expected.eval_id, "s2",
+        "results stay named after the session"
+    );
 }
 
 #[test]
 fn an_incomplete_or_contentless_session_is_not_scored() {
     let mut partial = session();
     partial.complete = false;
-    assert_eq!(recorded_case(&partial, &[]), Err(Unscorable::Incomplete("s2".into())));
+    assert_eq!(
+        recorded_case(&partial, &[]),
+        Err(Unscorable::Incomplete("s2".into()))
+    );
     let mut silent = session();
     silent.content_missing = true;
-    assert_eq!(recorded_case(&silent, &[]), Err(Unscorable::NoContent("s2".into())));
+    assert_eq!(
+        recorded_case(&silent, &[]),
+        Err(Unscorable::NoContent("s2".into()))
+    );
 }
 
 #[test]
 fn spans_group_into_the_sessions_their_traces_name() {
     let mut spans = spans();
     let named = spans.iter().filter(|span| span.session_id.is_some()).count();
-    assert!(named > 0 && named < spans.len(), "some spans of the trace do not name it");
+    assert!(
+        named > 0 && named < spans.len(),
+        "some spans of the trace do not name it"
+    );
     let mut stray = spans[0].clone();
     stray.trace_id = "f".repeat(32);
     stray.session_id = None;
@@ -89,6 +104,10 @@ fn spans_group_into_the_sessions_their_traces_name() {
     let [(id, grouped)] = &sessions[..] else {
         panic!("{sessions:#?}")
     };
-    assert_eq!(grouped.len(), total - 1, "the trace naming no session is left out");
+    assert_eq!(
+        grouped.len(),
+        total - 1,
+        "the trace naming no session is left out"
+    );
     assert_eq!(trace_session(id, grouped).turns.len(), 1);
 }

@@ -176,3 +176,118 @@ async fn an_unknown_session_is_a_404() {
     )
     .await;
 }
+
+/// The trajectory (needing a reference) and whether get_weather was called (needing none).
+fn scoring(session_ids: &[&str]) -> Value {
+    json!({"sessionIds": session_ids, "evalMetrics": [
+        {"metricName": "tool_trajectory_avg_score", "threshold": 1.0},
+        {"metricName": "tool_single_use", "threshold": 1.0, "criterion": {"tool_name": "get_weather"}},
+    ], "label": "production, Tuesday"})
+}
+
+fn metric_score(result: &Value, name: &str) -> Value {
+    result["overall_eval_metric_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric_name"] == name)
+        .map(|m| m["score"].clone())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn recorded_sessions_are_scored_without_the_agent_as_a_finished_recorded_run() {
+    let app = recorded().await;
+    // The reference: the same session saved as a case, which it then matches by first message.
+    let body = json!({"sessionId": "s2", "evalId": "paris"});
+    app.post_json("/apps/weather_agent/eval_sets/prod/add_trace_session", &body)
+        .await;
+    let scored = app
+        .post_json(
+            "/apps/weather_agent/eval_sets/prod/score_trace_sessions",
+            &scoring(&["s2"]),
+        )
+        .await;
+    assert_eq!(scored.status(), StatusCode::CREATED);
+    let run: Value = scored.json().await.unwrap();
+    assert_eq!(
+        (
+            run["origin"].as_str(),
+            run["status"].as_str(),
+            run["label"].as_str()
+        ),
+        (Some("Recorded"), Some("finished"), Some("production, Tuesday")),
+        "{run}"
+    );
+    let result_id = run["result_id"].as_str().unwrap();
+    let stored = app
+        .get_json(&format!("/apps/weather_agent/eval_results/{result_id}"))
+        .await;
+    let [result] = &stored["eval_case_results"].as_array().unwrap()[..] else {
+        panic!("{stored}")
+    };
+    assert_eq!(result["eval_id"], "s2");
+    assert_eq!(metric_score(result, "tool_trajectory_avg_score"), 1.0);
+    assert_eq!(metric_score(result, "tool_single_use"), 1.0);
+    let listed = app.get_json("/apps/weather_agent/eval_results").await;
+    assert!(listed.to_string().contains(result_id), "{listed}");
+}
+
+#[tokio::test]
+async fn a_session_matching_no_case_scores_only_the_metrics_that_need_no_reference() {
+    let app = recorded().await;
+    let scored = app
+        .post_json(
+            "/apps/weather_agent/eval_sets/prod/score_trace_sessions",
+            &scoring(&["s2"]),
+        )
+        .await;
+    let run: Value = scored.json().await.unwrap();
+    let stored = app
+        .get_json(&format!(
+            "/apps/weather_agent/eval_results/{}",
+            run["result_id"].as_str().unwrap()
+        ))
+        .await;
+    let result = &stored["eval_case_results"][0];
+    assert_eq!(metric_score(result, "tool_trajectory_avg_score"), Value::Null);
+    assert_eq!(metric_score(result, "tool_single_use"), 1.0);
+    assert_eq!(result["final_eval_status"], 1, "{result}");
+}
+
+#[tokio::test]
+async fn scoring_refuses_unknown_incomplete_or_no_sessions_and_stores_no_run() {
+    let app = app_with(&otlp_request("adk_schema2", |span| {
+        if span["name"] == "invoke_workflow weather_agent" {
+            span.insert("dropped".into(), Value::Bool(true));
+        }
+    }))
+    .await;
+    let path = "/apps/weather_agent/eval_sets/prod/score_trace_sessions";
+    let incomplete = assert_error(
+        app.post_json(path, &scoring(&["s2"])).await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert!(
+        incomplete["error"]
+            .as_str()
+            .unwrap()
+            .contains("session `s2` is missing spans"),
+        "{incomplete}"
+    );
+    assert_error(
+        app.post_json(path, &scoring(&["nope"])).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    let none = assert_error(app.post_json(path, &scoring(&[])).await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(none["error"], "select the sessions to score first");
+    let other_set = "/apps/weather_agent/eval_sets/missing/score_trace_sessions";
+    assert_error(
+        app.post_json(other_set, &scoring(&["s2"])).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_eq!(app.get_json("/apps/weather_agent/eval_results").await, json!([]));
+}

@@ -63,4 +63,3 @@ pub fn otlp_request(fixture: &str, edit: impl Fn(&mut Map<String, Value>)) -> Va
         "scopeSpans": [{"scope": {"name": "gcp.vertex.agent"}, "spans": otlp_spans}]
     }]})
 }
-

@@ -7,12 +7,17 @@ use super::error::ApiError;
 use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
+use crate::records::EvalRunSummary;
 use crate::records::{TraceSessionFilter, TraceSessionSummary};
 use crate::service::add_session::{add_trace_session_to_eval_set, AddSession};
+use crate::service::recorded_runs::{score_recorded_sessions, RecordedRunRequest};
+use crate::service::run_plan::RunMetrics;
 use crate::service::traces::{list_trace_sessions, recorded_session_view, RecordedSession};
 use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
+use serde_json::Value;
 
 /// Routes under `/apps`.
 pub fn routes() -> Routes {
@@ -20,6 +25,11 @@ pub fn routes() -> Routes {
         .get("/{app}/trace_sessions", Viewer, list)
         .get("/{app}/trace_sessions/{session_id}", Viewer, get)
         .post("/{app}/eval_sets/{eval_set_id}/add_trace_session", Editor, add)
+        .post(
+            "/{app}/eval_sets/{eval_set_id}/score_trace_sessions",
+            Editor,
+            score,
+        )
 }
 
 #[derive(Deserialize)]
@@ -91,4 +101,38 @@ async fn add(
     )
     .await?;
     Ok(Json(stored.into()))
+}
+
+/// `{sessionIds, evalMetrics}` (ADK's EvalMetric list, as run_eval takes it), plus `label`.
+#[derive(Deserialize)]
+struct ScoreTraceSessionsRequest {
+    #[serde(alias = "session_ids", rename = "sessionIds")]
+    session_ids: Vec<String>,
+    #[serde(alias = "eval_metrics", rename = "evalMetrics")]
+    eval_metrics: Vec<Value>,
+    #[serde(default)]
+    label: Option<String>,
+}
+
+/// Scores the sessions without running the agent: 201 with the run, finished, of origin
+/// `recorded`.
+async fn score(
+    State(state): State<AppState>,
+    Path((app, eval_set_id)): Path<(String, String)>,
+    JsonBody(request): JsonBody<ScoreTraceSessionsRequest>,
+) -> Result<(StatusCode, Json<EvalRunSummary>), ApiError> {
+    let request =
+        request.ok_or_else(|| ApiError::bad_request("the body must be {sessionIds, evalMetrics}"))?;
+    let run = score_recorded_sessions(
+        &state.services,
+        RecordedRunRequest {
+            app_name: app,
+            eval_set_id,
+            session_ids: request.session_ids,
+            metrics: RunMetrics::EvalMetrics(request.eval_metrics),
+            label: request.label,
+        },
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(run)))
 }

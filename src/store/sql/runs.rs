@@ -308,14 +308,16 @@ impl SqlStore {
         rows.iter().map(run_case).collect()
     }
 
-    /// The evalset's newest run, if it has any.
+    /// The evalset's newest run of its agent, if it has any (recorded sessions scored do not
+    /// say how the agent does when run).
     pub async fn latest_eval_run(&self, app: &str, eval_set_id: &str) -> StoreResult<Option<EvalRunHead>> {
         let result_id: Option<String> = sqlx::query_scalar(
-            "SELECT result_id FROM eval_runs WHERE app_name = $1 AND eval_set_id = $2 \
+            "SELECT result_id FROM eval_runs WHERE app_name = $1 AND eval_set_id = $2 AND origin <> $3 \
              ORDER BY created_at DESC, id DESC LIMIT 1",
         )
         .bind(app)
         .bind(eval_set_id)
+        .bind(RunOrigin::Recorded.as_str())
         .fetch_optional(&self.pool)
         .await?;
         match result_id {

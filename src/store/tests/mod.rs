@@ -654,3 +654,31 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_as_a_row_per_case
     assert!(!head.summarised, "its summaries are written on first read");
     assert_eq!(store.case_summary_count(7).await.unwrap(), 0);
 }
+
+#[tokio::test]
+async fn the_latest_run_of_an_evalset_is_never_one_of_recorded_sessions() {
+    let (_dir, store) = temp_store().await;
+    let agent_run = new_run(&store, "set", 1, false).await;
+    store
+        .create_eval_run(&NewEvalRun {
+            app_name: "demo",
+            eval_set_id: "set",
+            agent: "demo",
+            expected: &run_set("set", 1),
+            config_json: r#"{"criteria": {}}"#,
+            num_runs: 1,
+            total: 1,
+            created_at: 2.0,
+            label: None,
+            whole_set: false,
+            tools: Default::default(),
+            commit: None,
+            result_id: Some("sessions_scored"),
+            origin: crate::records::RunOrigin::Recorded,
+            queued: false,
+        })
+        .await
+        .unwrap();
+    let latest = store.latest_eval_run("demo", "set").await.unwrap().unwrap();
+    assert_eq!(latest.summary.result_id, agent_run.summary.result_id);
+}
