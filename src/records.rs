@@ -685,6 +685,23 @@ pub struct TraceSessionSummary {
     pub errors: i64,
 }
 
+/// The eval id a recorded session is saved under unless the user names it: `session_` and its
+/// id, with anything but ASCII letters and digits made `_`.
+pub fn session_eval_id(session_id: &str) -> String {
+    format!(
+        "session_{}",
+        session_id.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+    )
+}
+
+/// What "Add selected" did: the eval ids of the cases saved, and each session not saved with
+/// why (spans missing, no messages, its eval id taken).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionsAdded {
+    pub added: Vec<String>,
+    pub refused: Vec<(String, String)>,
+}
+
 /// A page of the Traces list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordedSessionsPage {

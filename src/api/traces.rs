@@ -3,7 +3,9 @@
 //! running the agent. The work is `service::traces`, `service::add_session` and
 //! `service::recorded_runs`.
 
-use crate::records::{MetricChoice, RecordedSessionsPage, RecordedTranscript, TraceSessionFilter};
+use crate::records::{
+    MetricChoice, RecordedSessionsPage, RecordedTranscript, SessionsAdded, TraceSessionFilter,
+};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
@@ -54,6 +56,19 @@ pub async fn add_recorded_session(
     .await
     .map_err(server_error)?;
     Ok(stored.case.eval_id)
+}
+
+/// "Add selected": each recorded session saved as a case of `eval_set_id` (made first when it
+/// does not exist); what was saved and what was not, and why.
+#[server(input = leptos::server_fn::codec::Json)]
+pub async fn add_recorded_sessions(
+    app: String,
+    eval_set_id: String,
+    session_ids: Vec<String>,
+) -> Result<SessionsAdded, ServerFnError> {
+    add_session::add_trace_sessions_to_eval_set(&services().store, &app, &eval_set_id, &session_ids)
+        .await
+        .map_err(server_error)
 }
 
 /// Scores the app's recorded sessions `session_ids` with `metrics`, against the cases of eval

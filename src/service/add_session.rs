@@ -6,7 +6,7 @@ use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrig
 use crate::agent::Turn;
 use crate::clock::now_seconds;
 use crate::evalset::{validate_eval_id, validate_eval_set_id, EvalCase};
-use crate::records::StoredCase;
+use crate::records::{session_eval_id, SessionsAdded, StoredCase};
 use crate::service::auth::actor::current_user;
 use crate::store::{Store, StoreError};
 use crate::traces::sessions::{trace_session, TraceSession, CONTENT_SETTING};
@@ -113,6 +113,41 @@ pub async fn add_trace_session_to_eval_set(
     let (eval_set_id, eval_id) = prepare(store, &add).await?;
     let case = session_to_eval_case(eval_id, &session.origin, &session.turns, now_seconds());
     save(store, &add, eval_set_id, &case).await
+}
+
+/// Saves each recorded session as a case of `eval_set_id` (made first when it does not exist)
+/// named by [`session_eval_id`]; a session that cannot be saved is said and the others saved.
+pub async fn add_trace_sessions_to_eval_set(
+    store: &Store,
+    app: &str,
+    eval_set_id: &str,
+    session_ids: &[String],
+) -> Result<SessionsAdded, AddSessionError> {
+    validate_eval_set_id(eval_set_id.trim()).map_err(AddSessionError::InvalidId)?;
+    if session_ids.is_empty() {
+        return Err(AddSessionError::InvalidId(
+            "select the sessions to add first".into(),
+        ));
+    }
+    let mut outcome = SessionsAdded::default();
+    for session_id in session_ids {
+        let eval_id = session_eval_id(session_id);
+        let add = AddSession {
+            app,
+            eval_set_id,
+            eval_id: &eval_id,
+            user: "",
+            session_id,
+            overwrite: false,
+            create_eval_set: true,
+        };
+        match add_trace_session_to_eval_set(store, add).await {
+            Ok(stored) => outcome.added.push(stored.case.eval_id),
+            Err(fault @ AddSessionError::Fault(_)) => return Err(fault),
+            Err(refused) => outcome.refused.push((session_id.clone(), refused.to_string())),
+        }
+    }
+    Ok(outcome)
 }
 
 /// The session `session_id` of `app` as its spans tell it; NotFound when no span of it arrived.

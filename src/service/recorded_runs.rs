@@ -36,6 +36,7 @@ pub async fn score_recorded_sessions(
     services: &Services,
     request: RecordedRunRequest,
 ) -> Result<EvalRunSummary, EvalRunError> {
+    let started = now_seconds();
     let config = run_config(request.metrics, None)?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
@@ -71,7 +72,7 @@ pub async fn score_recorded_sessions(
             config_json: &config.to_json().to_string(),
             num_runs: 1,
             total: finished.len(),
-            created_at: now_seconds(),
+            created_at: started,
             label: label.as_deref(),
             whole_set: false,
             tools: Default::default(),

@@ -29,7 +29,7 @@ mod pager;
 mod rest_links;
 pub(crate) mod runs;
 mod settings;
-mod traces_page;
+mod traces;
 
 pub use account_menu::AccountMenu;
 pub use case_editor::CaseEditorPage;
@@ -42,7 +42,7 @@ pub use folder_notes::FolderBadge;
 pub use login_page::LoginPage;
 pub use runs::{ComparePage, RunPage, RunsPage};
 pub use settings::SettingsPage;
-pub use traces_page::TracesPage;
+pub use traces::TracesPage;
 
 use leptos::prelude::*;
 

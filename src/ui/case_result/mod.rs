@@ -15,7 +15,7 @@ use super::{
 };
 use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
 use crate::eval::{EvalCaseResult, EvalStatus};
-use crate::records::{CaseRunOutcome, EvalRunCase, RunStatus};
+use crate::records::{CaseRunOutcome, EvalRunCase, RunOrigin, RunStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;
@@ -159,12 +159,15 @@ fn CaseResultBody(
         .into_any();
     };
     let result = EvalCaseResult::deserialize(&shown.result);
-    // A conversation the simulated user played has nothing expected to accept into.
-    let simulated = result.as_ref().is_ok_and(|r| {
+    // A recorded session (scored from its spans) is named by its session id, not a case.
+    let recorded = summary.origin == RunOrigin::Recorded;
+    let unreferenced = result.as_ref().is_ok_and(|r| {
         r.eval_metric_result_per_invocation
             .iter()
             .all(|turn| turn.expected_invocation.is_none())
     });
+    // A conversation the simulated user played has nothing expected to accept into.
+    let simulated = unreferenced && !recorded;
     let target = CaseRunTarget {
         app: summary.app_name.clone(),
         eval_set_id: summary.eval_set_id.clone(),
@@ -195,10 +198,15 @@ fn CaseResultBody(
                     <code>{summary.agent.clone()}</code> " · " {run_status_badge(summary.status)}
                 </p>
             </div>
-            <CaseRunActions target=target.clone() can_accept accept rerun />
+            {if recorded {
+                view! { <a class="button" href=recorded_session_href(&target.app, &target.eval_id)>"Open the session"</a> }.into_any()
+            } else {
+                view! { <CaseRunActions target=target.clone() can_accept accept rerun /> }.into_any()
+            }}
         </div>
         {(runs.len() > 1).then(|| view! { <RunSwitcher target=target.clone() runs /> })}
-        {current.is_none().then(|| view! { <p class="note note-warning">"This case has been deleted since the run: there is nothing to accept into."</p> })}
+        {(current.is_none() && !recorded).then(|| view! { <p class="note note-warning">"This case has been deleted since the run: there is nothing to accept into."</p> })}
+        {recorded.then(|| view! { <RecordedNote unreferenced /> })}
         {shown.error.clone().map(|e| view! { <ErrorNote message=format!("Agent error: {e}") /> })}
         {simulated
             .then(|| {
@@ -211,6 +219,29 @@ fn CaseResultBody(
         {turns}
     }
     .into_any()
+}
+
+/// A session recorded by the agent's exporter: what was scored, and against what.
+#[component]
+fn RecordedNote(unreferenced: bool) -> impl IntoView {
+    let reference = if unreferenced {
+        "It matched no case of this evalset, so metrics that compare with an expected conversation are not evaluated."
+    } else {
+        "It matched a case of this evalset (its id, or its first question over as many turns), which is the expected side."
+    };
+    view! {
+        <p class="note">
+            "A session the agent's OpenTelemetry exporter recorded, scored without running the agent. " {reference}
+        </p>
+    }
+}
+
+fn recorded_session_href(app: &str, session_id: &str) -> String {
+    format!(
+        "/traces?app={}&session={}",
+        encode_query_value(app),
+        encode_query_value(session_id)
+    )
 }
 
 /// The case run a result page shows, as its actions name it.

@@ -13,6 +13,7 @@ pub(crate) mod metric_result;
 mod open_cases;
 mod panel;
 pub(crate) mod progress_stream;
+mod recorded_form;
 mod run_controls;
 mod run_detail;
 mod run_form;
@@ -21,3 +22,4 @@ mod run_results;
 mod simulator_settings;
 
 pub use panel::{EvaluatePanel, RunsChanged, SelectedCases};
+pub use recorded_form::ScoreRecordedForm;

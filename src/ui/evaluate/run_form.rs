@@ -192,7 +192,10 @@ fn RunSettingsFold(
 /// range, and their options, each a JSON object. What the options say (criterion keys, judge
 /// prompts) the server checks when the run is asked for, answering a refusal that names the
 /// field; that check, and the judges' config readers behind it, stay out of the browser's wasm.
-fn chosen_metrics(metrics: &[MetricPick], customs: &[CustomJudgePick]) -> Result<Vec<MetricChoice>, String> {
+pub(super) fn chosen_metrics(
+    metrics: &[MetricPick],
+    customs: &[CustomJudgePick],
+) -> Result<Vec<MetricChoice>, String> {
     let mut chosen = Vec::new();
     for metric in metrics.iter().filter(|m| m.picked.get_untracked()) {
         let threshold = super::metric_inputs::threshold_of(&metric.name, metric.threshold)?;

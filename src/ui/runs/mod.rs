@@ -42,16 +42,29 @@ pub fn run_short_title(run: &EvalRunSummary) -> String {
 
 /// "re-run of 1 case" for a run of only some of its evalset's cases.
 pub fn rerun_note(run: &EvalRunSummary) -> Option<String> {
-    (!run.whole_set).then(|| format!("re-run of {}", count(run.case_count(), "case")))
+    let partial = !run.whole_set && run.origin != RunOrigin::Recorded;
+    partial.then(|| format!("re-run of {}", count(run.case_count(), "case")))
 }
 
-/// Where a run comes from, in folder mode: "by ADK" for one `adk eval` or `adk web` wrote, and
-/// the git commit it was made on (8 characters, `+changes` when the tree had changes; the whole
-/// id on hover).
+/// Where a run comes from: "by ADK" for one `adk eval` or `adk web` wrote (folder mode), "N
+/// recorded sessions" for sessions scored from their spans, and the git commit it was made on
+/// (8 characters, `+changes` when the tree had changes; the whole id on hover).
 pub fn source_notes(run: &EvalRunSummary) -> impl IntoView {
-    let by_adk = (run.origin == RunOrigin::Adk).then(|| {
-        view! { <span class="run-note" title="Written by adk eval or adk web; read-only">"by ADK"</span> }
-    });
+    let by_adk = match run.origin {
+        RunOrigin::Adk => Some(
+            view! { <span class="run-note" title="Written by adk eval or adk web; read-only">"by ADK"</span> }
+                .into_any(),
+        ),
+        RunOrigin::Recorded => Some(
+            view! {
+                <span class="run-note run-note-recorded" title="Sessions the agent's OpenTelemetry exporter recorded, scored without running it">
+                    {count(run.case_count(), "recorded session")}
+                </span>
+            }
+            .into_any(),
+        ),
+        RunOrigin::Evalstudio => None,
+    };
     let commit = run.commit.as_ref().map(|commit| {
         view! { <span class="run-note mono" title=format!("git commit {}", commit.commit)>{commit.short()}</span> }
     });
