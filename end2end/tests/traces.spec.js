@@ -89,3 +89,45 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   await page.getByRole('status').getByRole('link').click();
   await expect(page).toHaveURL(/\/evalsets\/weather_agent\/from_prod\/edit\?eval_id=paris_/);
 });
+
+test('sessions ticked in an app\'s list are added as cases and scored without running the agent', async ({ page, request }) => {
+  const stamp = Date.now().toString(16);
+  // Their last 8 characters tell their traces apart (see otlpRequest).
+  const sessions = [`bulk-${stamp}-a`, `bulk-${stamp}-b`];
+  for (const session of sessions) {
+    expect((await request.post('/v1/traces', { data: otlpRequest(session) })).status()).toBe(200);
+  }
+  const set = `bulk_${stamp}`;
+
+  await open(page, '/traces?app=weather_agent');
+  for (const session of sessions) await page.getByLabel(`Select session ${session}`).check();
+  await expect(page.getByText('2 selected')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add selected…' }).click();
+  await page.getByLabel('Evalset').fill(set);
+  await page.getByRole('button', { name: 'Add 2 as cases' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved 2 cases');
+  const cases = await (await request.get(`/apps/weather_agent/eval_sets/${set}/evals`)).json();
+  expect(cases.map((c) => c.eval_id ?? c).sort()).toEqual(sessions.map((s) => `session_${s.replace(/-/g, '_')}`).sort());
+
+  await page.getByRole('button', { name: 'Score selected…' }).click();
+  await page.getByLabel('Against evalset').selectOption(set);
+  await page.getByLabel('Label').fill('from production');
+  await page.screenshot({ path: 'test-results/traces-score-1400.png', fullPage: true });
+  await page.getByRole('button', { name: 'Score 2 sessions' }).click();
+
+  await expect(page).toHaveURL(/\/runs\/weather_agent\//);
+  await expect(page.getByText('2 recorded sessions').first()).toBeVisible();
+  await expect(page.getByText('2 of 2 passed').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/traces-run-1400.png', fullPage: true });
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.screenshot({ path: 'test-results/traces-run-800.png', fullPage: true });
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // A session's result offers no accept or re-run (there is no case to re-run), only the session.
+  await page.getByRole('link', { name: sessions[0] }).click();
+  await expect(page.getByText('scored without running the agent')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Re-run this case' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Open the session' }).click();
+  await expect(page.getByRole('region', { name: 'Recorded session' })).toContainText("What's the weather in Paris?");
+});

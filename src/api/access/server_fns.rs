@@ -74,6 +74,8 @@ pub fn server_fn_access() -> &'static HashMap<&'static str, Access> {
             (traces::ListRecordedSessions::PATH, viewer),
             (traces::GetRecordedSession::PATH, viewer),
             (traces::AddRecordedSession::PATH, editor),
+            (traces::AddRecordedSessions::PATH, editor),
+            (traces::ScoreRecordedSessions::PATH, editor),
             (runs::ListRuns::PATH, viewer),
             (runs::RunDetails::PATH, viewer),
             (runs::SetRunLabel::PATH, editor),
