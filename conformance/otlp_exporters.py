@@ -56,7 +56,7 @@ def free_port():
 
 def serve(binary, folder):
     """`evalstudio serve` with an [otlp] table; answers its process and endpoint."""
-    (folder / "evalstudio.toml").write_text("[otlp]\n")
+    (folder / "evalstudio.toml").write_text("[otlp]\nquiet_period_secs = 0\n")
     port = free_port()
     process = subprocess.Popen(
         [binary, "serve", "--addr", f"127.0.0.1:{port}", "--db", str(folder / "spans.db"),

@@ -55,6 +55,7 @@ base_url = "http://127.0.0.1:${modelPort}/v1"
 model = "fake"
 
 [otlp]
+quiet_period_secs = 0
 `,
 );
 

@@ -598,6 +598,30 @@ pub struct SpanRecord {
     pub resource: Map<String, Value>,
 }
 
+impl SpanRecord {
+    /// The tool an `execute_tool` span ran (`gen_ai.tool.name`).
+    pub fn tool_name(&self) -> Option<&str> {
+        self.attributes
+            .get("gen_ai.tool.name")
+            .and_then(|name| name.as_str())
+    }
+
+    /// The tokens a model call used, as the GenAI conventions report them
+    /// (`gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`).
+    pub fn tokens(&self) -> (Option<i64>, Option<i64>) {
+        let count = |key: &str| {
+            self.attributes
+                .get(key)
+                .and_then(|n| n.as_f64())
+                .map(|n| n as i64)
+        };
+        (
+            count("gen_ai.usage.input_tokens"),
+            count("gen_ai.usage.output_tokens"),
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpanEvent {
     pub name: String,
@@ -683,6 +707,17 @@ pub struct TraceSessionSummary {
     pub tool_calls: i64,
     /// Its spans whose status is an error.
     pub errors: i64,
+    /// The user, when a log record of it names one (ADK's inference log events do).
+    #[serde(default)]
+    pub user_id: Option<String>,
+    /// Tokens its model calls used, as their spans report them; None when none did.
+    #[serde(default)]
+    pub input_tokens: Option<i64>,
+    #[serde(default)]
+    pub output_tokens: Option<i64>,
+    /// When its last span arrived (seconds since the epoch).
+    #[serde(default)]
+    pub last_received_at: f64,
 }
 
 /// The eval id a recorded session is saved under unless the user names it: `session_` and its
@@ -720,6 +755,18 @@ pub struct TraceSessionFilter {
     pub app: Option<String>,
     /// Only those with a span in error.
     pub errors_only: bool,
+    /// Only those that started at or after this, and before that (Unix nanoseconds).
+    #[serde(default)]
+    pub started_from: Option<i64>,
+    #[serde(default)]
+    pub started_before: Option<i64>,
+    /// Only those that called this tool.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// Only those with this text (any case) in a span's attributes: a message, a tool's
+    /// arguments or response.
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 /// A recorded session as the Traces page shows it.
@@ -729,6 +776,9 @@ pub struct RecordedTranscript {
     pub app: String,
     /// Whether every span of it has arrived.
     pub complete: bool,
+    /// Whether spans of it arrived within the receiver's quiet period: more may follow.
+    #[serde(default)]
+    pub arriving: bool,
     /// When its spans carry no messages: the setting the agent needs.
     pub content_setting: Option<String>,
     pub turns: Vec<RecordedTurnView>,

@@ -29,7 +29,7 @@ pub async fn get_recorded_session(
     app: String,
     session_id: String,
 ) -> Result<Option<RecordedTranscript>, ServerFnError> {
-    found(traces::recorded_transcript(&services().store, &app, &session_id).await)
+    found(traces::recorded_transcript(&services(), &app, &session_id).await)
 }
 
 /// Saves the recorded session as case `eval_id` of the app's evalset `eval_set_id` (made first
@@ -42,7 +42,7 @@ pub async fn add_recorded_session(
     eval_id: String,
 ) -> Result<String, ServerFnError> {
     let stored = add_session::add_trace_session_to_eval_set(
-        &services().store,
+        &services(),
         add_session::AddSession {
             app: &app,
             eval_set_id: &eval_set_id,
@@ -66,7 +66,7 @@ pub async fn add_recorded_sessions(
     eval_set_id: String,
     session_ids: Vec<String>,
 ) -> Result<SessionsAdded, ServerFnError> {
-    add_session::add_trace_sessions_to_eval_set(&services().store, &app, &eval_set_id, &session_ids)
+    add_session::add_trace_sessions_to_eval_set(&services(), &app, &eval_set_id, &session_ids)
         .await
         .map_err(server_error)
 }

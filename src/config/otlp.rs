@@ -6,6 +6,7 @@
 //! max_body_mib = 16         # a request's body once gzip is undone; over it: 413
 //! retention_days = 30       # spans received longer ago are deleted ...
 //! retention_spans = 1000000 # ... and so are all but the newest this many
+//! quiet_period_secs = 5     # a session is whole once no span of it arrived for this long
 //! ```
 
 use serde::Deserialize;
@@ -19,6 +20,12 @@ pub struct OtlpConfig {
     pub retention_days: f64,
     #[serde(default = "default_retention_spans")]
     pub retention_spans: i64,
+    #[serde(default = "default_quiet_period_secs")]
+    pub quiet_period_secs: f64,
+}
+
+fn default_quiet_period_secs() -> f64 {
+    5.0
 }
 
 fn default_max_body_mib() -> f64 {
@@ -51,6 +58,12 @@ pub fn check_otlp(otlp: &OtlpConfig) -> Result<(), String> {
         return Err(format!(
             "otlp.retention_days: {} is not more than 0",
             otlp.retention_days
+        ));
+    }
+    if !(otlp.quiet_period_secs >= 0.0 && otlp.quiet_period_secs <= 3600.0) {
+        return Err(format!(
+            "otlp.quiet_period_secs: {} is not between 0 and 3600",
+            otlp.quiet_period_secs
         ));
     }
     if otlp.retention_spans < 1 {

@@ -262,6 +262,7 @@ fn otlp_settings(otlp: &OtlpConfig) -> OtlpSettings {
         max_body_bytes: otlp.max_body_bytes(),
         retention_seconds: otlp.retention_days * 86_400.0,
         keep_spans: otlp.retention_spans,
+        quiet_seconds: otlp.quiet_period_secs,
     }
 }
 

@@ -8,6 +8,7 @@ use crate::clock::now_seconds;
 use crate::evalset::{validate_eval_id, validate_eval_set_id, EvalCase};
 use crate::records::{session_eval_id, SessionsAdded, StoredCase};
 use crate::service::auth::actor::current_user;
+use crate::service::Services;
 use crate::store::{Store, StoreError};
 use crate::traces::sessions::{trace_session, TraceSession, CONTENT_SETTING};
 
@@ -22,6 +23,9 @@ pub enum AddSessionError {
     Incomplete(String),
     #[error("the spans of session `{0}` carry no messages: run the agent with {CONTENT_SETTING}")]
     NoContent(String),
+    /// Spans of it arrived within the receiver's quiet period: more may follow.
+    #[error("spans of session `{0}` are still arriving: try again in a few seconds")]
+    Arriving(String),
     /// The evalset has a case of that id and the caller did not ask to overwrite it.
     #[error("eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it")]
     EvalIdTaken { eval_set_id: String, eval_id: String },
@@ -40,7 +44,8 @@ impl DomainError for AddSessionError {
             AddSessionError::InvalidId(_)
             | AddSessionError::EmptySession(_)
             | AddSessionError::Incomplete(_)
-            | AddSessionError::NoContent(_) => ErrorKind::Invalid,
+            | AddSessionError::NoContent(_)
+            | AddSessionError::Arriving(_) => ErrorKind::Invalid,
             AddSessionError::NotFound(_) => ErrorKind::NotFound,
             AddSessionError::EvalIdTaken { .. } | AddSessionError::Conflict(_) => ErrorKind::Conflict,
             AddSessionError::Fault(_) => ErrorKind::Fault,
@@ -100,10 +105,14 @@ pub async fn add_session_to_eval_set(
 /// exactly as Add current session saves one run in Evalstudio: `add.session_id` is the spans'
 /// session id, `add.user` unused (the spans say who).
 pub async fn add_trace_session_to_eval_set(
-    store: &Store,
+    services: &Services,
     add: AddSession<'_>,
 ) -> Result<StoredCase, AddSessionError> {
-    let session = recorded_session(store, add.app, add.session_id).await?;
+    let store = &services.store;
+    let Recorded { session, arriving } = recorded_session(services, add.app, add.session_id).await?;
+    if arriving {
+        return Err(AddSessionError::Arriving(add.session_id.to_string()));
+    }
     if !session.complete {
         return Err(AddSessionError::Incomplete(add.session_id.to_string()));
     }
@@ -118,7 +127,7 @@ pub async fn add_trace_session_to_eval_set(
 /// Saves each recorded session as a case of `eval_set_id` (made first when it does not exist)
 /// named by [`session_eval_id`]; a session that cannot be saved is said and the others saved.
 pub async fn add_trace_sessions_to_eval_set(
-    store: &Store,
+    services: &Services,
     app: &str,
     eval_set_id: &str,
     session_ids: &[String],
@@ -141,7 +150,7 @@ pub async fn add_trace_sessions_to_eval_set(
             overwrite: false,
             create_eval_set: true,
         };
-        match add_trace_session_to_eval_set(store, add).await {
+        match add_trace_session_to_eval_set(services, add).await {
             Ok(stored) => outcome.added.push(stored.case.eval_id),
             Err(fault @ AddSessionError::Fault(_)) => return Err(fault),
             Err(refused) => outcome.refused.push((session_id.clone(), refused.to_string())),
@@ -150,12 +159,20 @@ pub async fn add_trace_sessions_to_eval_set(
     Ok(outcome)
 }
 
+/// A recorded session, and whether spans of it arrived within the receiver's quiet period
+/// (OTLP has no "trace complete": a session is taken as whole once none has for that long).
+pub struct Recorded {
+    pub session: TraceSession,
+    pub arriving: bool,
+}
+
 /// The session `session_id` of `app` as its spans tell it; NotFound when no span of it arrived.
 pub async fn recorded_session(
-    store: &Store,
+    services: &Services,
     app: &str,
     session_id: &str,
-) -> Result<TraceSession, AddSessionError> {
+) -> Result<Recorded, AddSessionError> {
+    let store = &services.store;
     let spans = store.session_spans(session_id).await?;
     let session = trace_session(session_id, &spans);
     if spans.is_empty() || session.origin.app_name != app {
@@ -163,7 +180,15 @@ pub async fn recorded_session(
             "no spans of session `{session_id}` of app `{app}` were received"
         )));
     }
-    Ok(session)
+    let quiet = services.otlp.as_ref().map_or(0.0, |otlp| otlp.quiet_seconds);
+    let last = store
+        .trace_session_received(session_id)
+        .await?
+        .unwrap_or_default();
+    Ok(Recorded {
+        session,
+        arriving: now_seconds() - last < quiet,
+    })
 }
 
 /// The checked evalset and eval ids (the evalset made first when asked).

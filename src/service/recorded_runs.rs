@@ -5,6 +5,7 @@
 //! It is scored first and stored whole after, so no run is left half-made; a recorded run never
 //! decides the case list's statuses, which say how the agent does when run.
 
+use super::add_session::{recorded_session, AddSessionError, Recorded};
 use super::eval_runs::{clean_label, EvalRunError};
 use super::run_plan::{run_config, stored_eval_set, RunMetrics};
 use super::run_summaries::save_case_runs;
@@ -14,9 +15,8 @@ use crate::clock::now_seconds;
 use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
 use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
-use crate::store::{BatchWrite, NewEvalRun, Store};
-use crate::traces::recorded_cases::{recorded_case, RecordedCase};
-use crate::traces::sessions::trace_session;
+use crate::store::{BatchWrite, NewEvalRun};
+use crate::traces::recorded_cases::{recorded_case, RecordedCase, Unscorable};
 use futures::StreamExt;
 
 /// Most sessions one request scores.
@@ -54,7 +54,7 @@ pub async fn score_recorded_sessions(
     let reference: Vec<EvalCase> = (0..reference.len()).map(|index| reference.case(index)).collect();
     let mut cases = Vec::with_capacity(session_ids.len());
     for id in &session_ids {
-        cases.push(recorded(store, &request.app_name, id, &reference).await?);
+        cases.push(recorded(services, &request.app_name, id, &reference).await?);
     }
     let expected = CompactEvalSet::of(&EvalSet {
         eval_set_id: request.eval_set_id.clone(),
@@ -95,17 +95,20 @@ pub async fn score_recorded_sessions(
 
 /// Session `id` of `app` as a case to score; NotFound when no span of it arrived.
 async fn recorded(
-    store: &Store,
+    services: &Services,
     app: &str,
     id: &str,
     reference: &[EvalCase],
 ) -> Result<RecordedCase, EvalRunError> {
-    let spans = store.session_spans(id).await?;
-    let session = trace_session(id, &spans);
-    if spans.is_empty() || session.origin.app_name != app {
-        return Err(EvalRunError::NotFound(format!(
-            "no spans of session `{id}` of app `{app}` were received"
-        )));
+    let Recorded { session, arriving } =
+        recorded_session(services, app, id)
+            .await
+            .map_err(|err| match err {
+                AddSessionError::Fault(fault) => EvalRunError::Fault(fault),
+                other => EvalRunError::NotFound(other.to_string()),
+            })?;
+    if arriving {
+        return Err(Unscorable::Arriving(id.to_string()).into());
     }
     Ok(recorded_case(&session, reference)?)
 }

@@ -1,8 +1,9 @@
 //! Production traces: the spans an agent's OpenTelemetry exporter sends to `/v1/traces`, stored
 //! as they arrive, and pruned to the `[otlp]` retention.
 
-use super::add_session::{recorded_session, AddSessionError};
+use super::add_session::{recorded_session, AddSessionError, Recorded};
 use super::errors::{DomainError, ErrorKind};
+use super::Services;
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::clock::now_seconds;
 use crate::evalset::Invocation;
@@ -10,7 +11,7 @@ use crate::records::{
     RecordedSessionsPage, RecordedTranscript, RecordedTurnView, TraceSessionFilter, TraceSessionSummary,
 };
 use crate::store::{Store, StoreError};
-use crate::traces::otlp::{decode_traces, decompress, traces_response};
+use crate::traces::otlp::{decode_log_users, decode_traces, decompress, traces_response};
 pub use crate::traces::otlp::{empty_response, status_body, Encoding, OtlpError};
 pub use crate::traces::sessions::CONTENT_SETTING;
 use std::borrow::Cow;
@@ -24,6 +25,8 @@ pub struct OtlpSettings {
     pub retention_seconds: f64,
     /// ... and so are all but the newest this many.
     pub keep_spans: i64,
+    /// A session is taken as whole once no span of it has arrived for this long.
+    pub quiet_seconds: f64,
 }
 
 /// A traces request as it arrived.
@@ -75,7 +78,23 @@ pub async fn ingest_traces(
     ))
 }
 
-/// Checks a logs or metrics request, which is accepted and dropped (ADK sends them beside its
+/// Reads a logs request for the users its records name (ADK's inference log events carry
+/// `user.id`), which the sessions of their traces take up; the rest of it is dropped. Answers
+/// the empty response an exporter expects.
+pub async fn ingest_logs(
+    store: &Store,
+    settings: Option<&OtlpSettings>,
+    request: &OtlpRequest<'_>,
+) -> Result<(Encoding, Vec<u8>), TraceError> {
+    let (encoding, body) = opened(settings, request)?;
+    let users = decode_log_users(&body, encoding)?;
+    if !users.is_empty() {
+        store.insert_trace_users(&users, now_seconds()).await?;
+    }
+    Ok((encoding, empty_response(encoding)))
+}
+
+/// Checks a metrics request, which is accepted and dropped (ADK sends them beside its
 /// traces): the answer an exporter expects, or why it is refused.
 pub fn accept_other_signal(
     settings: Option<&OtlpSettings>,
@@ -167,8 +186,11 @@ pub struct RecordedSession {
     pub session_id: String,
     pub app_name: String,
     pub user_id: String,
-    /// Whether every span of it has arrived.
+    /// Whether every span of it has arrived: no trace misses its root or a parent, and none
+    /// arrived within the receiver's quiet period.
     pub complete: bool,
+    /// Whether spans of it arrived within the quiet period: more may follow.
+    pub arriving: bool,
     /// Whether its spans carry no messages; `contentSetting` is what the agent needs then.
     pub content_missing: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -178,17 +200,18 @@ pub struct RecordedSession {
 
 /// The session `session_id` of `app` from its spans.
 pub async fn recorded_session_view(
-    store: &Store,
+    services: &Services,
     app: &str,
     session_id: &str,
 ) -> Result<RecordedSession, AddSessionError> {
-    let session = recorded_session(store, app, session_id).await?;
+    let Recorded { session, arriving } = recorded_session(services, app, session_id).await?;
     let case = session_to_eval_case(session_id, &session.origin, &session.turns, 0.0);
     Ok(RecordedSession {
         session_id: session.session_id,
         app_name: session.origin.app_name,
         user_id: session.origin.user_id,
-        complete: session.complete,
+        complete: session.complete && !arriving,
+        arriving,
         content_missing: session.content_missing,
         content_setting: session.content_missing.then_some(CONTENT_SETTING),
         invocations: case.conversation.unwrap_or_default(),
@@ -198,15 +221,16 @@ pub async fn recorded_session_view(
 /// The session `session_id` of `app` as the Traces page shows it: each turn's message and what
 /// the agent did, in the chat's own events.
 pub async fn recorded_transcript(
-    store: &Store,
+    services: &Services,
     app: &str,
     session_id: &str,
 ) -> Result<RecordedTranscript, AddSessionError> {
-    let session = recorded_session(store, app, session_id).await?;
+    let Recorded { session, arriving } = recorded_session(services, app, session_id).await?;
     Ok(RecordedTranscript {
         session_id: session.session_id,
         app: session.origin.app_name,
         complete: session.complete,
+        arriving,
         content_setting: session.content_missing.then(|| CONTENT_SETTING.to_string()),
         turns: session
             .turns

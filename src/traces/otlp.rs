@@ -3,6 +3,7 @@
 //! answers an exporter expects (a partial success naming what was refused, or a `Status`).
 
 use crate::records::{SpanEvent, SpanKind, SpanRecord, SpanStatus};
+use opentelemetry_proto::tonic::collector::logs::v1::ExportLogsServiceRequest;
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
@@ -150,6 +151,45 @@ pub fn decode_traces(body: &[u8], encoding: Encoding) -> Result<DecodedTraces, O
     }
     Ok(decoded)
 }
+
+/// The users log records name, by the trace they were written in: (trace id, user id). ADK puts
+/// `user.id` on its inference log events, never on a span; the rest of a log is not kept.
+pub fn decode_log_users(body: &[u8], encoding: Encoding) -> Result<Vec<(String, String)>, OtlpError> {
+    let request: ExportLogsServiceRequest = match encoding {
+        Encoding::Protobuf => Message::decode(body).map_err(|err| OtlpError::Malformed {
+            encoding: "protobuf",
+            detail: err.to_string(),
+        })?,
+        Encoding::Json => serde_json::from_slice(body).map_err(|err| OtlpError::Malformed {
+            encoding: "JSON",
+            detail: err.to_string(),
+        })?,
+    };
+    let records = request
+        .resource_logs
+        .into_iter()
+        .flat_map(|resource| resource.scope_logs)
+        .flat_map(|scope| scope.log_records);
+    let mut users: Vec<(String, String)> = records
+        .filter_map(|record| {
+            let trace = id(&record.trace_id, 16)?;
+            let user = record
+                .attributes
+                .iter()
+                .find(|pair| USER_KEYS.contains(&pair.key.as_str()))?;
+            match user.value.as_ref().map(value) {
+                Some(Value::String(user)) if !user.is_empty() => Some((trace, user)),
+                _ => None,
+            }
+        })
+        .collect();
+    users.sort();
+    users.dedup_by(|a, b| a.0 == b.0);
+    Ok(users)
+}
+
+/// The attributes that name the user: the conventions' `user.id`, and the older `enduser.id`.
+const USER_KEYS: [&str; 2] = ["user.id", "enduser.id"];
 
 /// Where a span came from: its resource and instrumentation scope.
 struct Origin<'a> {

@@ -244,3 +244,20 @@ fn answers_are_a_partial_success_only_when_spans_were_refused() {
     let status = RpcStatus::decode(&status_body(Encoding::Protobuf, "bad")[..]).unwrap();
     assert_eq!((status.code, status.message.as_str()), (INVALID_ARGUMENT, "bad"));
 }
+
+#[test]
+fn log_records_give_the_user_of_their_trace_and_nothing_else() {
+    let body = json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+        {"traceId": "ab".repeat(16), "spanId": "01".repeat(8), "eventName": "gen_ai.client.inference.operation.details",
+         "attributes": [{"key": "user.id", "value": {"stringValue": "alice"}}]},
+        {"traceId": "ab".repeat(16), "attributes": [{"key": "user.id", "value": {"stringValue": "alice"}}]},
+        {"traceId": "cd".repeat(16), "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}]},
+        {"attributes": [{"key": "user.id", "value": {"stringValue": "nobody's trace"}}]},
+    ]}]}]});
+    let users = decode_log_users(body.to_string().as_bytes(), Encoding::Json).unwrap();
+    assert_eq!(users, [("ab".repeat(16), "alice".to_string())]);
+    assert!(matches!(
+        decode_log_users(b"{\"resourceLogs\": 3}", Encoding::Json),
+        Err(OtlpError::Malformed { .. })
+    ));
+}

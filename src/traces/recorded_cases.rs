@@ -49,6 +49,8 @@ pub enum Unscorable {
     Empty(String),
     #[error("session `{0}` is missing spans (a trace without its root or a span's parent)")]
     Incomplete(String),
+    #[error("spans of session `{0}` are still arriving: try again in a few seconds")]
+    Arriving(String),
     #[error("the spans of session `{0}` carry no messages: run the agent with {setting}", setting = super::sessions::CONTENT_SETTING)]
     NoContent(String),
 }

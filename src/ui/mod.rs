@@ -151,6 +151,37 @@ pub fn short_time_seconds(seconds: f64) -> String {
     )
 }
 
+/// Day `days` since 1970-01-01 as `YYYY-MM-DD`.
+pub fn date_of_day(days: i64) -> String {
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The day count since 1970-01-01 of a `YYYY-MM-DD` date, if it is one.
+pub fn day_of_date(date: &str) -> Option<i64> {
+    let mut parts = date.trim().splitn(3, '-');
+    let year: i64 = parts.next()?.parse().ok()?;
+    let month: i64 = parts.next()?.parse().ok()?;
+    let day: i64 = parts.next()?.parse().ok()?;
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let yoe = year.rem_euclid(400);
+    let doy = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    // 2026-02-31 is not a date.
+    (date_of_day(days)
+        == format!(
+            "{:04}-{month:02}-{day:02}",
+            if month <= 2 { year + 1 } else { year }
+        ))
+    .then_some(days)
+}
+
 /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
@@ -188,6 +219,20 @@ mod tests {
             case_href("demo", "s", "a&b"),
             "/evalsets/demo/s/case?eval_id=a%26b"
         );
+    }
+
+    #[test]
+    fn dates_and_day_counts_convert_both_ways() {
+        assert_eq!(day_of_date("1970-01-01"), Some(0));
+        assert_eq!(day_of_date("2026-11-27"), Some(20_784));
+        assert_eq!(date_of_day(20_784), "2026-11-27");
+        assert_eq!(
+            day_of_date("2024-02-29").map(date_of_day).as_deref(),
+            Some("2024-02-29")
+        );
+        assert_eq!(day_of_date("2026-02-29"), None);
+        assert_eq!(day_of_date("2026-13-01"), None);
+        assert_eq!(day_of_date("yesterday"), None);
     }
 
     #[test]

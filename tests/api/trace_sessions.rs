@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 async fn app_with(request: &Value) -> TestApp {
-    let app = spawn_app_with_config("[otlp]\n").await;
+    let app = spawn_app_with_config("[otlp]\nquiet_period_secs = 0\n").await;
     let sent = app.post_json("/v1/traces", request).await;
     assert_eq!(sent.status(), StatusCode::OK);
     app.post_json("/apps/weather_agent/eval_sets/prod", &json!({}))
@@ -290,4 +290,114 @@ async fn scoring_refuses_unknown_incomplete_or_no_sessions_and_stores_no_run() {
     )
     .await;
     assert_eq!(app.get_json("/apps/weather_agent/eval_results").await, json!([]));
+}
+
+#[tokio::test]
+async fn a_session_is_whole_once_no_span_of_it_arrived_for_the_quiet_period() {
+    let app = spawn_app_with_config("[otlp]\nquiet_period_secs = 1\n").await;
+    app.post_json("/v1/traces", &otlp_request("adk_schema2", |_| {}))
+        .await;
+    app.post_json("/apps/weather_agent/eval_sets/prod", &json!({}))
+        .await;
+    let session = app.get_json("/apps/weather_agent/trace_sessions/s2").await;
+    assert_eq!(
+        (&session["complete"], &session["arriving"]),
+        (&json!(false), &json!(true))
+    );
+    let add = "/apps/weather_agent/eval_sets/prod/add_trace_session";
+    let body = json!({"sessionId": "s2", "evalId": "paris"});
+    let early = assert_error(app.post_json(add, &body).await, StatusCode::BAD_REQUEST).await;
+    assert!(
+        early["error"].as_str().unwrap().contains("still arriving"),
+        "{early}"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(app.post_json(add, &body).await.status(), StatusCode::OK);
+}
+
+/// The ids of the sessions `query` lists.
+async fn listed(app: &TestApp, query: &str) -> Vec<String> {
+    let sessions = app
+        .get_json(&format!("/apps/weather_agent/trace_sessions?{query}"))
+        .await;
+    let mut ids: Vec<String> = sessions
+        .as_array()
+        .unwrap_or_else(|| panic!("{sessions}"))
+        .iter()
+        .map(|s| s["session_id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test]
+async fn sessions_are_found_by_the_tool_they_called_a_text_and_when_they_started() {
+    let app = recorded().await;
+    // Schema 1's session, its tool renamed.
+    let renamed = otlp_request("adk_schema1", |span| {
+        let attributes = span["attributes"].as_object_mut().unwrap();
+        if attributes.contains_key("gen_ai.tool.name") {
+            attributes.insert("gen_ai.tool.name".into(), json!("get_time"));
+        }
+    });
+    app.post_json("/v1/traces", &renamed).await;
+    assert_eq!(listed(&app, "").await, ["s1", "s2"]);
+    assert_eq!(listed(&app, "tool=get_weather").await, ["s2"]);
+    assert_eq!(listed(&app, "tool=get_time").await, ["s1"]);
+    assert_eq!(listed(&app, "tool=nothing").await, Vec::<String>::new());
+    assert_eq!(listed(&app, "text=SUNNY").await, ["s1", "s2"], "any case");
+    assert_eq!(
+        listed(&app, "text=100%25").await,
+        Vec::<String>::new(),
+        "a % is itself"
+    );
+    let all = app.get_json("/apps/weather_agent/trace_sessions").await;
+    let start = |id: &str| {
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["session_id"] == id)
+            .unwrap()["started_unix_nano"]
+            .as_i64()
+            .unwrap() as f64
+            / 1e9
+    };
+    let (first, second) = if start("s1") < start("s2") {
+        ("s1", "s2")
+    } else {
+        ("s2", "s1")
+    };
+    assert_eq!(listed(&app, &format!("since={}", start(second))).await, [second]);
+    assert_eq!(listed(&app, &format!("until={}", start(second))).await, [first]);
+}
+
+#[tokio::test]
+async fn the_list_shows_the_tokens_spans_report_and_the_user_log_records_name() {
+    let app = spawn_app_with_config("[otlp]\nquiet_period_secs = 0\n").await;
+    let request = otlp_request("adk_schema2", |span| {
+        if span["name"].as_str().unwrap().starts_with("generate_content") {
+            let attributes = span["attributes"].as_object_mut().unwrap();
+            attributes.insert("gen_ai.usage.input_tokens".into(), json!(100));
+            attributes.insert("gen_ai.usage.output_tokens".into(), json!(20));
+        }
+    });
+    let trace_id = request["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"].clone();
+    // ADK's inference log event, sent before the spans of its trace.
+    let logs = json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{
+        "traceId": trace_id, "eventName": "gen_ai.client.inference.operation.details",
+        "attributes": [{"key": "user.id", "value": {"stringValue": "alice"}}],
+    }]}]}]});
+    assert_eq!(app.post_json("/v1/logs", &logs).await.status(), StatusCode::OK);
+    app.post_json("/v1/traces", &request).await;
+    let sessions = app.get_json("/apps/weather_agent/trace_sessions").await;
+    let listed = &sessions[0];
+    assert_eq!(
+        (
+            &listed["user_id"],
+            &listed["input_tokens"],
+            &listed["output_tokens"]
+        ),
+        (&json!("alice"), &json!(200), &json!(40)),
+        "{listed}"
+    );
 }

@@ -1,13 +1,14 @@
-//! OTLP/HTTP's receiver: `/v1/traces` stores what an agent's exporter sends; `/v1/logs` and
-//! `/v1/metrics`, which ADK sends beside it, are accepted and dropped. Answers are OTLP's own:
+//! OTLP/HTTP's receiver: `/v1/traces` stores what an agent's exporter sends; of `/v1/logs`,
+//! which ADK sends beside it, only the users its records name are kept; `/v1/metrics` is
+//! accepted and dropped. Answers are OTLP's own:
 //! the response message in the request's encoding, or a `google.rpc.Status` with a 4xx.
 
 use crate::access::Role::Ingest;
 use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::service::traces::{
-    accept_other_signal, empty_response, ingest_traces, status_body, Encoding, OtlpError, OtlpRequest,
-    TraceError,
+    accept_other_signal, empty_response, ingest_logs, ingest_traces, status_body, Encoding, OtlpError,
+    OtlpRequest, TraceError,
 };
 use axum::body::Bytes;
 use axum::extract::State;
@@ -19,13 +20,21 @@ use axum::response::{IntoResponse, Response};
 pub fn routes() -> Routes {
     Routes::new()
         .post("/v1/traces", Ingest, receive_traces)
-        .post("/v1/logs", Ingest, receive_other_signal)
+        .post("/v1/logs", Ingest, receive_logs)
         .post("/v1/metrics", Ingest, receive_other_signal)
 }
 
 async fn receive_traces(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let request = request(&headers, &body);
     match ingest_traces(&state.services.store, state.services.otlp.as_ref(), &request).await {
+        Ok((encoding, answer)) => answered(StatusCode::OK, encoding, answer),
+        Err(err) => refused(&request, err),
+    }
+}
+
+async fn receive_logs(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let request = request(&headers, &body);
+    match ingest_logs(&state.services.store, state.services.otlp.as_ref(), &request).await {
         Ok((encoding, answer)) => answered(StatusCode::OK, encoding, answer),
         Err(err) => refused(&request, err),
     }

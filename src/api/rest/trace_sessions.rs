@@ -41,6 +41,13 @@ struct Page {
     /// Only sessions with a span in error.
     #[serde(default)]
     errors: bool,
+    /// Only sessions that started at or after, and before (Unix seconds).
+    since: Option<f64>,
+    until: Option<f64>,
+    /// Only sessions that called this tool.
+    tool: Option<String>,
+    /// Only sessions with this text (any case) in a message, a tool's arguments or response.
+    text: Option<String>,
 }
 
 fn default_limit() -> i64 {
@@ -52,9 +59,14 @@ async fn list(
     Path(app): Path<String>,
     Query(page): Query<Page>,
 ) -> Result<Json<Vec<TraceSessionSummary>>, ApiError> {
+    let nanos = |seconds: f64| (seconds * 1e9) as i64;
     let filter = TraceSessionFilter {
         app: Some(app),
         errors_only: page.errors,
+        started_from: page.since.map(nanos),
+        started_before: page.until.map(nanos),
+        tool: page.tool.filter(|tool| !tool.is_empty()),
+        text: page.text.filter(|text| !text.is_empty()),
     };
     Ok(Json(
         list_trace_sessions(&state.services.store, &filter, page.offset, page.limit).await?,
@@ -66,7 +78,7 @@ async fn get(
     Path((app, session_id)): Path<(String, String)>,
 ) -> Result<Json<RecordedSession>, ApiError> {
     Ok(Json(
-        recorded_session_view(&state.services.store, &app, &session_id).await?,
+        recorded_session_view(&state.services, &app, &session_id).await?,
     ))
 }
 
@@ -88,7 +100,7 @@ async fn add(
 ) -> Result<Json<VersionedCase>, ApiError> {
     let request = request.ok_or_else(|| ApiError::bad_request("the body must be {sessionId, evalId}"))?;
     let stored = add_trace_session_to_eval_set(
-        &state.services.store,
+        &state.services,
         AddSession {
             app: &app,
             eval_set_id: &eval_set_id,

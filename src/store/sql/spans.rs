@@ -6,12 +6,14 @@ use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionFilter, Trace
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
 
-/// Most spans written by one statement (17 parameters each, well under SQLite's limit).
+/// Most spans written by one statement (20 parameters each, well under SQLite's limit).
 const SPANS_PER_INSERT: usize = 64;
 
 const COLUMNS: &str = "trace_id, span_id, parent_span_id, name, kind, start_unix_nano, end_unix_nano, \
      status, status_message, service_name, session_id, scope, attributes_json, events_json, resource_json, agent_name";
-const COLUMN_COUNT: usize = 16;
+/// What the receiver reads from a span's attributes for the list's columns and filters.
+const DERIVED: &str = "tool_name, input_tokens, output_tokens";
+const COLUMN_COUNT: usize = 19;
 
 impl SqlStore {
     /// Stores `spans` in one transaction, received at `at`; answers how many were new.
@@ -20,7 +22,7 @@ impl SqlStore {
         let mut inserted = 0;
         for chunk in spans.chunks(SPANS_PER_INSERT) {
             let sql = format!(
-                "INSERT INTO trace_spans (received_at, {COLUMNS}) VALUES {} \
+                "INSERT INTO trace_spans (received_at, {COLUMNS}, {DERIVED}) VALUES {} \
                  ON CONFLICT (trace_id, span_id) DO NOTHING",
                 shared_value_rows(chunk.len(), COLUMN_COUNT)
             );
@@ -49,6 +51,11 @@ impl SqlStore {
                             .get("gen_ai.agent.name")
                             .and_then(|name| name.as_str()),
                     );
+                let (input_tokens, output_tokens) = span.tokens();
+                insert = insert
+                    .bind(span.tool_name())
+                    .bind(input_tokens)
+                    .bind(output_tokens);
             }
             inserted += insert.execute(&mut *transaction).await?.rows_affected();
         }
@@ -60,6 +67,39 @@ impl SqlStore {
         }
         transaction.commit().await?;
         Ok(inserted)
+    }
+
+    /// Records the users log records name, by trace (the first word on a trace stands), and
+    /// the sessions of those traces take them up.
+    pub async fn insert_trace_users(&self, users: &[(String, String)], at: f64) -> StoreResult<()> {
+        let mut transaction = self.begin_write().await?;
+        for (trace_id, user_id) in users {
+            sqlx::query(
+                "INSERT INTO trace_users (trace_id, user_id, received_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (trace_id) DO NOTHING",
+            )
+            .bind(trace_id)
+            .bind(user_id)
+            .bind(at)
+            .execute(&mut *transaction)
+            .await?;
+        }
+        let traces: Vec<&str> = users.iter().map(|(trace, _)| trace.as_str()).collect();
+        for chunk in traces.chunks(IDS_PER_STATEMENT) {
+            refresh_sessions(&mut transaction, chunk).await?;
+        }
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// When the last span of session `session_id` arrived, if any did.
+    pub async fn trace_session_received(&self, session_id: &str) -> StoreResult<Option<f64>> {
+        Ok(
+            sqlx::query_scalar("SELECT last_received_at FROM trace_sessions WHERE session_id = $1")
+                .bind(session_id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// The spans of every trace with a span of session `session_id`, earliest first.
@@ -82,18 +122,23 @@ impl SqlStore {
         offset: i64,
         limit: i64,
     ) -> StoreResult<Vec<TraceSessionSummary>> {
-        let rows = sqlx::query(
-            "SELECT session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors \
-             FROM trace_sessions WHERE ($1 IS NULL OR app = $2) AND ($3 = 0 OR errors > 0) \
-             ORDER BY started_unix_nano DESC, session_id LIMIT $4 OFFSET $5",
-        )
-        .bind(filter.app.as_deref())
-        .bind(filter.app.as_deref())
-        .bind(i64::from(filter.errors_only))
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.pool)
-        .await?;
+        let (conditions, binds) = session_conditions(filter);
+        let sql = format!(
+            "SELECT session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors, \
+                 user_id, input_tokens, output_tokens, last_received_at \
+             FROM trace_sessions t WHERE {conditions} \
+             ORDER BY started_unix_nano DESC, session_id LIMIT ${} OFFSET ${}",
+            binds.len() + 1,
+            binds.len() + 2
+        );
+        let mut query = sqlx::query(&sql).persistent(false);
+        for bind in binds {
+            query = match bind {
+                Bound::Text(text) => query.bind(text),
+                Bound::Number(number) => query.bind(number),
+            };
+        }
+        let rows = query.bind(limit).bind(offset).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|row| {
                 Ok(TraceSessionSummary {
@@ -104,6 +149,10 @@ impl SqlStore {
                     turns: row.try_get("turns")?,
                     tool_calls: row.try_get("tool_calls")?,
                     errors: row.try_get("errors")?,
+                    user_id: row.try_get("user_id")?,
+                    input_tokens: row.try_get("input_tokens")?,
+                    output_tokens: row.try_get("output_tokens")?,
+                    last_received_at: row.try_get("last_received_at")?,
                 })
             })
             .collect()
@@ -140,6 +189,10 @@ impl SqlStore {
         .execute(&self.pool)
         .await?
         .rows_affected();
+        sqlx::query("DELETE FROM trace_users WHERE received_at < $1")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
         sqlx::query(
             "DELETE FROM trace_sessions WHERE NOT EXISTS \
              (SELECT 1 FROM trace_spans s WHERE s.session_id = trace_sessions.session_id)",
@@ -159,14 +212,19 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
     let places = numbered_places(1, trace_ids.len());
     let sql = format!(
         "INSERT INTO trace_sessions \
-             (session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors) \
+             (session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors, \
+              input_tokens, output_tokens, user_id, last_received_at) \
          SELECT m.session_id, \
              COALESCE((SELECT a.agent_name FROM trace_spans a WHERE a.session_id = m.session_id \
                  AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
                  MAX(s.service_name), 'unknown'), \
              MIN(s.start_unix_nano), MAX(s.end_unix_nano), COUNT(DISTINCT s.trace_id), \
              SUM(CASE WHEN s.name LIKE 'execute_tool%' THEN 1 ELSE 0 END), \
-             SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END) \
+             SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), \
+             SUM(s.input_tokens), SUM(s.output_tokens), \
+             (SELECT MAX(u.user_id) FROM trace_users u WHERE u.trace_id IN \
+                 (SELECT x.trace_id FROM trace_spans x WHERE x.session_id = m.session_id)), \
+             MAX(s.received_at) \
          FROM (SELECT DISTINCT session_id, trace_id FROM trace_spans WHERE session_id IN \
                  (SELECT DISTINCT session_id FROM trace_spans \
                   WHERE trace_id IN ({places}) AND session_id IS NOT NULL)) m \
@@ -174,7 +232,9 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
          WHERE true GROUP BY m.session_id \
          ON CONFLICT (session_id) DO UPDATE SET app = excluded.app, \
              started_unix_nano = excluded.started_unix_nano, ended_unix_nano = excluded.ended_unix_nano, \
-             turns = excluded.turns, tool_calls = excluded.tool_calls, errors = excluded.errors"
+             turns = excluded.turns, tool_calls = excluded.tool_calls, errors = excluded.errors, \
+             input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, \
+             user_id = excluded.user_id, last_received_at = excluded.last_received_at"
     );
     let mut refresh = sqlx::query(&sql).persistent(false);
     for trace_id in trace_ids {
@@ -182,6 +242,68 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
     }
     refresh.execute(&mut **transaction).await?;
     Ok(())
+}
+
+/// A value bound to a filter's placeholder.
+enum Bound {
+    Text(String),
+    Number(i64),
+}
+
+/// The WHERE clause of `filter` over `trace_sessions t`, and its values in placeholder order.
+/// A tool or text is looked for in every span of the session's traces (a tool's span may not
+/// name the session).
+fn session_conditions(filter: &TraceSessionFilter) -> (String, Vec<Bound>) {
+    let mut conditions = vec!["true".to_string()];
+    let mut binds = Vec::new();
+    let place = |bound: Bound, binds: &mut Vec<Bound>| {
+        binds.push(bound);
+        format!("${}", binds.len())
+    };
+    let in_session = "EXISTS (SELECT 1 FROM trace_spans m JOIN trace_spans s ON s.trace_id = m.trace_id \
+                      WHERE m.session_id = t.session_id AND";
+    if let Some(app) = &filter.app {
+        conditions.push(format!("app = {}", place(Bound::Text(app.clone()), &mut binds)));
+    }
+    if filter.errors_only {
+        conditions.push("errors > 0".into());
+    }
+    if let Some(from) = filter.started_from {
+        conditions.push(format!(
+            "started_unix_nano >= {}",
+            place(Bound::Number(from), &mut binds)
+        ));
+    }
+    if let Some(before) = filter.started_before {
+        conditions.push(format!(
+            "started_unix_nano < {}",
+            place(Bound::Number(before), &mut binds)
+        ));
+    }
+    if let Some(tool) = &filter.tool {
+        let tool = place(Bound::Text(tool.clone()), &mut binds);
+        conditions.push(format!("{in_session} s.tool_name = {tool})"));
+    }
+    if let Some(text) = &filter.text {
+        let pattern = place(Bound::Text(like_pattern(text)), &mut binds);
+        conditions.push(format!(
+            "{in_session} LOWER(s.attributes_json) LIKE {pattern} ESCAPE '\\')"
+        ));
+    }
+    (conditions.join(" AND "), binds)
+}
+
+/// `text` lowercased as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` escaped.
+/// JSON escapes a quote or a backslash in the stored attributes, so the text is looked for as
+/// JSON writes it.
+fn like_pattern(text: &str) -> String {
+    let json = serde_json::to_string(&text.to_lowercase()).expect("a string serialises");
+    let inner = &json[1..json.len() - 1];
+    let escaped = inner
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
 }
 
 fn span(row: &Row) -> StoreResult<SpanRecord> {

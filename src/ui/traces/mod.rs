@@ -2,51 +2,20 @@
 //! first; one opens as a transcript (`session`), and the ones ticked in an app's list are added
 //! or scored together (`selection`). The filters, the page and the session shown are in the URL.
 
+mod filters;
 mod selection;
 mod session;
 
 use crate::api::traces::list_recorded_sessions;
-use crate::records::{RecordedSessionsPage, TraceSessionFilter, TraceSessionSummary};
+use crate::records::{RecordedSessionsPage, TraceSessionSummary};
 use crate::ui::{encode_query_value, error_text, short_time_seconds, ErrorNote};
+use filters::{Filters, ListAddress};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 use selection::SelectionBar;
 use session::RecordedSession;
 use std::collections::BTreeSet;
-
-/// The list's filters and page, as the URL has them.
-#[derive(Clone, PartialEq)]
-struct ListAddress {
-    filter: TraceSessionFilter,
-    page: i64,
-}
-
-impl ListAddress {
-    fn of(query: &ParamsMap) -> ListAddress {
-        ListAddress {
-            filter: TraceSessionFilter {
-                app: query.get("app").filter(|app| !app.is_empty()),
-                errors_only: query.get("errors").is_some_and(|on| on == "1"),
-            },
-            page: query.get("page").and_then(|page| page.parse().ok()).unwrap_or(0),
-        }
-    }
-
-    fn href(&self) -> String {
-        let mut query = Vec::new();
-        if let Some(app) = &self.filter.app {
-            query.push(format!("app={}", encode_query_value(app)));
-        }
-        if self.filter.errors_only {
-            query.push("errors=1".to_string());
-        }
-        if self.page > 0 {
-            query.push(format!("page={}", self.page));
-        }
-        format!("/traces?{}", query.join("&"))
-    }
-}
 
 #[component]
 pub fn TracesPage() -> impl IntoView {
@@ -80,34 +49,7 @@ pub fn TracesPage() -> impl IntoView {
 /// The filters, a page of sessions and the way to the next.
 #[component]
 fn SessionsList(list: RecordedSessionsPage, at: ListAddress, query: Memo<ParamsMap>) -> impl IntoView {
-    let navigate = leptos_router::hooks::use_navigate();
-    // A filter changes the address as it is now, not as this list was drawn: a change made
-    // while the last one's list is still loading must keep it. (The page's query, which
-    // outlives this list.)
-    let go = move |change: &dyn Fn(&mut TraceSessionFilter)| {
-        let mut address = ListAddress::of(&query.read_untracked());
-        change(&mut address.filter);
-        address.page = 0;
-        navigate(&address.href(), Default::default());
-    };
-    let choose_app = {
-        let go = go.clone();
-        move |ev| {
-            let app = event_target_value(&ev);
-            go(&|filter| filter.app = (!app.is_empty()).then(|| app.clone()));
-        }
-    };
-    let toggle_errors = move |ev| {
-        let errors_only = event_target_checked(&ev);
-        go(&|filter| filter.errors_only = errors_only);
-    };
-    let chosen = at.filter.app.clone().unwrap_or_default();
     let selected = RwSignal::new(BTreeSet::<String>::new());
-    let apps = list
-        .apps
-        .iter()
-        .map(|app| view! { <option value=app.clone() selected=*app == chosen>{app.clone()}</option> })
-        .collect_view();
     let older = list.has_more.then(|| {
         ListAddress {
             page: at.page + 1,
@@ -123,14 +65,7 @@ fn SessionsList(list: RecordedSessionsPage, at: ListAddress, query: Memo<ParamsM
         .href()
     });
     view! {
-        <div class="toolbar trace-filters">
-            <label for="trace-app">"App"</label>
-            <select id="trace-app" on:change=choose_app>
-                <option value="" selected=chosen.is_empty()>"Every app"</option>
-                {apps}
-            </select>
-            <label><input type="checkbox" prop:checked=at.filter.errors_only on:change=toggle_errors /> " With errors only"</label>
-        </div>
+        <Filters at=at.clone() apps=list.apps query />
         {at.filter.app.clone().map(|app| view! { <SelectionBar app selected /> })}
         {if list.sessions.is_empty() {
             view! { <p class="muted">"No session matches."</p> }.into_any()
@@ -189,7 +124,7 @@ fn SessionsTable(
     view! {
         <table class="data-table trace-sessions">
             <thead>
-                <tr>{all}<th>"Session"</th><th>"App"</th><th>"Started"</th><th class="num">"Turns"</th><th class="num">"Tool calls"</th><th class="num">"Errors"</th><th class="num">"Duration"</th></tr>
+                <tr>{all}<th>"Session"</th><th>"App"</th><th>"User"</th><th>"Started"</th><th class="num">"Turns"</th><th class="num">"Tool calls"</th><th class="num">"Errors"</th><th class="num">"Duration"</th><th class="num">"Tokens in / out"</th></tr>
             </thead>
             <tbody>{body}</tbody>
         </table>
@@ -224,11 +159,25 @@ fn SessionRow(row: TraceSessionSummary, selected: Option<RwSignal<BTreeSet<Strin
             {tick}
             <td><a href=href class="mono">{row.session_id.clone()}</a></td>
             <td>{row.app.clone()}</td>
+            <td class="mono small">{row.user_id.clone().unwrap_or_else(|| "–".into())}</td>
             <td class="mono small">{short_time_seconds(row.started_unix_nano as f64 / 1e9)}</td>
             <td class="num">{row.turns}</td>
             <td class="num">{row.tool_calls}</td>
             <td class="num">{row.errors}</td>
             <td class="num">{format!("{seconds:.2} s")}</td>
+            <td class="num">{tokens(&row)}</td>
         </tr>
+    }
+}
+
+/// "1,204 / 310", or "–" when its spans reported no usage.
+fn tokens(row: &TraceSessionSummary) -> String {
+    match (row.input_tokens, row.output_tokens) {
+        (None, None) => "–".into(),
+        (input, output) => format!(
+            "{} / {}",
+            input.map_or("–".into(), |n| n.to_string()),
+            output.map_or("–".into(), |n| n.to_string())
+        ),
     }
 }

@@ -30,12 +30,16 @@ pub(super) fn RecordedSession(app: String, session_id: String) -> impl IntoView 
 
 #[component]
 fn TranscriptView(transcript: RecordedTranscript) -> impl IntoView {
-    let notes = (!transcript.complete)
-        .then(|| view! { <p class="note note-warning">"Some spans of this session have not arrived: it is incomplete."</p> });
+    let notes = if transcript.arriving {
+        Some(view! { <p class="note" role="status">"Spans of this session are still arriving: it can be added once none has for a few seconds. Reload to see it whole."</p> }.into_any())
+    } else {
+        (!transcript.complete)
+            .then(|| view! { <p class="note note-warning">"Some spans of this session have not arrived: it is incomplete."</p> }.into_any())
+    };
     let content = transcript.content_setting.clone().map(|setting| {
         view! { <p class="note note-warning">"Its spans carry no messages. Run the agent with " <code>{setting}</code> "."</p> }
     });
-    let addable = transcript.complete && transcript.content_setting.is_none();
+    let addable = transcript.complete && !transcript.arriving && transcript.content_setting.is_none();
     let turns = transcript
         .turns
         .into_iter()
