@@ -176,9 +176,9 @@ JS_EXPECTATIONS = [
 
 
 # Fields a recorded session's case may differ in from the chat's: times, the evalset version, the
-# app (the root agent's name, not the folder's), invocation ids (ADK's spans carry the workflow's,
-# its events the node's), and the user id (ADK sends it on log records only, not on spans).
-NORMALISED = ["creation_timestamp", "version", "session_input.app_name", "session_input.user_id",
+# app (the root agent's name, not the folder's), and invocation ids (ADK's spans carry the
+# workflow's, its events the node's). The user id, which ADK sends on log records only, must agree.
+NORMALISED = ["creation_timestamp", "version", "session_input.app_name",
               "conversation[].creation_timestamp", "conversation[].invocation_id"]
 
 
@@ -214,8 +214,9 @@ def folder_mode_case_pair(binary, agents, folder):
     shutil.copytree(agents, copy, ignore=shutil.ignore_patterns("__pycache__", "*.evalset.json"))
     port = free_port()
     endpoint = f"http://127.0.0.1:{port}"
+    # SPAN_AND_EVENT: the messages on spans, and the log events that name the user.
     env = dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=endpoint,
-               OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_ONLY")
+               OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_AND_EVENT")
     adk = str(pathlib.Path(sys.executable).parent / "adk")
     process = subprocess.Popen(
         [binary, "web", str(copy), "--addr", f"127.0.0.1:{port}", "--db", str(folder / "web.db"),
@@ -236,11 +237,12 @@ def folder_mode_case_pair(binary, agents, folder):
             status, _ = call(endpoint, "POST", "/run", {"appName": "weather", "userId": "u",
                                                         "sessionId": "chat-1", "newMessage": message})
             assert status == 200, status
-        # ADK exports in batches every few seconds: wait for both turns' traces.
+        # ADK exports in batches every few seconds: wait for both turns' traces, and the log
+        # records that name the user.
         deadline = time.time() + 60
         while time.time() < deadline:
             _, sessions = call(endpoint, "GET", "/apps/weather_agent/trace_sessions")
-            if sessions and sessions[0]["turns"] == 2:
+            if sessions and sessions[0]["turns"] == 2 and sessions[0]["user_id"]:
                 break
             time.sleep(0.5)
         for app in ("weather", "weather_agent"):

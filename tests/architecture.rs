@@ -55,8 +55,8 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // Roles and the signed-in user: plain data, browser too.
     ("access",   &[], PURE),
     ("store",    &["evalset", "records", "access", "agent", "eval", "clock"], &[WEB]),
-    // OTLP read into spans: pure, no I/O.
-    ("traces",   &["records", "agent"], PURE),
+    // OTLP read into spans, spans into sessions and cases to score: pure, no I/O.
+    ("traces",   &["records", "agent", "evalset"], PURE),
     // Children that die with Evalstudio (an MCP server, ADK's api_server).
     ("child",    &[], &[WEB]),
     // The user's agents folder on disk (folder mode): knows nothing of the store.
@@ -65,7 +65,8 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder", "traces"], &[WEB, STATUS]),
     // The faces: adapters over the services. `api` never reaches the store, not even its error.
     ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock"], &[]),
-    ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder"], &[]),
+    // `score` and `score-traces` score files with eval's and traces' pure code, no store.
+    ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder", "traces"], &[]),
     // The server opens the store and hands it to the services.
     ("server",   &["api", "app", "access", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder"], &[]),
     // Pages call server functions; they never reach the store or the services.

@@ -68,6 +68,24 @@ test('a recorded session is listed, opens as a transcript and is added to an eva
   await page.getByLabel('App').selectOption('weather_agent');
   await expect(page).toHaveURL(/app=weather_agent/);
   await expect(page).not.toHaveURL(/errors=1/);
+  // A tool it did not call hides it; one it did, and a word it said, keep it.
+  await page.getByLabel('Tool').fill('get_time');
+  await page.getByLabel('Tool').press('Enter');
+  await expect(page).toHaveURL(/tool=get_time/);
+  await expect(row).toHaveCount(0);
+  await page.getByLabel('Tool').fill('get_weather');
+  await page.getByLabel('Tool').press('Enter');
+  await expect(row).toContainText('weather_agent');
+  await page.getByLabel('Text').fill('paris');
+  await page.getByLabel('Text').press('Enter');
+  await expect(page).toHaveURL(/text=paris/);
+  await expect(row).toContainText('weather_agent');
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel('To', { exact: true }).fill('2020-01-01');
+  await expect(page).toHaveURL(/to=2020-01-01/);
+  await expect(row).toHaveCount(0);
+  await page.getByLabel('To', { exact: true }).fill(today);
+  await expect(row).toContainText('weather_agent');
   await row.getByRole('link', { name: session }).click();
 
   const recorded = page.getByRole('region', { name: 'Recorded session' });

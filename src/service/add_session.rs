@@ -174,20 +174,21 @@ pub async fn recorded_session(
 ) -> Result<Recorded, AddSessionError> {
     let store = &services.store;
     let spans = store.session_spans(session_id).await?;
-    let session = trace_session(session_id, &spans);
-    if spans.is_empty() || session.origin.app_name != app {
+    let mut session = trace_session(session_id, &spans);
+    let summary = store.trace_session_summary(session_id).await?;
+    let Some(summary) = summary.filter(|_| !spans.is_empty() && session.origin.app_name == app) else {
         return Err(AddSessionError::NotFound(format!(
             "no spans of session `{session_id}` of app `{app}` were received"
         )));
+    };
+    // The user the log records named, which the spans do not.
+    if let Some(user) = summary.user_id {
+        session.origin.user_id = user;
     }
     let quiet = services.otlp.as_ref().map_or(0.0, |otlp| otlp.quiet_seconds);
-    let last = store
-        .trace_session_received(session_id)
-        .await?
-        .unwrap_or_default();
     Ok(Recorded {
         session,
-        arriving: now_seconds() - last < quiet,
+        arriving: now_seconds() - summary.last_received_at < quiet,
     })
 }
 

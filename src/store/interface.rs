@@ -180,7 +180,7 @@ pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> St
 pub async fn insert_spans(&self, spans: &[SpanRecord], at: f64) -> StoreResult<u64>;
 pub async fn session_spans(&self, session_id: &str) -> StoreResult<Vec<SpanRecord>>;
 pub async fn insert_trace_users(&self, users: &[(String, String)], at: f64) -> StoreResult<()>;
-pub async fn trace_session_received(&self, session_id: &str) -> StoreResult<Option<f64>>;
+pub async fn trace_session_summary(&self, session_id: &str) -> StoreResult<Option<TraceSessionSummary>>;
 pub async fn trace_sessions(&self, filter: &TraceSessionFilter, offset: i64, limit: i64) -> StoreResult<Vec<TraceSessionSummary>>;
 pub async fn trace_apps(&self) -> StoreResult<Vec<String>>;
 pub async fn span_count(&self) -> StoreResult<i64>;

@@ -92,14 +92,15 @@ impl SqlStore {
         Ok(())
     }
 
-    /// When the last span of session `session_id` arrived, if any did.
-    pub async fn trace_session_received(&self, session_id: &str) -> StoreResult<Option<f64>> {
-        Ok(
-            sqlx::query_scalar("SELECT last_received_at FROM trace_sessions WHERE session_id = $1")
-                .bind(session_id)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
+    /// The list's row of session `session_id`, if a span of it arrived.
+    pub async fn trace_session_summary(&self, session_id: &str) -> StoreResult<Option<TraceSessionSummary>> {
+        let row = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM trace_sessions WHERE session_id = $1"
+        ))
+        .bind(session_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(summary).transpose()
     }
 
     /// The spans of every trace with a span of session `session_id`, earliest first.
@@ -124,9 +125,7 @@ impl SqlStore {
     ) -> StoreResult<Vec<TraceSessionSummary>> {
         let (conditions, binds) = session_conditions(filter);
         let sql = format!(
-            "SELECT session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, errors, \
-                 user_id, input_tokens, output_tokens, last_received_at \
-             FROM trace_sessions t WHERE {conditions} \
+            "SELECT {SUMMARY_COLUMNS} FROM trace_sessions t WHERE {conditions} \
              ORDER BY started_unix_nano DESC, session_id LIMIT ${} OFFSET ${}",
             binds.len() + 1,
             binds.len() + 2
@@ -139,23 +138,7 @@ impl SqlStore {
             };
         }
         let rows = query.bind(limit).bind(offset).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|row| {
-                Ok(TraceSessionSummary {
-                    session_id: row.try_get("session_id")?,
-                    app: row.try_get("app")?,
-                    started_unix_nano: row.try_get("started_unix_nano")?,
-                    ended_unix_nano: row.try_get("ended_unix_nano")?,
-                    turns: row.try_get("turns")?,
-                    tool_calls: row.try_get("tool_calls")?,
-                    errors: row.try_get("errors")?,
-                    user_id: row.try_get("user_id")?,
-                    input_tokens: row.try_get("input_tokens")?,
-                    output_tokens: row.try_get("output_tokens")?,
-                    last_received_at: row.try_get("last_received_at")?,
-                })
-            })
-            .collect()
+        rows.iter().map(summary).collect()
     }
 
     /// The apps of the recorded sessions, by name.
@@ -304,6 +287,25 @@ fn like_pattern(text: &str) -> String {
         .replace('%', "\\%")
         .replace('_', "\\_");
     format!("%{escaped}%")
+}
+
+const SUMMARY_COLUMNS: &str = "session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, \
+     errors, user_id, input_tokens, output_tokens, last_received_at";
+
+fn summary(row: &Row) -> StoreResult<TraceSessionSummary> {
+    Ok(TraceSessionSummary {
+        session_id: row.try_get("session_id")?,
+        app: row.try_get("app")?,
+        started_unix_nano: row.try_get("started_unix_nano")?,
+        ended_unix_nano: row.try_get("ended_unix_nano")?,
+        turns: row.try_get("turns")?,
+        tool_calls: row.try_get("tool_calls")?,
+        errors: row.try_get("errors")?,
+        user_id: row.try_get("user_id")?,
+        input_tokens: row.try_get("input_tokens")?,
+        output_tokens: row.try_get("output_tokens")?,
+        last_received_at: row.try_get("last_received_at")?,
+    })
 }
 
 fn span(row: &Row) -> StoreResult<SpanRecord> {

@@ -89,7 +89,8 @@ fn NoTraces() -> impl IntoView {
             <p>
                 "Add an " <code>"[otlp]"</code> " table to evalstudio.toml, then run your agent with "
                 <code>"OTEL_EXPORTER_OTLP_ENDPOINT"</code> " set to this server's address and "
-                <code>"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY"</code> "."
+                <code>"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_AND_EVENT"</code>
+                " (" <code>"SPAN_ONLY"</code> " records what was said but not who said it)."
             </p>
         </div>
     }
@@ -119,7 +120,7 @@ fn SessionsTable(
                 }));
             }
         };
-        view! { <th class="tick"><input type="checkbox" aria-label="Select every session on this page" prop:checked=every on:change=toggle /></th> }
+        view! { <th class="select"><input type="checkbox" aria-label="Select every session on this page" prop:checked=every on:change=toggle /></th> }
     });
     view! {
         <table class="data-table trace-sessions">
@@ -152,13 +153,13 @@ fn SessionRow(row: TraceSessionSummary, selected: Option<RwSignal<BTreeSet<Strin
                 if on { s.insert(id.clone()); } else { s.remove(&id); }
             });
         };
-        view! { <td class="tick"><input type="checkbox" aria-label=label prop:checked=ticked on:change=toggle /></td> }
+        view! { <td class="select"><input type="checkbox" aria-label=label prop:checked=ticked on:change=toggle /></td> }
     });
     view! {
         <tr>
             {tick}
             <td><a href=href class="mono">{row.session_id.clone()}</a></td>
-            <td>{row.app.clone()}</td>
+            <td class="app-name">{row.app.clone()}</td>
             <td class="mono small">{row.user_id.clone().unwrap_or_else(|| "–".into())}</td>
             <td class="mono small">{short_time_seconds(row.started_unix_nano as f64 / 1e9)}</td>
             <td class="num">{row.turns}</td>
