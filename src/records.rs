@@ -606,6 +606,19 @@ impl SpanRecord {
             .and_then(|name| name.as_str())
     }
 
+    /// What was said and sent in the span, lowercased, for the Traces list's text filter: the
+    /// string values of its messages, tool arguments and results (JSON held as text read
+    /// first), without their keys. None when it has none.
+    pub fn search_text(&self) -> Option<String> {
+        let mut texts = Vec::new();
+        for key in CONTENT_KEYS {
+            if let Some(value) = self.attributes.get(*key) {
+                string_leaves(value, &mut texts);
+            }
+        }
+        (!texts.is_empty()).then(|| texts.join("\n").to_lowercase())
+    }
+
     /// The tokens a model call used, as the GenAI conventions report them
     /// (`gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`).
     pub fn tokens(&self) -> (Option<i64>, Option<i64>) {
@@ -619,6 +632,35 @@ impl SpanRecord {
             count("gen_ai.usage.input_tokens"),
             count("gen_ai.usage.output_tokens"),
         )
+    }
+}
+
+/// The attributes that carry what was said and sent: the GenAI conventions', ADK's schema 1,
+/// OpenInference's.
+const CONTENT_KEYS: &[&str] = &[
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+    "gcp.vertex.agent.llm_request",
+    "gcp.vertex.agent.llm_response",
+    "gcp.vertex.agent.tool_call_args",
+    "gcp.vertex.agent.tool_response",
+    "input.value",
+    "output.value",
+];
+
+/// The strings in `value`, a string holding JSON read as that JSON.
+fn string_leaves(value: &serde_json::Value, texts: &mut Vec<String>) {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(inner @ (Value::Object(_) | Value::Array(_))) => string_leaves(&inner, texts),
+            _ => texts.push(text.clone()),
+        },
+        Value::Array(items) => items.iter().for_each(|item| string_leaves(item, texts)),
+        Value::Object(fields) => fields.values().for_each(|field| string_leaves(field, texts)),
+        Value::Number(_) | Value::Bool(_) | Value::Null => {}
     }
 }
 

@@ -6,12 +6,19 @@
 ALTER TABLE trace_spans ADD COLUMN tool_name TEXT;
 ALTER TABLE trace_spans ADD COLUMN input_tokens BIGINT;
 ALTER TABLE trace_spans ADD COLUMN output_tokens BIGINT;
+-- what was said and sent, lowercased, for the text filter (spans stored before: NULL, and the
+-- filter reads their attributes instead)
+ALTER TABLE trace_spans ADD COLUMN search_text TEXT;
+-- json, not jsonb: it takes any text serde wrote (jsonb refuses \u0000); counts beyond
+-- BIGINT are left out.
 UPDATE trace_spans SET
-    tool_name = attributes_json::jsonb ->> 'gen_ai.tool.name',
-    input_tokens = CASE WHEN jsonb_typeof(attributes_json::jsonb -> 'gen_ai.usage.input_tokens') = 'number'
-        THEN (attributes_json::jsonb ->> 'gen_ai.usage.input_tokens')::NUMERIC::BIGINT END,
-    output_tokens = CASE WHEN jsonb_typeof(attributes_json::jsonb -> 'gen_ai.usage.output_tokens') = 'number'
-        THEN (attributes_json::jsonb ->> 'gen_ai.usage.output_tokens')::NUMERIC::BIGINT END;
+    tool_name = attributes_json::json ->> 'gen_ai.tool.name',
+    input_tokens = CASE WHEN json_typeof(attributes_json::json -> 'gen_ai.usage.input_tokens') = 'number' THEN
+        CASE WHEN abs((attributes_json::json ->> 'gen_ai.usage.input_tokens')::NUMERIC) < 9e18
+        THEN (attributes_json::json ->> 'gen_ai.usage.input_tokens')::NUMERIC::BIGINT END END,
+    output_tokens = CASE WHEN json_typeof(attributes_json::json -> 'gen_ai.usage.output_tokens') = 'number' THEN
+        CASE WHEN abs((attributes_json::json ->> 'gen_ai.usage.output_tokens')::NUMERIC) < 9e18
+        THEN (attributes_json::json ->> 'gen_ai.usage.output_tokens')::NUMERIC::BIGINT END END;
 CREATE INDEX trace_spans_by_tool ON trace_spans (tool_name, trace_id) WHERE tool_name IS NOT NULL;
 
 CREATE TABLE trace_users (
@@ -24,5 +31,10 @@ ALTER TABLE trace_sessions ADD COLUMN input_tokens BIGINT;
 ALTER TABLE trace_sessions ADD COLUMN output_tokens BIGINT;
 ALTER TABLE trace_sessions ADD COLUMN user_id TEXT;
 ALTER TABLE trace_sessions ADD COLUMN last_received_at DOUBLE PRECISION NOT NULL DEFAULT 0;
-UPDATE trace_sessions SET last_received_at = COALESCE(
-    (SELECT MAX(s.received_at) FROM trace_spans s WHERE s.session_id = trace_sessions.session_id), 0);
+UPDATE trace_sessions SET
+    last_received_at = COALESCE(
+        (SELECT MAX(s.received_at) FROM trace_spans s WHERE s.session_id = trace_sessions.session_id), 0),
+    input_tokens = (SELECT SUM(s.input_tokens) FROM trace_spans s WHERE s.trace_id IN
+        (SELECT m.trace_id FROM trace_spans m WHERE m.session_id = trace_sessions.session_id)),
+    output_tokens = (SELECT SUM(s.output_tokens) FROM trace_spans s WHERE s.trace_id IN
+        (SELECT m.trace_id FROM trace_spans m WHERE m.session_id = trace_sessions.session_id));

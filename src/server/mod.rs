@@ -23,10 +23,19 @@ use axum::response::Response;
 use axum::serve::ListenerExt;
 use axum::{Extension, Router};
 use leptos::config::LeptosOptions;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// The app's pages, listed once per process. Listing them runs the app with resource loading
+/// suppressed process-wide (leptos_server's `SuppressResourceLoad`): a page another server of
+/// the same process rendered meanwhile would wait forever for its data (leptos #4773), which
+/// the API tests, many servers in one process, ran into.
+fn page_routes() -> Vec<AxumRouteListing> {
+    static ROUTES: OnceLock<Vec<AxumRouteListing>> = OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
 
 /// Default request body limit: imports of large evalsets fit, accidents do not.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
@@ -103,7 +112,7 @@ pub fn router_with(
         },
     };
     let pages = Router::new()
-        .leptos_routes(&state, generate_route_list(App), {
+        .leptos_routes(&state, page_routes(), {
             let options = state.leptos_options.clone();
             move || shell(options.clone())
         })

@@ -153,6 +153,11 @@ pub async fn add_trace_sessions_to_eval_set(
         match add_trace_session_to_eval_set(services, add).await {
             Ok(stored) => outcome.added.push(stored.case.eval_id),
             Err(fault @ AddSessionError::Fault(_)) => return Err(fault),
+            // Said as the page can act on it: there is no overwrite there.
+            Err(AddSessionError::EvalIdTaken { eval_set_id, eval_id }) => outcome.refused.push((
+                session_id.clone(),
+                format!("eval set `{eval_set_id}` already has a case `{eval_id}`"),
+            )),
             Err(refused) => outcome.refused.push((session_id.clone(), refused.to_string())),
         }
     }

@@ -43,7 +43,8 @@ pub async fn score_recorded_sessions(
     }
     let label = clean_label(request.label.as_deref())?;
     let mut session_ids = request.session_ids;
-    session_ids.dedup();
+    let mut seen = std::collections::HashSet::new();
+    session_ids.retain(|id| seen.insert(id.clone()));
     match session_ids.len() {
         0 => return Err(EvalRunError::NoSessions),
         n if n > MAX_RECORDED_SESSIONS => return Err(EvalRunError::TooManySessions(n)),

@@ -7,6 +7,7 @@
 use super::sessions::TraceSession;
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::evalset::{EvalCase, Invocation};
+use crate::records::session_eval_id;
 
 /// One recorded session, ready to score.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +28,7 @@ pub struct Matched {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchedBy {
-    /// The case's eval id is the session's id.
+    /// The case's eval id is the session's id, or the one Add to evalset names it by.
     EvalId,
     /// The case's first user message is the session's, word for word, over as many turns.
     FirstUserMessage,
@@ -113,9 +114,11 @@ fn matching_case<'a>(
     reference: &'a [EvalCase],
 ) -> Option<(&'a EvalCase, MatchedBy)> {
     let same_turns = |case: &EvalCase| case.conversation.as_ref().map(Vec::len) == Some(actual.len());
+    // Its id, or the id Add to evalset names it by.
+    let saved_as = session_eval_id(session_id);
     if let Some(case) = reference
         .iter()
-        .find(|case| case.eval_id == session_id && same_turns(case))
+        .find(|case| (case.eval_id == session_id || case.eval_id == saved_as) && same_turns(case))
     {
         return Some((case, MatchedBy::EvalId));
     }

@@ -111,3 +111,16 @@ fn spans_group_into_the_sessions_their_traces_name() {
     );
     assert_eq!(trace_session(id, grouped).turns.len(), 1);
 }
+
+#[test]
+fn the_case_add_to_evalset_saved_the_session_as_is_its_reference() {
+    let cases = [
+        reference("other", "What's the weather in Paris?", 1),
+        reference("session_s2", "Something else", 1),
+    ];
+    let matched = recorded_case(&session(), &cases).unwrap().matched.unwrap();
+    assert_eq!(
+        (matched.eval_id.as_str(), matched.by),
+        ("session_s2", MatchedBy::EvalId)
+    );
+}

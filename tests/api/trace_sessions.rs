@@ -351,6 +351,16 @@ async fn sessions_are_found_by_the_tool_they_called_a_text_and_when_they_started
         Vec::<String>::new(),
         "a % is itself"
     );
+    assert_eq!(
+        listed(&app, "text=What%27s%20the").await,
+        ["s1", "s2"],
+        "as the user wrote it"
+    );
+    assert_eq!(
+        listed(&app, "text=role").await,
+        Vec::<String>::new(),
+        "keys are not text"
+    );
     let all = app.get_json("/apps/weather_agent/trace_sessions").await;
     let start = |id: &str| {
         all.as_array()

@@ -5,7 +5,7 @@ use super::runs::FAILED_CASE_RUN;
 use super::{dialect, Conn, Row, SqlStore};
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
 use crate::records::{
-    CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, StoredCase,
+    CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, RunOrigin, StoredCase,
 };
 use crate::store::{corrupt, CaseRow, ImportMode, StoreError, StoreResult};
 use futures::TryStreamExt;
@@ -227,14 +227,15 @@ impl SqlStore {
         let per_page = per_page.clamp(1, 500);
         let text = query.text.trim().to_lowercase();
         // FIND rather than LIKE: the user's text may hold % or _. The failed filter reads
-        // the evalset's latest run. Numbered parameters: each value is bound once.
+        // the evalset's latest run (of its agent, not of recorded sessions). Numbered parameters: each value is bound once.
         let matches = format!(
             "eval_set_row = $1 AND ($2 = '' OR {find}(lower(eval_id), $2) > 0 \
              OR {find}(lower(first_user_message), $2) > 0 OR {find}(lower(tool_names), $2) > 0) \
              AND (NOT $3 OR eval_id IN (SELECT eval_id FROM eval_run_cases WHERE run_row = \
-             (SELECT id FROM eval_runs WHERE app_name = $4 AND eval_set_id = $5 \
+             (SELECT id FROM eval_runs WHERE app_name = $4 AND eval_set_id = $5 AND origin <> '{recorded}' \
              ORDER BY created_at DESC, id DESC LIMIT 1) AND {failed}))",
             failed = FAILED_CASE_RUN.as_str(),
+            recorded = RunOrigin::Recorded.as_str(),
             find = dialect::FIND,
         );
         let filter = (set_row, text.as_str(), query.failed_last_run, app, eval_set_id);

@@ -1,19 +1,19 @@
 //! Spans from the OTLP receiver: stored as they arrive (a span sent twice is kept once), with a
 //! row per session kept beside them, read back by session, and pruned to the retention setting.
 
-use super::{numbered_places, shared_value_rows, Row, SqlStore, Transaction};
+use super::{dialect, numbered_places, shared_value_rows, Row, SqlStore, Transaction};
 use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionFilter, TraceSessionSummary};
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
 
-/// Most spans written by one statement (20 parameters each, well under SQLite's limit).
+/// Most spans written by one statement (21 parameters each, well under SQLite's limit).
 const SPANS_PER_INSERT: usize = 64;
 
 const COLUMNS: &str = "trace_id, span_id, parent_span_id, name, kind, start_unix_nano, end_unix_nano, \
      status, status_message, service_name, session_id, scope, attributes_json, events_json, resource_json, agent_name";
 /// What the receiver reads from a span's attributes for the list's columns and filters.
-const DERIVED: &str = "tool_name, input_tokens, output_tokens";
-const COLUMN_COUNT: usize = 19;
+const DERIVED: &str = "tool_name, input_tokens, output_tokens, search_text";
+const COLUMN_COUNT: usize = 20;
 
 impl SqlStore {
     /// Stores `spans` in one transaction, received at `at`; answers how many were new.
@@ -55,7 +55,8 @@ impl SqlStore {
                 insert = insert
                     .bind(span.tool_name())
                     .bind(input_tokens)
-                    .bind(output_tokens);
+                    .bind(output_tokens)
+                    .bind(span.search_text());
             }
             inserted += insert.execute(&mut *transaction).await?.rows_affected();
         }
@@ -268,25 +269,15 @@ fn session_conditions(filter: &TraceSessionFilter) -> (String, Vec<Bound>) {
         conditions.push(format!("{in_session} s.tool_name = {tool})"));
     }
     if let Some(text) = &filter.text {
-        let pattern = place(Bound::Text(like_pattern(text)), &mut binds);
+        // FIND rather than LIKE: the text may hold % or _. Spans stored before the search text
+        // was kept are looked for in their attributes.
+        let text = place(Bound::Text(text.to_lowercase()), &mut binds);
         conditions.push(format!(
-            "{in_session} LOWER(s.attributes_json) LIKE {pattern} ESCAPE '\\')"
+            "{in_session} {find}(COALESCE(s.search_text, LOWER(s.attributes_json)), {text}) > 0)",
+            find = dialect::FIND
         ));
     }
     (conditions.join(" AND "), binds)
-}
-
-/// `text` lowercased as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` escaped.
-/// JSON escapes a quote or a backslash in the stored attributes, so the text is looked for as
-/// JSON writes it.
-fn like_pattern(text: &str) -> String {
-    let json = serde_json::to_string(&text.to_lowercase()).expect("a string serialises");
-    let inner = &json[1..json.len() - 1];
-    let escaped = inner
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{escaped}%")
 }
 
 const SUMMARY_COLUMNS: &str = "session_id, app, started_unix_nano, ended_unix_nano, turns, tool_calls, \

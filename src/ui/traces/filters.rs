@@ -9,6 +9,11 @@ use leptos_router::params::ParamsMap;
 /// Nanoseconds in a day.
 const DAY: i64 = 86_400_000_000_000;
 
+/// The start of day `day` in Unix nanoseconds; none past what they count (the year 2262).
+fn start_of(day: i64) -> Option<i64> {
+    day.checked_mul(DAY)
+}
+
 /// The list's filters and page, as the URL has them.
 #[derive(Clone, PartialEq)]
 pub(super) struct ListAddress {
@@ -29,9 +34,9 @@ impl ListAddress {
             filter: TraceSessionFilter {
                 app: text("app"),
                 errors_only: query.get("errors").is_some_and(|on| on == "1"),
-                started_from: day("from").map(|day| day * DAY),
+                started_from: day("from").and_then(start_of),
                 // The last day is kept whole.
-                started_before: day("to").map(|day| (day + 1) * DAY),
+                started_before: day("to").and_then(|day| start_of(day + 1)),
                 tool: text("tool"),
                 text: text("text"),
             },

@@ -7,7 +7,7 @@ mod selection;
 mod session;
 
 use crate::api::traces::list_recorded_sessions;
-use crate::records::{RecordedSessionsPage, TraceSessionSummary};
+use crate::records::{RecordedSessionsPage, TraceSessionFilter, TraceSessionSummary};
 use crate::ui::{encode_query_value, error_text, short_time_seconds, ErrorNote};
 use filters::{Filters, ListAddress};
 use leptos::prelude::*;
@@ -26,6 +26,17 @@ pub fn TracesPage() -> impl IntoView {
         Some((query.get("app")?, query.get("session")?))
     };
     let sessions = Resource::new(address, |at| list_recorded_sessions(at.filter, at.page));
+    // Kept while a session is opened or another page read; a case or a run is of one app, so
+    // another app starts afresh.
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let app = Memo::new(move |_| address().filter.app);
+    Effect::new(move |before: Option<Option<String>>| {
+        let now = app.get();
+        if before.is_some_and(|before| before != now) {
+            selected.set(BTreeSet::new());
+        }
+        now
+    });
     view! {
         <div class="page-header">
             <div>
@@ -37,7 +48,8 @@ pub fn TracesPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match sessions.await {
                     Ok(list) if list.sessions.is_empty() && list.apps.is_empty() => view! { <NoTraces /> }.into_any(),
-                    Ok(list) => view! { <SessionsList list at=address() query /> }.into_any(),
+                    // The list as its address was (opening a session changes the query, not it).
+                    Ok(list) => view! { <SessionsList list at=untrack(address) query selected /> }.into_any(),
                     Err(err) => view! { <ErrorNote message=error_text(&err) /> }.into_any(),
                 }
             })}
@@ -48,8 +60,12 @@ pub fn TracesPage() -> impl IntoView {
 
 /// The filters, a page of sessions and the way to the next.
 #[component]
-fn SessionsList(list: RecordedSessionsPage, at: ListAddress, query: Memo<ParamsMap>) -> impl IntoView {
-    let selected = RwSignal::new(BTreeSet::<String>::new());
+fn SessionsList(
+    list: RecordedSessionsPage,
+    at: ListAddress,
+    query: Memo<ParamsMap>,
+    selected: RwSignal<BTreeSet<String>>,
+) -> impl IntoView {
     let older = list.has_more.then(|| {
         ListAddress {
             page: at.page + 1,
@@ -72,7 +88,7 @@ fn SessionsList(list: RecordedSessionsPage, at: ListAddress, query: Memo<ParamsM
         } else {
             // Sessions are ticked within one app's list: a case or a run belongs to one app.
             let selectable = at.filter.app.is_some().then_some(selected);
-            view! { <SessionsTable rows=list.sessions selected=selectable /> }.into_any()
+            view! { <SessionsTable rows=list.sessions selected=selectable at=at.clone() /> }.into_any()
         }}
         <nav class="pager" aria-label="Pages of sessions">
             {newer.map(|href| view! { <a href=href>"← Newer"</a> })}
@@ -100,11 +116,15 @@ fn NoTraces() -> impl IntoView {
 fn SessionsTable(
     rows: Vec<TraceSessionSummary>,
     selected: Option<RwSignal<BTreeSet<String>>>,
+    at: ListAddress,
 ) -> impl IntoView {
     let on_page: Vec<String> = rows.iter().map(|row| row.session_id.clone()).collect();
     let body = rows
         .into_iter()
-        .map(|row| view! { <SessionRow row selected /> })
+        .map(|row| {
+            let href = opened_href(&at, &row);
+            view! { <SessionRow row selected href /> }
+        })
         .collect_view();
     let all = selected.map(|selected| {
         let every = {
@@ -133,12 +153,11 @@ fn SessionsTable(
 }
 
 #[component]
-fn SessionRow(row: TraceSessionSummary, selected: Option<RwSignal<BTreeSet<String>>>) -> impl IntoView {
-    let href = format!(
-        "/traces?app={}&session={}",
-        encode_query_value(&row.app),
-        encode_query_value(&row.session_id)
-    );
+fn SessionRow(
+    row: TraceSessionSummary,
+    selected: Option<RwSignal<BTreeSet<String>>>,
+    href: String,
+) -> impl IntoView {
     let seconds = (row.ended_unix_nano - row.started_unix_nano) as f64 / 1e9;
     let tick = selected.map(|selected| {
         let id = row.session_id.clone();
@@ -169,6 +188,19 @@ fn SessionRow(row: TraceSessionSummary, selected: Option<RwSignal<BTreeSet<Strin
             <td class="num">{tokens(&row)}</td>
         </tr>
     }
+}
+
+/// The list as it is, its app's, with `row`'s session opened below it.
+fn opened_href(at: &ListAddress, row: &TraceSessionSummary) -> String {
+    let same_app = at.filter.app.as_deref() == Some(row.app.as_str());
+    let list = ListAddress {
+        filter: TraceSessionFilter {
+            app: Some(row.app.clone()),
+            ..at.filter.clone()
+        },
+        page: if same_app { at.page } else { 0 },
+    };
+    format!("{}&session={}", list.href(), encode_query_value(&row.session_id))
 }
 
 /// "1,204 / 310", or "–" when its spans reported no usage.
