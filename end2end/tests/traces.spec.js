@@ -120,9 +120,14 @@ test('sessions ticked in an app\'s list are added as cases and scored without ru
   await open(page, '/traces?app=weather_agent');
   for (const session of sessions) await page.getByLabel(`Select session ${session}`).check();
   await expect(page.getByText('2 selected')).toBeVisible();
+  // Opening one to read it keeps the ticks.
+  await page.getByRole('link', { name: sessions[1] }).click();
+  await expect(page.getByRole('region', { name: 'Recorded session' })).toContainText('get_weather');
+  await expect(page).toHaveURL(/app=weather_agent.*&session=/);
+  await expect(page.getByText('2 selected')).toBeVisible();
 
   await page.getByRole('button', { name: 'Add selected…' }).click();
-  await page.getByLabel('Evalset').fill(set);
+  await page.getByLabel('Selected sessions to evalset').fill(set);
   await page.getByRole('button', { name: 'Add 2 as cases' }).click();
   await expect(page.getByRole('status')).toContainText('Saved 2 cases');
   const cases = await (await request.get(`/apps/weather_agent/eval_sets/${set}/evals`)).json();

@@ -119,19 +119,29 @@ pub(super) fn Filters(at: ListAddress, apps: Vec<String>, query: Memo<ParamsMap>
     };
     view! {
         <div class="toolbar trace-filters">
-            <label for="trace-app">"App"</label>
-            <select id="trace-app" on:change=choose_app>
-                <option value="" selected=chosen.is_empty()>"Every app"</option>
-                {apps}
-            </select>
-            <label for="trace-from">"From"</label>
-            <input id="trace-from" type="date" prop:value=day(filter.started_from, 0) on:change=from />
-            <label for="trace-to">"To"</label>
-            <input id="trace-to" type="date" prop:value=day(filter.started_before, -1) on:change=to />
-            <label for="trace-tool">"Tool"</label>
-            <input id="trace-tool" class="trace-tool" placeholder="any" prop:value=filter.tool.unwrap_or_default() on:change=tool />
-            <label for="trace-text">"Text"</label>
-            <input id="trace-text" type="search" placeholder="said or sent" prop:value=filter.text.unwrap_or_default() on:change=text />
+            <span class="filter">
+                <label for="trace-app">"App"</label>
+                <select id="trace-app" on:change=choose_app>
+                    <option value="" selected=chosen.is_empty()>"Every app"</option>
+                    {apps}
+                </select>
+            </span>
+            <span class="filter">
+                <label for="trace-from">"From"</label>
+                <input id="trace-from" type="date" prop:value=day(filter.started_from, 0) on:change=from />
+            </span>
+            <span class="filter">
+                <label for="trace-to">"To"</label>
+                <input id="trace-to" type="date" prop:value=day(filter.started_before, -1) on:change=to />
+            </span>
+            <span class="filter">
+                <label for="trace-tool">"Tool"</label>
+                <input id="trace-tool" class="trace-tool" placeholder="any" prop:value=filter.tool.unwrap_or_default() on:change=tool />
+            </span>
+            <span class="filter">
+                <label for="trace-text">"Text"</label>
+                <input id="trace-text" type="search" placeholder="said or sent" prop:value=filter.text.unwrap_or_default() on:change=text />
+            </span>
             <label><input type="checkbox" prop:checked=filter.errors_only on:change=toggle_errors /> " With errors only"</label>
         </div>
     }

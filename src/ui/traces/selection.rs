@@ -67,7 +67,7 @@ fn AddSelected(app: String, ids: Signal<Vec<String>>) -> impl IntoView {
     };
     view! {
         <form class="add-recorded" on:submit=submit>
-            <EvalSetInput id="bulk-eval-set" app value=eval_set_id />
+            <EvalSetInput id="bulk-eval-set" label="Selected sessions to evalset" app value=eval_set_id />
             <button type="submit" class="primary" disabled=move || add.pending().get()>
                 {move || format!("Add {} as cases", ids.with(Vec::len))}
             </button>

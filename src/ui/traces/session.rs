@@ -80,7 +80,8 @@ fn AddToEvalSet(app: String, session_id: String) -> impl IntoView {
             add.dispatch((app.clone(), eval_set_id.get(), eval_id.get(), session_id.clone()));
         }
     };
-    let set_input = view! { <EvalSetInput id="trace-eval-set" app=app.clone() value=eval_set_id /> };
+    let set_input =
+        view! { <EvalSetInput id="trace-eval-set" label="Evalset" app=app.clone() value=eval_set_id /> };
     let outcome = move || {
         add.value().get().map(|saved| match saved {
             Ok(id) => view! {
@@ -106,11 +107,16 @@ fn AddToEvalSet(app: String, session_id: String) -> impl IntoView {
 
 /// An evalset's id, typed or picked among the app's (a new one is made when saved to).
 #[component]
-pub(super) fn EvalSetInput(id: &'static str, app: String, value: RwSignal<String>) -> impl IntoView {
+pub(super) fn EvalSetInput(
+    id: &'static str,
+    label: &'static str,
+    app: String,
+    value: RwSignal<String>,
+) -> impl IntoView {
     let sets = Resource::new(move || app.clone(), list_eval_sets);
     let list = format!("{id}-options");
     view! {
-        <label for=id>"Evalset"</label>
+        <label for=id>{label}</label>
         <input id=id list=list.clone() prop:value=move || value.get()
             on:input=move |ev| value.set(event_target_value(&ev)) />
         <datalist id=list>
