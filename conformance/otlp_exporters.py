@@ -1,7 +1,9 @@
 """Checks Evalstudio's OTLP receiver (issue 28) against real exporters: ADK 2.13's own telemetry
 (`google-adk[otel]`: opentelemetry-exporter-otlp-proto-http, protobuf) while the deterministic
 weather agent answers a turn, under the default span schema (2) and the legacy one (1, sent
-gzip-compressed); and the OpenTelemetry JS SDK's OTLP/HTTP exporter, which writes OTLP/JSON.
+gzip-compressed), and with OpenInference's ADK instrumentation recording the content instead of
+ADK (each must read back as the same turn); and the OpenTelemetry JS SDK's OTLP/HTTP exporter,
+which writes OTLP/JSON.
 Each run's spans must be stored whole: names, parents, session, content, status, resource.
 Then a conversation through Evalstudio's folder mode (ADK's api_server, exporting to Evalstudio
 itself): "Add to evalset" of its recorded spans must give the same case as Add current session of
@@ -35,6 +37,9 @@ from opentelemetry import trace
 from google.adk.runners import InMemoryRunner
 from google.genai import types
 from weather.agent import root_agent
+if os.environ.get("OPENINFERENCE"):
+    from openinference.instrumentation.google_adk import GoogleADKInstrumentor
+    GoogleADKInstrumentor().instrument()
 
 async def turn(session):
     runner = InMemoryRunner(agent=root_agent, app_name="weather")
@@ -75,11 +80,17 @@ def serve(binary, folder):
 
 
 def adk_turn(endpoint, agents, session, schema):
+    """One turn of the weather agent exporting to `endpoint`: ADK's span schema 1 or 2, or
+    "openinference": schema 2 without ADK's content capture, OpenInference's ADK
+    instrumentation recording what was said instead."""
     env = dict(os.environ, SESSION=session, OTEL_EXPORTER_OTLP_ENDPOINT=endpoint,
                OTEL_SERVICE_NAME="weather-prod",
                OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_ONLY")
     if schema == 1:
         env.update(ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN="1", OTEL_EXPORTER_OTLP_COMPRESSION="gzip")
+    if schema == "openinference":
+        del env["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"]
+        env["OPENINFERENCE"] = "1"
     subprocess.run([sys.executable, "-c", AGENT_TURN, str(agents)], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -196,6 +207,31 @@ def normalised(case):
     return case
 
 
+def invocations(endpoint, session):
+    """A recorded session's invocations, without what differs from run to run (ids, times)."""
+    status, view = call(endpoint, "GET", f"/apps/weather_agent/trace_sessions/{session}")
+    assert status == 200, view
+    for invocation in view["invocations"]:
+        for key in ("invocation_id", "creation_timestamp"):
+            invocation.pop(key, None)
+        data = invocation.get("intermediate_data") or {}
+        for call_or_response in data.get("tool_uses", []) + data.get("tool_responses", []):
+            call_or_response.pop("id", None)
+    return view["invocations"]
+
+
+def same_turns(endpoint, session, like):
+    """Whether `session`'s spans read back as the same turn as `like`'s; 0 if so, else 1."""
+    got, expected = invocations(endpoint, session), invocations(endpoint, like)
+    if got == expected:
+        print(f"ok   the {session} spans read back as the same turn as the {like} spans")
+        return 0
+    print(f"FAIL the {session} spans read back otherwise than the {like} spans:")
+    print(json.dumps(got, sort_keys=True))
+    print(json.dumps(expected, sort_keys=True))
+    return 1
+
+
 def call(endpoint, method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{endpoint}{path}", data=data, method=method)
@@ -268,11 +304,14 @@ def main():
         try:
             adk_turn(endpoint, agents, "schema-2", 2)
             adk_turn(endpoint, agents, "schema-1", 1)
+            adk_turn(endpoint, agents, "openinference", "openinference")
             js_trace(endpoint, node_modules, "js-json")
             db = folder / "spans.db"
             failed = check("ADK, schema 2, protobuf", spans_of_session(db, "schema-2"), SCHEMA_2_EXPECTATIONS)
             failed += check("ADK, schema 1, protobuf gzip", spans_of_session(db, "schema-1"), SCHEMA_1_EXPECTATIONS)
             failed += check("OpenTelemetry JS, OTLP/JSON", spans_of_session(db, "js-json"), JS_EXPECTATIONS)
+            failed += same_turns(endpoint, "schema-1", "schema-2")
+            failed += same_turns(endpoint, "openinference", "schema-2")
         finally:
             process.terminate()
             process.wait()

@@ -599,11 +599,12 @@ pub struct SpanRecord {
 }
 
 impl SpanRecord {
-    /// The tool an `execute_tool` span ran (`gen_ai.tool.name`).
+    /// The tool an `execute_tool` span ran (`gen_ai.tool.name`; OpenInference's TOOL span's
+    /// `tool.name`).
     pub fn tool_name(&self) -> Option<&str> {
-        self.attributes
-            .get("gen_ai.tool.name")
-            .and_then(|name| name.as_str())
+        let named = |key: &str| self.attributes.get(key).and_then(|name| name.as_str());
+        let open_inference_tool = named("openinference.span.kind") == Some("TOOL");
+        named("gen_ai.tool.name").or_else(|| named("tool.name").filter(|_| open_inference_tool))
     }
 
     /// What was said and sent in the span, lowercased, for the Traces list's text filter: the
@@ -616,11 +617,20 @@ impl SpanRecord {
                 string_leaves(value, &mut texts);
             }
         }
+        // OpenInference flattens its messages into an attribute per field.
+        let flattened = self.attributes.iter().filter(|(key, _)| {
+            let message = key.starts_with("llm.input_messages.") || key.starts_with("llm.output_messages.");
+            message && (key.ends_with(".content") || key.ends_with(".text") || key.ends_with(".arguments"))
+        });
+        for (_, value) in flattened {
+            string_leaves(value, &mut texts);
+        }
         (!texts.is_empty()).then(|| texts.join("\n").to_lowercase())
     }
 
     /// The tokens a model call used, as the GenAI conventions report them
-    /// (`gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`).
+    /// (`gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`), else as OpenInference
+    /// does (`llm.token_count.prompt`, `llm.token_count.completion`).
     pub fn tokens(&self) -> (Option<i64>, Option<i64>) {
         let count = |key: &str| {
             self.attributes
@@ -628,9 +638,10 @@ impl SpanRecord {
                 .and_then(|n| n.as_f64())
                 .map(|n| n as i64)
         };
+        let either = |genai: &str, open_inference: &str| count(genai).or_else(|| count(open_inference));
         (
-            count("gen_ai.usage.input_tokens"),
-            count("gen_ai.usage.output_tokens"),
+            either("gen_ai.usage.input_tokens", "llm.token_count.prompt"),
+            either("gen_ai.usage.output_tokens", "llm.token_count.completion"),
         )
     }
 }
@@ -745,7 +756,7 @@ pub struct TraceSessionSummary {
     pub ended_unix_nano: i64,
     /// Its traces: one per turn.
     pub turns: i64,
-    /// Its `execute_tool` spans.
+    /// Its spans that ran a tool (`execute_tool`, or OpenInference's TOOL).
     pub tool_calls: i64,
     /// Its spans whose status is an error.
     pub errors: i64,

@@ -85,13 +85,25 @@ fn app_name(spans: &[SpanRecord]) -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The agent of the earliest `invoke_agent` span.
+/// The agent of the earliest `invoke_agent` span (or OpenInference's AGENT span).
 fn root_agent(spans: &[SpanRecord]) -> Option<String> {
     spans
         .iter()
-        .filter(|span| operation(span) == Some("invoke_agent"))
+        .filter(|span| operation(span) == Some("invoke_agent") || open_inference(span) == Some("AGENT"))
         .min_by_key(|span| span.start_unix_nano)
-        .and_then(|span| text(&span.attributes, "gen_ai.agent.name"))
+        .and_then(agent_name)
+}
+
+/// The agent a span names: the GenAI conventions' `gen_ai.agent.name`, OpenInference's `agent.name`.
+fn agent_name(span: &SpanRecord) -> Option<String> {
+    text(&span.attributes, "gen_ai.agent.name").or_else(|| text(&span.attributes, "agent.name"))
+}
+
+/// OpenInference's kind of span (`LLM`, `TOOL`, `AGENT`, ...).
+fn open_inference(span: &SpanRecord) -> Option<&str> {
+    span.attributes
+        .get("openinference.span.kind")
+        .and_then(Value::as_str)
 }
 
 fn text_attribute(spans: &[SpanRecord], keys: &[&str]) -> Option<String> {
@@ -111,44 +123,105 @@ fn is_whole(trace: &[&SpanRecord]) -> bool {
             .all(|parent| ids.contains(parent))
 }
 
+/// Which spans of a trace are its model calls, by what the trace carries.
+#[derive(Clone, Copy, PartialEq)]
+enum ModelCalls {
+    /// ADK's schema 1 records each call twice, as `call_llm` with the content and as the GenAI
+    /// instrumentation's `generate_content` without: the first.
+    Schema1,
+    /// The GenAI conventions' `generate_content` (ADK's schema 2), `chat` or `text_completion`.
+    GenAi,
+    /// OpenInference's LLM spans, when only they carry the messages (its instrumentation of a
+    /// framework, or of ADK run without ADK's own content capture).
+    OpenInference,
+}
+
+impl ModelCalls {
+    fn of(trace: &[&SpanRecord]) -> ModelCalls {
+        let has = |key: &str| trace.iter().any(|span| span.attributes.contains_key(key));
+        if trace.iter().any(|span| span.name == "call_llm") {
+            ModelCalls::Schema1
+        } else if !has("gen_ai.input.messages")
+            && trace.iter().any(|span| open_inference(span) == Some("LLM"))
+        {
+            ModelCalls::OpenInference
+        } else {
+            ModelCalls::GenAi
+        }
+    }
+
+    fn includes(self, span: &SpanRecord) -> bool {
+        match self {
+            ModelCalls::Schema1 => span.name == "call_llm",
+            ModelCalls::GenAi => matches!(
+                operation(span),
+                Some("generate_content" | "chat" | "text_completion")
+            ),
+            ModelCalls::OpenInference => open_inference(span) == Some("LLM"),
+        }
+    }
+}
+
+/// A moment of a turn, from its spans.
+enum Step<'a> {
+    /// A model call started, in its agent.
+    Agent(&'a SpanRecord),
+    /// A model call ended, with what it said.
+    Said(&'a SpanRecord),
+    /// A tool ran.
+    Tool(&'a SpanRecord),
+}
+
+/// Whether the span ran a tool: the GenAI conventions' `execute_tool`, OpenInference's TOOL.
+fn is_tool_call(span: &SpanRecord) -> bool {
+    operation(span) == Some("execute_tool") || open_inference(span) == Some("TOOL")
+}
+
 /// One trace as a turn; and whether its model calls carried their messages.
 fn turn(trace: &[&SpanRecord]) -> (RecordedTurn, bool) {
-    // Schema 1 records each model call twice, as `call_llm` with the content and as the GenAI
-    // instrumentation's `generate_content` without: read only the first where it is there.
-    let schema_1 = trace.iter().any(|span| span.name == "call_llm");
-    let is_model_call = |span: &SpanRecord| {
-        if schema_1 {
-            span.name == "call_llm"
-        } else {
-            operation(span) == Some("generate_content")
-        }
-    };
+    let calls = ModelCalls::of(trace);
+    let is_model_call = |span: &SpanRecord| calls.includes(span);
     let model_calls: Vec<&SpanRecord> = trace.iter().copied().filter(|span| is_model_call(span)).collect();
     let user = model_calls.first().and_then(|call| user_message(call));
+    // What the turn did, in the order it happened: a model call's agent when it starts, what
+    // it said when it ends, a tool when it starts. (A call may enclose the tools it led to, as
+    // OpenInference's LLM span of an ADK agent does.)
+    let mut steps: Vec<(i64, Step)> = Vec::new();
+    for span in trace.iter().copied() {
+        if is_model_call(span) {
+            steps.push((span.start_unix_nano, Step::Agent(span)));
+            steps.push((span.end_unix_nano, Step::Said(span)));
+        } else if is_tool_call(span) {
+            steps.push((span.start_unix_nano, Step::Tool(span)));
+        }
+    }
+    steps.sort_by_key(|(at, _)| *at);
     let mut events = Vec::new();
     let mut author: Option<String> = None;
     let last_call = model_calls.last().map(|call| call.span_id.as_str());
-    for span in trace {
-        if is_model_call(span) {
-            if let Some(name) = agent_of(span, trace) {
-                if author.as_deref() != Some(name.as_str()) {
-                    events.push(AgentEvent::Author { name: name.clone() });
-                    author = Some(name);
+    for (_, step) in steps {
+        match step {
+            Step::Agent(span) => {
+                if let Some(name) = agent_of(span, trace) {
+                    if author.as_deref() != Some(name.as_str()) {
+                        events.push(AgentEvent::Author { name: name.clone() });
+                        author = Some(name);
+                    }
                 }
             }
-            let said = reply_text(span);
-            let after_it = trace.iter().any(|other| {
-                operation(other) == Some("execute_tool") && other.start_unix_nano >= span.end_unix_nano
-            });
-            match said {
-                Some(text) if Some(span.span_id.as_str()) == last_call && !after_it => {
-                    events.push(AgentEvent::FinalResponse { text })
+            Step::Said(span) => {
+                let after_it = trace
+                    .iter()
+                    .any(|other| is_tool_call(other) && other.start_unix_nano >= span.end_unix_nano);
+                match reply_text(span) {
+                    Some(text) if Some(span.span_id.as_str()) == last_call && !after_it => {
+                        events.push(AgentEvent::FinalResponse { text })
+                    }
+                    Some(text) => events.push(AgentEvent::TextDelta { text }),
+                    None => {}
                 }
-                Some(text) => events.push(AgentEvent::TextDelta { text }),
-                None => {}
             }
-        } else if operation(span) == Some("execute_tool") {
-            tool_events(span, &mut events);
+            Step::Tool(span) => tool_events(span, &mut events),
         }
     }
     let failed = trace
@@ -189,7 +262,7 @@ fn agent_of(span: &SpanRecord, trace: &[&SpanRecord]) -> Option<String> {
     // A trace's parent links might loop when it is damaged: go no higher than it is long.
     for _ in 0..=trace.len() {
         let current = at?;
-        if let Some(name) = text(&current.attributes, "gen_ai.agent.name") {
+        if let Some(name) = agent_name(current) {
             return Some(name);
         }
         let parent = current.parent_span_id.as_deref()?;
@@ -200,16 +273,28 @@ fn agent_of(span: &SpanRecord, trace: &[&SpanRecord]) -> Option<String> {
 
 /// The tool call and its result, from an `execute_tool` span.
 fn tool_events(span: &SpanRecord, events: &mut Vec<AgentEvent>) {
-    let name = text(&span.attributes, "gen_ai.tool.name").unwrap_or_default();
-    let id = text(&span.attributes, "gen_ai.tool.call.id").unwrap_or_else(|| span.span_id.clone());
+    let name = span.tool_name().unwrap_or_default().to_string();
+    let id = text(&span.attributes, "gen_ai.tool.call.id")
+        .or_else(|| text(&span.attributes, "tool.id"))
+        .unwrap_or_else(|| span.span_id.clone());
+    // OpenInference's input and output values come last: they are a span's whatever it ran.
     let args = json_attribute(
         span,
-        &["gen_ai.tool.call.arguments", "gcp.vertex.agent.tool_call_args"],
+        &[
+            "gen_ai.tool.call.arguments",
+            "gcp.vertex.agent.tool_call_args",
+            "input.value",
+        ],
     );
     let response = json_attribute(
         span,
-        &["gen_ai.tool.call.result", "gcp.vertex.agent.tool_response"],
-    );
+        &[
+            "gen_ai.tool.call.result",
+            "gcp.vertex.agent.tool_response",
+            "output.value",
+        ],
+    )
+    .map(function_response_unwrapped);
     events.push(AgentEvent::ToolCall {
         id: id.clone(),
         name: name.clone(),
@@ -235,6 +320,19 @@ fn tool_events(span: &SpanRecord, events: &mut Vec<AgentEvent>) {
     });
 }
 
+/// A tool's response as OpenInference's ADK instrumentation records it, a whole function
+/// response (`{"id", "name", "response"}`), as the response alone.
+fn function_response_unwrapped(value: Value) -> Value {
+    match value {
+        Value::Object(mut object)
+            if object.contains_key("name") && object.get("response").is_some_and(Value::is_object) =>
+        {
+            object.remove("response").unwrap_or_default()
+        }
+        other => other,
+    }
+}
+
 /// The last text the user wrote in a model call's input.
 fn user_message(call: &SpanRecord) -> Option<String> {
     if let Some(messages) = json_attribute(call, &["gen_ai.input.messages"]) {
@@ -244,12 +342,38 @@ fn user_message(call: &SpanRecord) -> Option<String> {
         });
     }
     // Schema 1: the request as the model got it, {"contents": [{"role", "parts": [{"text"}]}]}.
-    let request = json_attribute(call, &["gcp.vertex.agent.llm_request"])?;
-    request["contents"]
-        .as_array()?
-        .iter()
+    if let Some(request) = json_attribute(call, &["gcp.vertex.agent.llm_request"]) {
+        return request["contents"].as_array()?.iter().rev().find_map(|content| {
+            (content["role"] == "user").then(|| parts_text(&content["parts"], "text"))?
+        });
+    }
+    open_inference_messages(call, "llm.input_messages")
+        .into_iter()
         .rev()
-        .find_map(|content| (content["role"] == "user").then(|| parts_text(&content["parts"], "text"))?)
+        .find_map(|(role, text)| (role == "user").then_some(text).flatten())
+}
+
+/// OpenInference's messages, flattened into attributes (`llm.input_messages.0.message.role`,
+/// `....message.content` or `....message.contents.1.message_content.text`): each one's role and
+/// text, in order.
+fn open_inference_messages(span: &SpanRecord, list: &str) -> Vec<(String, Option<String>)> {
+    (0..)
+        .map_while(|index| {
+            let at = |key: &str| format!("{list}.{index}.message.{key}");
+            let role = text(&span.attributes, &at("role"))?;
+            let whole = text(&span.attributes, &at("content"));
+            let parts: Vec<String> = (0..)
+                .map_while(|part| {
+                    text(
+                        &span.attributes,
+                        &at(&format!("contents.{part}.message_content.text")),
+                    )
+                })
+                .collect();
+            let said = whole.or_else(|| (!parts.is_empty()).then(|| parts.concat()));
+            Some((role, said))
+        })
+        .collect()
 }
 
 /// The text of a model call's reply, if it wrote any.
@@ -262,8 +386,14 @@ fn reply_text(call: &SpanRecord) -> Option<String> {
             .collect();
         return (!texts.is_empty()).then(|| texts.concat());
     }
-    let response = json_attribute(call, &["gcp.vertex.agent.llm_response"])?;
-    parts_text(&response["content"]["parts"], "text")
+    if let Some(response) = json_attribute(call, &["gcp.vertex.agent.llm_response"]) {
+        return parts_text(&response["content"]["parts"], "text");
+    }
+    let texts: Vec<String> = open_inference_messages(call, "llm.output_messages")
+        .into_iter()
+        .filter_map(|(_, text)| text)
+        .collect();
+    (!texts.is_empty()).then(|| texts.concat())
 }
 
 /// The text parts of a list of parts, joined; none when there are none. A GenAI part says its

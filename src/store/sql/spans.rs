@@ -191,7 +191,7 @@ impl SqlStore {
 const IDS_PER_STATEMENT: usize = 200;
 
 /// Recomputes the summary row of every session with a span in the traces `trace_ids` (a span
-/// without a session id, an `execute_tool` say, counts for its trace's session).
+/// without a session id, a tool's say, counts for its trace's session).
 async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> StoreResult<()> {
     let places = numbered_places(1, trace_ids.len());
     let sql = format!(
@@ -203,7 +203,7 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
                  AND a.agent_name IS NOT NULL ORDER BY a.start_unix_nano LIMIT 1), \
                  MAX(s.service_name), 'unknown'), \
              MIN(s.start_unix_nano), MAX(s.end_unix_nano), COUNT(DISTINCT s.trace_id), \
-             SUM(CASE WHEN s.name LIKE 'execute_tool%' THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN s.tool_name IS NOT NULL THEN 1 ELSE 0 END), \
              SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), \
              SUM(s.input_tokens), SUM(s.output_tokens), \
              (SELECT MAX(u.user_id) FROM trace_users u WHERE u.trace_id IN \
