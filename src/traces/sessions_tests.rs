@@ -121,7 +121,9 @@ fn openinference_spans_alone_give_the_same_turn_in_the_order_it_happened() {
     // ADK run without its own content capture, OpenInference's ADK instrumentation recording
     // what was said on the agent's span, which encloses the tool call.
     let spans = fixture("openinference_adk");
-    assert!(spans.iter().all(|span| !span.attributes.contains_key("gen_ai.input.messages")));
+    assert!(spans
+        .iter()
+        .all(|span| !span.attributes.contains_key("gen_ai.input.messages")));
     let session = trace_session("oi", &spans);
     assert!(session.complete && !session.content_missing, "{session:#?}");
     assert_eq!(session.origin.app_name, "weather_agent");

@@ -411,3 +411,23 @@ async fn the_list_shows_the_tokens_spans_report_and_the_user_log_records_name() 
         "{listed}"
     );
 }
+
+#[tokio::test]
+async fn a_schema_1_model_calls_tokens_are_counted_once() {
+    // ADK records the usage on `call_llm` and again on the `generate_content` span under it.
+    let request = otlp_request("adk_schema1", |span| {
+        let name = span["name"].as_str().unwrap().to_string();
+        if name == "call_llm" || name.starts_with("generate_content") {
+            let attributes = span["attributes"].as_object_mut().unwrap();
+            attributes.insert("gen_ai.usage.input_tokens".into(), json!(100));
+            attributes.insert("gen_ai.usage.output_tokens".into(), json!(20));
+        }
+    });
+    let app = app_with(&request).await;
+    let listed = &app.get_json("/apps/weather_agent/trace_sessions").await[0];
+    assert_eq!(
+        (&listed["input_tokens"], &listed["output_tokens"]),
+        (&json!(200), &json!(40)),
+        "{listed}"
+    );
+}

@@ -191,7 +191,9 @@ impl SqlStore {
 const IDS_PER_STATEMENT: usize = 200;
 
 /// Recomputes the summary row of every session with a span in the traces `trace_ids` (a span
-/// without a session id, a tool's say, counts for its trace's session).
+/// without a session id, a tool's say, counts for its trace's session). Under ADK's schema 1 a
+/// model call's usage is on its `call_llm` span and again on the `generate_content` span under
+/// it: counted once.
 async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> StoreResult<()> {
     let places = numbered_places(1, trace_ids.len());
     let sql = format!(
@@ -205,7 +207,8 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
              MIN(s.start_unix_nano), MAX(s.end_unix_nano), COUNT(DISTINCT s.trace_id), \
              SUM(CASE WHEN s.tool_name IS NOT NULL THEN 1 ELSE 0 END), \
              SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), \
-             SUM(s.input_tokens), SUM(s.output_tokens), \
+             SUM(CASE WHEN p.name = 'call_llm' THEN NULL ELSE s.input_tokens END), \
+             SUM(CASE WHEN p.name = 'call_llm' THEN NULL ELSE s.output_tokens END), \
              (SELECT MAX(u.user_id) FROM trace_users u WHERE u.trace_id IN \
                  (SELECT x.trace_id FROM trace_spans x WHERE x.session_id = m.session_id)), \
              MAX(s.received_at) \
@@ -213,6 +216,7 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
                  (SELECT DISTINCT session_id FROM trace_spans \
                   WHERE trace_id IN ({places}) AND session_id IS NOT NULL)) m \
          JOIN trace_spans s ON s.trace_id = m.trace_id \
+         LEFT JOIN trace_spans p ON p.trace_id = s.trace_id AND p.span_id = s.parent_span_id \
          WHERE true GROUP BY m.session_id \
          ON CONFLICT (session_id) DO UPDATE SET app = excluded.app, \
              started_unix_nano = excluded.started_unix_nano, ended_unix_nano = excluded.ended_unix_nano, \
