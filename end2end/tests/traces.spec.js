@@ -133,7 +133,7 @@ test('sessions ticked in an app\'s list are added as cases and scored without ru
   const cases = await (await request.get(`/apps/weather_agent/eval_sets/${set}/evals`)).json();
   expect(cases.map((c) => c.eval_id ?? c).sort()).toEqual(sessions.map((s) => `session_${s.replace(/-/g, '_')}`).sort());
 
-  await page.getByRole('button', { name: 'Score selected…' }).click();
+  await page.getByRole('button', { name: 'Score…' }).click();
   await page.getByLabel('Against evalset').selectOption(set);
   await page.getByLabel('Label').fill('from production');
   await page.screenshot({ path: 'test-results/traces-score-1400.png', fullPage: true });

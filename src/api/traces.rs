@@ -71,25 +71,31 @@ pub async fn add_recorded_sessions(
         .map_err(server_error)
 }
 
-/// Scores the app's recorded sessions `session_ids` with `metrics`, against the cases of eval
-/// set `eval_set_id` they match; answers the new run's result id.
+/// Scores the app's recorded sessions `session_ids` (or, without them, those `filter` keeps)
+/// with `metrics`, against the cases of eval set `eval_set_id` they match; answers the new
+/// run's result id, and the sessions a filter kept that were left out, with why.
 #[server(input = leptos::server_fn::codec::Json)]
 pub async fn score_recorded_sessions(
     app: String,
     eval_set_id: String,
-    session_ids: Vec<String>,
+    session_ids: Option<Vec<String>>,
+    filter: TraceSessionFilter,
     metrics: Vec<MetricChoice>,
     label: Option<String>,
-) -> Result<String, ServerFnError> {
+) -> Result<(String, Vec<(String, String)>), ServerFnError> {
+    let sessions = match session_ids {
+        Some(ids) => recorded_runs::RecordedSessions::Chosen(ids),
+        None => recorded_runs::RecordedSessions::Filtered(filter),
+    };
     let request = recorded_runs::RecordedRunRequest {
         app_name: app,
         eval_set_id,
-        session_ids,
+        sessions,
         metrics: RunMetrics::Picked(metrics),
         label,
     };
-    let run = recorded_runs::score_recorded_sessions(&services(), request)
+    let scored = recorded_runs::score_recorded_sessions(&services(), request)
         .await
         .map_err(server_error)?;
-    Ok(run.result_id)
+    Ok((scored.run.result_id, scored.left_out))
 }

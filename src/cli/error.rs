@@ -79,7 +79,9 @@ impl From<EvalRunError> for CliError {
             | EvalRunError::ReplayUnsupported(_)
             | EvalRunError::Unscorable(_)
             | EvalRunError::NoSessions
-            | EvalRunError::TooManySessions(_) => CliError::Usage(err.to_string()),
+            | EvalRunError::TooManySessions(_)
+            | EvalRunError::FilterTooWide
+            | EvalRunError::NothingScorable(_) => CliError::Usage(err.to_string()),
         }
     }
 }

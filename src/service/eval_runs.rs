@@ -143,6 +143,13 @@ pub enum EvalRunError {
     NoSessions,
     #[error("at most {MAX_RECORDED_SESSIONS} sessions are scored at once, {0} were chosen")]
     TooManySessions(usize),
+    #[error(
+        "the filters keep more than {MAX_RECORDED_SESSIONS} sessions: narrow them (a day, a tool, a text)"
+    )]
+    FilterTooWide,
+    /// Every session the filters keep is still arriving, misses spans or carries no messages.
+    #[error("none of the sessions the filters keep can be scored ({0} kept: still arriving, spans missing, or no messages)")]
+    NothingScorable(usize),
     #[error(transparent)]
     Unreadable(#[from] UnreadableRun),
     #[error("{0}")]
@@ -169,7 +176,9 @@ impl DomainError for EvalRunError {
             | EvalRunError::ReplayUnsupported(_)
             | EvalRunError::Unscorable(_)
             | EvalRunError::NoSessions
-            | EvalRunError::TooManySessions(_) => ErrorKind::Invalid,
+            | EvalRunError::TooManySessions(_)
+            | EvalRunError::FilterTooWide
+            | EvalRunError::NothingScorable(_) => ErrorKind::Invalid,
             EvalRunError::NotFound(_) => ErrorKind::NotFound,
             EvalRunError::NotRunning(_)
             | EvalRunError::AlreadyRunning(_)

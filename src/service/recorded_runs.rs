@@ -14,7 +14,7 @@ use super::Services;
 use crate::clock::now_seconds;
 use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
-use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
+use crate::records::{EvalRunSummary, RunOrigin, RunStatus, TraceSessionFilter};
 use crate::store::{BatchWrite, NewEvalRun};
 use crate::traces::recorded_cases::{recorded_case, RecordedCase, Unscorable};
 use futures::StreamExt;
@@ -26,37 +26,47 @@ pub const MAX_RECORDED_SESSIONS: usize = 200;
 pub struct RecordedRunRequest {
     pub app_name: String,
     pub eval_set_id: String,
-    pub session_ids: Vec<String>,
+    pub sessions: RecordedSessions,
     pub metrics: RunMetrics,
     pub label: Option<String>,
 }
 
-/// Scores the sessions and stores the run, finished; its summary.
+/// The sessions a request scores.
+pub enum RecordedSessions {
+    /// These, each of which must be scorable.
+    Chosen(Vec<String>),
+    /// Every one of the app's the filter keeps (at most [`MAX_RECORDED_SESSIONS`]); those that
+    /// cannot be scored (still arriving, spans missing, no messages) are left out and said.
+    Filtered(TraceSessionFilter),
+}
+
+/// A scored run, and the sessions a filter kept that were left out, with why.
+#[derive(Debug, serde::Serialize)]
+pub struct RecordedRun {
+    #[serde(flatten)]
+    pub run: EvalRunSummary,
+    pub left_out: Vec<(String, String)>,
+}
+
+/// Scores the sessions and stores the run, finished.
 pub async fn score_recorded_sessions(
     services: &Services,
     request: RecordedRunRequest,
-) -> Result<EvalRunSummary, EvalRunError> {
+) -> Result<RecordedRun, EvalRunError> {
     let started = now_seconds();
     let config = run_config(request.metrics, None)?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
     }
     let label = clean_label(request.label.as_deref())?;
-    let mut session_ids = request.session_ids;
-    let mut seen = std::collections::HashSet::new();
-    session_ids.retain(|id| seen.insert(id.clone()));
-    match session_ids.len() {
-        0 => return Err(EvalRunError::NoSessions),
-        n if n > MAX_RECORDED_SESSIONS => return Err(EvalRunError::TooManySessions(n)),
-        _ => {}
-    }
     let store = &services.store;
     let reference = stored_eval_set(store, &request.app_name, &request.eval_set_id).await?;
     let reference: Vec<EvalCase> = (0..reference.len()).map(|index| reference.case(index)).collect();
-    let mut cases = Vec::with_capacity(session_ids.len());
-    for id in &session_ids {
-        cases.push(recorded(services, &request.app_name, id, &reference).await?);
-    }
+    let app = &request.app_name;
+    let (cases, left_out) = match request.sessions {
+        RecordedSessions::Chosen(ids) => (chosen(services, app, ids, &reference).await?, Vec::new()),
+        RecordedSessions::Filtered(filter) => filtered(services, app, filter, &reference).await?,
+    };
     let expected = CompactEvalSet::of(&EvalSet {
         eval_set_id: request.eval_set_id.clone(),
         name: Some(request.eval_set_id.clone()),
@@ -88,10 +98,64 @@ pub async fn score_recorded_sessions(
     store
         .end_eval_run(record.row, RunStatus::Finished, now_seconds())
         .await?;
-    Ok(store
+    let run = store
         .eval_run(&request.app_name, &record.summary.result_id)
         .await?
-        .summary)
+        .summary;
+    Ok(RecordedRun { run, left_out })
+}
+
+/// The sessions `ids` as cases to score; any that cannot be is refused.
+async fn chosen(
+    services: &Services,
+    app: &str,
+    mut ids: Vec<String>,
+    reference: &[EvalCase],
+) -> Result<Vec<RecordedCase>, EvalRunError> {
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
+    match ids.len() {
+        0 => return Err(EvalRunError::NoSessions),
+        n if n > MAX_RECORDED_SESSIONS => return Err(EvalRunError::TooManySessions(n)),
+        _ => {}
+    }
+    let mut cases = Vec::with_capacity(ids.len());
+    for id in &ids {
+        cases.push(recorded(services, app, id, reference).await?);
+    }
+    Ok(cases)
+}
+
+/// The sessions `filter` keeps as cases to score, and those left out with why.
+async fn filtered(
+    services: &Services,
+    app: &str,
+    filter: TraceSessionFilter,
+    reference: &[EvalCase],
+) -> Result<(Vec<RecordedCase>, Vec<(String, String)>), EvalRunError> {
+    let filter = TraceSessionFilter {
+        app: Some(app.to_string()),
+        ..filter
+    };
+    let most = MAX_RECORDED_SESSIONS as i64;
+    let kept = services.store.trace_sessions(&filter, 0, most + 1).await?;
+    if kept.len() as i64 > most {
+        return Err(EvalRunError::FilterTooWide);
+    }
+    let (mut cases, mut left_out) = (Vec::new(), Vec::new());
+    for session in &kept {
+        match recorded(services, app, &session.session_id, reference).await {
+            Ok(case) => cases.push(case),
+            Err(EvalRunError::Unscorable(why)) => {
+                left_out.push((session.session_id.clone(), why.to_string()))
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    if cases.is_empty() {
+        return Err(EvalRunError::NothingScorable(left_out.len()));
+    }
+    Ok((cases, left_out))
 }
 
 /// Session `id` of `app` as a case to score; NotFound when no span of it arrived.

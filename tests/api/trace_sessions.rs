@@ -431,3 +431,48 @@ async fn a_schema_1_model_calls_tokens_are_counted_once() {
         "{listed}"
     );
 }
+
+#[tokio::test]
+async fn the_sessions_a_filter_keeps_are_scored_and_those_that_cannot_be_said() {
+    let app = recorded().await;
+    // Schema 1's session without the root of its trace: kept by the filter, not scorable.
+    let partial = otlp_request("adk_schema1", |span| {
+        if span["parent_span_id"].is_null() {
+            span.insert("dropped".into(), Value::Bool(true));
+        }
+    });
+    app.post_json("/v1/traces", &partial).await;
+    let path = "/apps/weather_agent/eval_sets/prod/score_trace_sessions";
+    let mut body = scoring(&[]);
+    body.as_object_mut().unwrap().remove("sessionIds");
+    body["filter"] = json!({"tool": "get_weather"});
+    let scored = app.post_json(path, &body).await;
+    assert_eq!(scored.status(), StatusCode::CREATED);
+    let run: Value = scored.json().await.unwrap();
+    assert_eq!(run["origin"], "Recorded");
+    let [(left_out, why)] =
+        &serde_json::from_value::<Vec<(String, String)>>(run["left_out"].clone()).unwrap()[..]
+    else {
+        panic!("{run}")
+    };
+    assert_eq!(left_out, "s1");
+    assert!(why.contains("missing spans"), "{why}");
+    let stored = app
+        .get_json(&format!(
+            "/apps/weather_agent/eval_results/{}",
+            run["result_id"].as_str().unwrap()
+        ))
+        .await;
+    let ids: Vec<&Value> = stored["eval_case_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| &result["eval_id"])
+        .collect();
+    assert_eq!(ids, [&json!("s2")]);
+    body["filter"] = json!({"tool": "get_time"});
+    let none = assert_error(app.post_json(path, &body).await, StatusCode::BAD_REQUEST).await;
+    assert!(none["error"].as_str().unwrap().contains("0 kept"), "{none}");
+    body["sessionIds"] = json!(["s2"]);
+    assert_error(app.post_json(path, &body).await, StatusCode::BAD_REQUEST).await;
+}

@@ -7,10 +7,11 @@ use super::error::ApiError;
 use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::records::EvalRunSummary;
 use crate::records::{TraceSessionFilter, TraceSessionSummary};
 use crate::service::add_session::{add_trace_session_to_eval_set, AddSession};
-use crate::service::recorded_runs::{score_recorded_sessions, RecordedRunRequest};
+use crate::service::recorded_runs::{
+    score_recorded_sessions, RecordedRun, RecordedRunRequest, RecordedSessions,
+};
 use crate::service::run_plan::RunMetrics;
 use crate::service::traces::{list_trace_sessions, recorded_session_view, RecordedSession};
 use axum::extract::{Path, Query, State};
@@ -59,18 +60,24 @@ async fn list(
     Path(app): Path<String>,
     Query(page): Query<Page>,
 ) -> Result<Json<Vec<TraceSessionSummary>>, ApiError> {
+    let (offset, limit) = (page.offset, page.limit);
+    let filter = filter_of(app, page);
+    Ok(Json(
+        list_trace_sessions(&state.services.store, &filter, offset, limit).await?,
+    ))
+}
+
+/// The app's sessions the query's filters keep.
+fn filter_of(app: String, page: Page) -> TraceSessionFilter {
     let nanos = |seconds: f64| (seconds * 1e9) as i64;
-    let filter = TraceSessionFilter {
+    TraceSessionFilter {
         app: Some(app),
         errors_only: page.errors,
         started_from: page.since.map(nanos),
         started_before: page.until.map(nanos),
         tool: page.tool.filter(|tool| !tool.is_empty()),
         text: page.text.filter(|text| !text.is_empty()),
-    };
-    Ok(Json(
-        list_trace_sessions(&state.services.store, &filter, page.offset, page.limit).await?,
-    ))
+    }
 }
 
 async fn get(
@@ -115,11 +122,15 @@ async fn add(
     Ok(Json(stored.into()))
 }
 
-/// `{sessionIds, evalMetrics}` (ADK's EvalMetric list, as run_eval takes it), plus `label`.
+/// `{sessionIds, evalMetrics}` (ADK's EvalMetric list, as run_eval takes it), or `filter`
+/// instead of `sessionIds` (the list's filters: `errors`, `since`, `until`, `tool`, `text`),
+/// plus `label`.
 #[derive(Deserialize)]
 struct ScoreTraceSessionsRequest {
-    #[serde(alias = "session_ids", rename = "sessionIds")]
-    session_ids: Vec<String>,
+    #[serde(default, alias = "session_ids", rename = "sessionIds")]
+    session_ids: Option<Vec<String>>,
+    #[serde(default)]
+    filter: Option<Page>,
     #[serde(alias = "eval_metrics", rename = "evalMetrics")]
     eval_metrics: Vec<Value>,
     #[serde(default)]
@@ -127,20 +138,25 @@ struct ScoreTraceSessionsRequest {
 }
 
 /// Scores the sessions without running the agent: 201 with the run, finished, of origin
-/// `recorded`.
+/// `recorded`, and `left_out`: the sessions a filter kept that could not be scored, with why.
 async fn score(
     State(state): State<AppState>,
     Path((app, eval_set_id)): Path<(String, String)>,
     JsonBody(request): JsonBody<ScoreTraceSessionsRequest>,
-) -> Result<(StatusCode, Json<EvalRunSummary>), ApiError> {
+) -> Result<(StatusCode, Json<RecordedRun>), ApiError> {
     let request =
         request.ok_or_else(|| ApiError::bad_request("the body must be {sessionIds, evalMetrics}"))?;
+    let sessions = match (request.session_ids, request.filter) {
+        (Some(ids), None) => RecordedSessions::Chosen(ids),
+        (None, Some(page)) => RecordedSessions::Filtered(filter_of(app.clone(), page)),
+        _ => return Err(ApiError::bad_request("send either sessionIds or filter")),
+    };
     let run = score_recorded_sessions(
         &state.services,
         RecordedRunRequest {
             app_name: app,
             eval_set_id,
-            session_ids: request.session_ids,
+            sessions,
             metrics: RunMetrics::EvalMetrics(request.eval_metrics),
             label: request.label,
         },

@@ -82,7 +82,7 @@ fn SessionsList(
     });
     view! {
         <Filters at=at.clone() apps=list.apps query />
-        {at.filter.app.clone().map(|app| view! { <SelectionBar app selected /> })}
+        {at.filter.app.clone().map(|app| view! { <SelectionBar app selected filter=at.filter.clone() /> })}
         {if list.sessions.is_empty() {
             view! { <p class="muted">"No session matches."</p> }.into_any()
         } else {

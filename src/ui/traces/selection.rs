@@ -1,10 +1,10 @@
 //! What the Traces list does with the sessions ticked in it: "Add selected" saves each as a case
-//! of an evalset (one per session, named after it); "Score selected" scores them without
-//! running the agent, as a run.
+//! of an evalset (one per session, named after it); "Score…" scores them, or every one the
+//! filters keep, without running the agent, as a run.
 
 use super::session::EvalSetInput;
 use crate::api::traces::add_recorded_sessions;
-use crate::records::SessionsAdded;
+use crate::records::{SessionsAdded, TraceSessionFilter};
 use crate::ui::evaluate::ScoreRecordedForm;
 use crate::ui::{error_text, eval_set_href, ErrorNote};
 use leptos::prelude::*;
@@ -18,7 +18,11 @@ enum Open {
 }
 
 #[component]
-pub(super) fn SelectionBar(app: String, selected: RwSignal<BTreeSet<String>>) -> impl IntoView {
+pub(super) fn SelectionBar(
+    app: String,
+    selected: RwSignal<BTreeSet<String>>,
+    filter: TraceSessionFilter,
+) -> impl IntoView {
     let open = RwSignal::new(Open::Nothing);
     let count = move || selected.with(BTreeSet::len);
     let ids = Signal::derive(move || selected.with(|s| s.iter().cloned().collect::<Vec<_>>()));
@@ -27,15 +31,17 @@ pub(super) fn SelectionBar(app: String, selected: RwSignal<BTreeSet<String>>) ->
     let form = move || match open.get() {
         Open::Nothing => ().into_any(),
         Open::Add => view! { <AddSelected app=app.clone() ids /> }.into_any(),
-        Open::Score => view! { <ScoreRecordedForm app=app.clone() session_ids=ids /> }.into_any(),
+        Open::Score => {
+            view! { <ScoreRecordedForm app=app.clone() session_ids=ids filter=filter.clone() /> }.into_any()
+        }
     };
     view! {
         <div class="toolbar selection-bar" aria-label="Selected sessions">
             <span aria-live="polite">{move || format!("{} selected", count())}</span>
             <button aria-expanded=move || (open.get() == Open::Add).to_string() disabled=move || count() == 0
                 on:click=move |_| toggle(Open::Add)>"Add selected…"</button>
-            <button aria-expanded=move || (open.get() == Open::Score).to_string() disabled=move || count() == 0
-                on:click=move |_| toggle(Open::Score)>"Score selected…"</button>
+            <button aria-expanded=move || (open.get() == Open::Score).to_string()
+                on:click=move |_| toggle(Open::Score)>"Score…"</button>
         </div>
         {form}
     }
