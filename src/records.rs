@@ -607,6 +607,13 @@ impl SpanRecord {
         named("gen_ai.tool.name").or_else(|| named("tool.name").filter(|_| open_inference_tool))
     }
 
+    /// The agent the span names: the GenAI conventions' `gen_ai.agent.name`, else
+    /// OpenInference's `agent.name`.
+    pub fn agent_name(&self) -> Option<&str> {
+        let named = |key: &str| self.attributes.get(key).and_then(|name| name.as_str());
+        named("gen_ai.agent.name").or_else(|| named("agent.name"))
+    }
+
     /// What was said and sent in the span, lowercased, for the Traces list's text filter: the
     /// string values of its messages, tool arguments and results (JSON held as text read
     /// first), without their keys. None when it has none.

@@ -149,6 +149,8 @@ async fn filtered(
             Err(EvalRunError::Unscorable(why)) => {
                 left_out.push((session.session_id.clone(), why.to_string()))
             }
+            // Its spans name another app than the list does.
+            Err(EvalRunError::NotFound(why)) => left_out.push((session.session_id.clone(), why)),
             Err(other) => return Err(other),
         }
     }

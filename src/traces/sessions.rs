@@ -90,13 +90,9 @@ fn root_agent(spans: &[SpanRecord]) -> Option<String> {
     spans
         .iter()
         .filter(|span| operation(span) == Some("invoke_agent") || open_inference(span) == Some("AGENT"))
-        .min_by_key(|span| span.start_unix_nano)
-        .and_then(agent_name)
-}
-
-/// The agent a span names: the GenAI conventions' `gen_ai.agent.name`, OpenInference's `agent.name`.
-fn agent_name(span: &SpanRecord) -> Option<String> {
-    text(&span.attributes, "gen_ai.agent.name").or_else(|| text(&span.attributes, "agent.name"))
+        .filter_map(|span| Some((span.start_unix_nano, span.agent_name()?)))
+        .min_by_key(|(start, _)| *start)
+        .map(|(_, name)| name.to_string())
 }
 
 /// OpenInference's kind of span (`LLM`, `TOOL`, `AGENT`, ...).
@@ -172,6 +168,23 @@ enum Step<'a> {
     Tool(&'a SpanRecord),
 }
 
+/// Whether one of the span's ancestors is a model call too.
+fn within_model_call(span: &SpanRecord, trace: &[&SpanRecord], calls: ModelCalls) -> bool {
+    let mut parent = span.parent_span_id.as_deref();
+    // A damaged trace's parent links might loop: go no higher than it is long.
+    for _ in 0..trace.len() {
+        let Some(id) = parent else { return false };
+        let Some(above) = trace.iter().find(|other| other.span_id == id) else {
+            return false;
+        };
+        if calls.includes(above) {
+            return true;
+        }
+        parent = above.parent_span_id.as_deref();
+    }
+    false
+}
+
 /// Whether the span ran a tool: the GenAI conventions' `execute_tool`, OpenInference's TOOL.
 fn is_tool_call(span: &SpanRecord) -> bool {
     operation(span) == Some("execute_tool") || open_inference(span) == Some("TOOL")
@@ -180,17 +193,23 @@ fn is_tool_call(span: &SpanRecord) -> bool {
 /// One trace as a turn; and whether its model calls carried their messages.
 fn turn(trace: &[&SpanRecord]) -> (RecordedTurn, bool) {
     let calls = ModelCalls::of(trace);
-    let is_model_call = |span: &SpanRecord| calls.includes(span);
+    // A call inside another (an instrumented client's `chat` under ADK's `generate_content`)
+    // is the same call, read once.
+    let is_model_call = |span: &SpanRecord| calls.includes(span) && !within_model_call(span, trace, calls);
     let model_calls: Vec<&SpanRecord> = trace.iter().copied().filter(|span| is_model_call(span)).collect();
     let user = model_calls.first().and_then(|call| user_message(call));
-    // What the turn did, in the order it happened: a model call's agent when it starts, what
-    // it said when it ends, a tool when it starts. (A call may enclose the tools it led to, as
-    // OpenInference's LLM span of an ADK agent does.)
+    // What the turn did, in the order it happened. A model call says what it said when it
+    // starts (an ADK call span may stay open while its tools run), but OpenInference's LLM span
+    // of an ADK agent encloses the tools it led to, so there what it said comes at its end.
     let mut steps: Vec<(i64, Step)> = Vec::new();
     for span in trace.iter().copied() {
         if is_model_call(span) {
+            let said_at = match calls {
+                ModelCalls::OpenInference => span.end_unix_nano,
+                ModelCalls::Schema1 | ModelCalls::GenAi => span.start_unix_nano,
+            };
             steps.push((span.start_unix_nano, Step::Agent(span)));
-            steps.push((span.end_unix_nano, Step::Said(span)));
+            steps.push((said_at, Step::Said(span)));
         } else if is_tool_call(span) {
             steps.push((span.start_unix_nano, Step::Tool(span)));
         }
@@ -262,8 +281,8 @@ fn agent_of(span: &SpanRecord, trace: &[&SpanRecord]) -> Option<String> {
     // A trace's parent links might loop when it is damaged: go no higher than it is long.
     for _ in 0..=trace.len() {
         let current = at?;
-        if let Some(name) = agent_name(current) {
-            return Some(name);
+        if let Some(name) = current.agent_name() {
+            return Some(name.to_string());
         }
         let parent = current.parent_span_id.as_deref()?;
         at = trace.iter().copied().find(|other| other.span_id == parent);
@@ -288,13 +307,9 @@ fn tool_events(span: &SpanRecord, events: &mut Vec<AgentEvent>) {
     );
     let response = json_attribute(
         span,
-        &[
-            "gen_ai.tool.call.result",
-            "gcp.vertex.agent.tool_response",
-            "output.value",
-        ],
+        &["gen_ai.tool.call.result", "gcp.vertex.agent.tool_response"],
     )
-    .map(function_response_unwrapped);
+    .or_else(|| json_attribute(span, &["output.value"]).map(function_response_unwrapped));
     events.push(AgentEvent::ToolCall {
         id: id.clone(),
         name: name.clone(),
@@ -362,13 +377,15 @@ fn open_inference_messages(span: &SpanRecord, list: &str) -> Vec<(String, Option
             let at = |key: &str| format!("{list}.{index}.message.{key}");
             let role = text(&span.attributes, &at("role"))?;
             let whole = text(&span.attributes, &at("content"));
+            // A part that is not text (an image) has a type and no text: skipped, not an end.
+            let part = |n: usize, key: &str| at(&format!("contents.{n}.message_content.{key}"));
             let parts: Vec<String> = (0..)
-                .map_while(|part| {
-                    text(
-                        &span.attributes,
-                        &at(&format!("contents.{part}.message_content.text")),
-                    )
+                .map_while(|n| {
+                    let said = text(&span.attributes, &part(n, "text"));
+                    let there = said.is_some() || span.attributes.contains_key(&part(n, "type"));
+                    there.then_some(said)
                 })
+                .flatten()
                 .collect();
             let said = whole.or_else(|| (!parts.is_empty()).then(|| parts.concat()));
             Some((role, said))

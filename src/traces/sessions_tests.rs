@@ -133,3 +133,74 @@ fn openinference_spans_alone_give_the_same_turn_in_the_order_it_happened() {
     assert_eq!(turn.turn.user, "What's the weather in Paris?");
     the_weather_turn(&turn.turn.events);
 }
+
+#[test]
+fn schema_1_text_said_beside_a_tool_call_comes_before_it() {
+    // ADK's call_llm span stays open while the tool it asked for runs.
+    let mut spans = fixture("adk_schema1");
+    let first_call = spans
+        .iter_mut()
+        .filter(|span| span.name == "call_llm")
+        .min_by_key(|span| span.start_unix_nano)
+        .unwrap();
+    let response = json!({"content": {"role": "model", "parts": [
+        {"text": "Let me check."},
+        {"function_call": {"args": {"city": "Paris"}, "name": "get_weather"}},
+    ]}});
+    first_call.attributes.insert(
+        "gcp.vertex.agent.llm_response".into(),
+        json!(response.to_string()),
+    );
+    let session = trace_session("s1", &spans);
+    let events = &session.turns[0].turn.events;
+    let said = events
+        .iter()
+        .position(|event| matches!(event, AgentEvent::TextDelta { text } if text == "Let me check."));
+    let called = events
+        .iter()
+        .position(|event| matches!(event, AgentEvent::ToolCall { .. }));
+    assert!(said.unwrap() < called.unwrap(), "{events:#?}");
+}
+
+#[test]
+fn a_clients_chat_span_under_adks_model_call_is_the_same_call_read_once() {
+    let mut spans = fixture("adk_schema2");
+    let calls: Vec<SpanRecord> = spans
+        .iter()
+        .filter(|span| span.name.starts_with("generate_content"))
+        .cloned()
+        .collect();
+    for call in calls {
+        let mut chat = call.clone();
+        chat.span_id = format!("{}ff", &call.span_id[..14]);
+        chat.parent_span_id = Some(call.span_id.clone());
+        chat.name = "chat m".into();
+        chat.attributes
+            .insert("gen_ai.operation.name".into(), json!("chat"));
+        spans.push(chat);
+    }
+    let session = trace_session("s2", &spans);
+    let [turn] = &session.turns[..] else {
+        panic!("{session:#?}")
+    };
+    the_weather_turn(&turn.turn.events);
+}
+
+#[test]
+fn an_openinference_message_whose_first_part_is_an_image_keeps_its_text() {
+    let mut spans = fixture("openinference_adk");
+    let llm = spans
+        .iter_mut()
+        .find(|span| span.attributes.get("openinference.span.kind") == Some(&json!("LLM")))
+        .unwrap();
+    let key = |part: usize, field: &str| {
+        format!("llm.input_messages.1.message.contents.{part}.message_content.{field}")
+    };
+    let text = llm.attributes.remove(&key(0, "text")).unwrap();
+    llm.attributes.insert(key(0, "type"), json!("image"));
+    llm.attributes.insert(key(1, "type"), json!("text"));
+    llm.attributes.insert(key(1, "text"), text);
+    let session = trace_session("oi", &spans);
+    assert_eq!(session.turns[0].turn.user, "What's the weather in Paris?");
+    assert!(!session.content_missing);
+}

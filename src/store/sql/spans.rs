@@ -46,11 +46,7 @@ impl SqlStore {
                     .bind(serde_json::to_string(&span.attributes).expect("attributes serialise"))
                     .bind(serde_json::to_string(&span.events).expect("events serialise"))
                     .bind(serde_json::to_string(&span.resource).expect("a resource serialises"))
-                    .bind(
-                        span.attributes
-                            .get("gen_ai.agent.name")
-                            .and_then(|name| name.as_str()),
-                    );
+                    .bind(span.agent_name());
                 let (input_tokens, output_tokens) = span.tokens();
                 insert = insert
                     .bind(span.tool_name())
@@ -191,9 +187,9 @@ impl SqlStore {
 const IDS_PER_STATEMENT: usize = 200;
 
 /// Recomputes the summary row of every session with a span in the traces `trace_ids` (a span
-/// without a session id, a tool's say, counts for its trace's session). Under ADK's schema 1 a
-/// model call's usage is on its `call_llm` span and again on the `generate_content` span under
-/// it: counted once.
+/// without a session id, a tool's say, counts for its trace's session). A model call's usage
+/// reported again by the span under it (ADK's schema 1 `call_llm` and its `generate_content`;
+/// an instrumented client's `chat` under ADK's call) is counted once.
 async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> StoreResult<()> {
     let places = numbered_places(1, trace_ids.len());
     let sql = format!(
@@ -207,8 +203,8 @@ async fn refresh_sessions(transaction: &mut Transaction, trace_ids: &[&str]) -> 
              MIN(s.start_unix_nano), MAX(s.end_unix_nano), COUNT(DISTINCT s.trace_id), \
              SUM(CASE WHEN s.tool_name IS NOT NULL THEN 1 ELSE 0 END), \
              SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), \
-             SUM(CASE WHEN p.name = 'call_llm' THEN NULL ELSE s.input_tokens END), \
-             SUM(CASE WHEN p.name = 'call_llm' THEN NULL ELSE s.output_tokens END), \
+             SUM(CASE WHEN p.name = 'call_llm' OR p.input_tokens IS NOT NULL THEN NULL ELSE s.input_tokens END), \
+             SUM(CASE WHEN p.name = 'call_llm' OR p.output_tokens IS NOT NULL THEN NULL ELSE s.output_tokens END), \
              (SELECT MAX(u.user_id) FROM trace_users u WHERE u.trace_id IN \
                  (SELECT x.trace_id FROM trace_spans x WHERE x.session_id = m.session_id)), \
              MAX(s.received_at) \
