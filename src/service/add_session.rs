@@ -10,7 +10,8 @@ use crate::records::{session_eval_id, SessionsAdded, StoredCase};
 use crate::service::auth::actor::current_user;
 use crate::service::Services;
 use crate::store::{Store, StoreError};
-use crate::traces::sessions::{trace_session, TraceSession, CONTENT_SETTING};
+use crate::traces::recorded_cases::{check_usable, Unscorable};
+use crate::traces::sessions::{trace_session, TraceSession};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AddSessionError {
@@ -18,14 +19,10 @@ pub enum AddSessionError {
     InvalidId(String),
     #[error("session `{0}` has no turns yet")]
     EmptySession(String),
-    /// A recorded session some of whose spans have not arrived (or never will).
-    #[error("session `{0}` is missing spans (a trace without its root or a span's parent): wait for them to arrive")]
-    Incomplete(String),
-    #[error("the spans of session `{0}` carry no messages: run the agent with {CONTENT_SETTING}")]
-    NoContent(String),
-    /// Spans of it arrived within the receiver's quiet period: more may follow.
-    #[error("spans of session `{0}` are still arriving: try again in a few seconds")]
-    Arriving(String),
+    /// A recorded session that cannot become a case: spans missing or still arriving, no
+    /// messages.
+    #[error(transparent)]
+    Unusable(#[from] Unscorable),
     /// The evalset has a case of that id and the caller did not ask to overwrite it.
     #[error("eval set `{eval_set_id}` already has a case `{eval_id}`; send overwrite: true to replace it")]
     EvalIdTaken { eval_set_id: String, eval_id: String },
@@ -43,9 +40,7 @@ impl DomainError for AddSessionError {
         match self {
             AddSessionError::InvalidId(_)
             | AddSessionError::EmptySession(_)
-            | AddSessionError::Incomplete(_)
-            | AddSessionError::NoContent(_)
-            | AddSessionError::Arriving(_) => ErrorKind::Invalid,
+            | AddSessionError::Unusable(_) => ErrorKind::Invalid,
             AddSessionError::NotFound(_) => ErrorKind::NotFound,
             AddSessionError::EvalIdTaken { .. } | AddSessionError::Conflict(_) => ErrorKind::Conflict,
             AddSessionError::Fault(_) => ErrorKind::Fault,
@@ -109,16 +104,10 @@ pub async fn add_trace_session_to_eval_set(
     add: AddSession<'_>,
 ) -> Result<StoredCase, AddSessionError> {
     let store = &services.store;
-    let Recorded { session, arriving } = recorded_session(services, add.app, add.session_id).await?;
-    if arriving {
-        return Err(AddSessionError::Arriving(add.session_id.to_string()));
-    }
-    if !session.complete {
-        return Err(AddSessionError::Incomplete(add.session_id.to_string()));
-    }
-    if session.content_missing {
-        return Err(AddSessionError::NoContent(add.session_id.to_string()));
-    }
+    let session = recorded_session(services, add.app, add.session_id)
+        .await?
+        .settled()?;
+    check_usable(&session)?;
     let (eval_set_id, eval_id) = prepare(store, &add).await?;
     let case = session_to_eval_case(eval_id, &session.origin, &session.turns, now_seconds());
     save(store, &add, eval_set_id, &case).await
@@ -169,6 +158,16 @@ pub async fn add_trace_sessions_to_eval_set(
 pub struct Recorded {
     pub session: TraceSession,
     pub arriving: bool,
+}
+
+impl Recorded {
+    /// The session, once no span of it has arrived within the quiet period.
+    pub fn settled(self) -> Result<TraceSession, Unscorable> {
+        if self.arriving {
+            return Err(Unscorable::Arriving(self.session.session_id));
+        }
+        Ok(self.session)
+    }
 }
 
 /// The session `session_id` of `app` as its spans tell it; NotFound when no span of it arrived.

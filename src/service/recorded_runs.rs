@@ -5,7 +5,7 @@
 //! It is scored first and stored whole after, so no run is left half-made; a recorded run never
 //! decides the case list's statuses, which say how the agent does when run.
 
-use super::add_session::{recorded_session, AddSessionError, Recorded};
+use super::add_session::{recorded_session, AddSessionError};
 use super::eval_runs::{clean_label, EvalRunError};
 use super::run_plan::{run_config, stored_eval_set, RunMetrics};
 use super::run_summaries::save_case_runs;
@@ -16,7 +16,7 @@ use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
 use crate::records::{EvalRunSummary, RunOrigin, RunStatus, TraceSessionFilter};
 use crate::store::{BatchWrite, NewEvalRun};
-use crate::traces::recorded_cases::{recorded_case, RecordedCase, Unscorable};
+use crate::traces::recorded_cases::{recorded_case, RecordedCase};
 use futures::StreamExt;
 
 /// Most sessions one request scores.
@@ -167,16 +167,13 @@ async fn recorded(
     id: &str,
     reference: &[EvalCase],
 ) -> Result<RecordedCase, EvalRunError> {
-    let Recorded { session, arriving } =
-        recorded_session(services, app, id)
-            .await
-            .map_err(|err| match err {
-                AddSessionError::Fault(fault) => EvalRunError::Fault(fault),
-                other => EvalRunError::NotFound(other.to_string()),
-            })?;
-    if arriving {
-        return Err(Unscorable::Arriving(id.to_string()).into());
-    }
+    let session = recorded_session(services, app, id)
+        .await
+        .map_err(|err| match err {
+            AddSessionError::Fault(fault) => EvalRunError::Fault(fault),
+            other => EvalRunError::NotFound(other.to_string()),
+        })?
+        .settled()?;
     Ok(recorded_case(&session, reference)?)
 }
 

@@ -43,7 +43,7 @@ impl MatchedBy {
     }
 }
 
-/// Why a recorded session cannot be scored.
+/// Why a recorded session cannot be scored or saved as a case.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unscorable {
     #[error("session `{0}` has no turns")]
@@ -56,21 +56,29 @@ pub enum Unscorable {
     NoContent(String),
 }
 
+/// Whether `session` can become a case (to score, or to save): it has turns, every span of it,
+/// and the messages.
+pub fn check_usable(session: &TraceSession) -> Result<(), Unscorable> {
+    let id = || session.session_id.clone();
+    if session.turns.is_empty() {
+        return Err(Unscorable::Empty(id()));
+    }
+    if !session.complete {
+        return Err(Unscorable::Incomplete(id()));
+    }
+    if session.content_missing {
+        return Err(Unscorable::NoContent(id()));
+    }
+    Ok(())
+}
+
 /// `session` as a case to score, against the case of `reference` it matches: the one whose
 /// eval id is the session's id, else the first whose first user message is the session's and
 /// which has as many turns (scores pair turns in order, so a different count would compare
 /// the wrong ones).
 pub fn recorded_case(session: &TraceSession, reference: &[EvalCase]) -> Result<RecordedCase, Unscorable> {
+    check_usable(session)?;
     let id = &session.session_id;
-    if session.turns.is_empty() {
-        return Err(Unscorable::Empty(id.clone()));
-    }
-    if !session.complete {
-        return Err(Unscorable::Incomplete(id.clone()));
-    }
-    if session.content_missing {
-        return Err(Unscorable::NoContent(id.clone()));
-    }
     let recorded = session_to_eval_case(id, &session.origin, &session.turns, 0.0);
     let actual = recorded.conversation.clone().unwrap_or_default();
     let matched = matching_case(id, &actual, reference);

@@ -170,19 +170,17 @@ enum Step<'a> {
 
 /// Whether one of the span's ancestors is a model call too.
 fn within_model_call(span: &SpanRecord, trace: &[&SpanRecord], calls: ModelCalls) -> bool {
-    let mut parent = span.parent_span_id.as_deref();
-    // A damaged trace's parent links might loop: go no higher than it is long.
-    for _ in 0..trace.len() {
-        let Some(id) = parent else { return false };
-        let Some(above) = trace.iter().find(|other| other.span_id == id) else {
-            return false;
-        };
-        if calls.includes(above) {
-            return true;
-        }
-        parent = above.parent_span_id.as_deref();
-    }
-    false
+    lineage(span, trace).skip(1).any(|above| calls.includes(above))
+}
+
+/// The span, then its parent, its parent's parent, … as far as the trace has them. A damaged
+/// trace's parent links might loop: it goes no higher than the trace is long.
+fn lineage<'a>(span: &'a SpanRecord, trace: &'a [&'a SpanRecord]) -> impl Iterator<Item = &'a SpanRecord> {
+    std::iter::successors(Some(span), move |current| {
+        let parent = current.parent_span_id.as_deref()?;
+        trace.iter().copied().find(|other| other.span_id == parent)
+    })
+    .take(trace.len() + 1)
 }
 
 /// Whether the span ran a tool: the GenAI conventions' `execute_tool`, OpenInference's TOOL.
@@ -277,17 +275,7 @@ fn turn(trace: &[&SpanRecord]) -> (RecordedTurn, bool) {
 /// The agent a span ran in: its own `gen_ai.agent.name`, else its nearest ancestor's (schema 1's
 /// `call_llm` spans name none).
 fn agent_of(span: &SpanRecord, trace: &[&SpanRecord]) -> Option<String> {
-    let mut at = Some(span);
-    // A trace's parent links might loop when it is damaged: go no higher than it is long.
-    for _ in 0..=trace.len() {
-        let current = at?;
-        if let Some(name) = current.agent_name() {
-            return Some(name.to_string());
-        }
-        let parent = current.parent_span_id.as_deref()?;
-        at = trace.iter().copied().find(|other| other.span_id == parent);
-    }
-    None
+    lineage(span, trace).find_map(|at| at.agent_name().map(str::to_string))
 }
 
 /// The tool call and its result, from an `execute_tool` span.
