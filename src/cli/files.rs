@@ -4,7 +4,7 @@ use super::CliError;
 use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
 use crate::evalset::{
-    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases,
+    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases_fast,
     validate_case, CompactEvalSet, EvalSet, LegacyDefaults,
 };
 use std::collections::HashSet;
@@ -27,17 +27,22 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
         name: path.display().to_string(),
         message,
     };
-    let file = std::fs::File::open(path).map_err(|e| input_error(format!("cannot read it: {e}")))?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
-    if !starts_with_list(&mut reader) {
+    let open = || {
+        let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+        let list = starts_with_list(&mut reader);
+        Ok::<_, std::io::Error>((reader, list))
+    };
+    let (reader, list) = open().map_err(|e| input_error(format!("cannot read it: {e}")))?;
+    if !list {
         let mut compact = CompactEvalSet::default();
         let mut seen = HashSet::new();
-        let streamed = read_evalset_cases(reader, &mut |_, case| {
+        let reopen = || open().map(|(reader, _)| reader);
+        let streamed = read_evalset_cases_fast(reader, reopen, &mut |_, case, text| {
             validate_case(&case)?;
             if !seen.insert(case.eval_id.clone()) {
                 return Err(format!("duplicate eval_id `{}`", case.eval_id));
             }
-            compact.push(&case);
+            compact.push_as_read(&case, text);
             Ok(())
         });
         if let Ok(header) = streamed {

@@ -14,7 +14,7 @@ use crate::eval::{
     score_cases, summarize_cases, ActualItem, CaseRunScores, EvalConfig, EvalStatus, ScoreError,
     ScoringServices,
 };
-use crate::evalset::{read_evalset_cases, CompactEvalSet};
+use crate::evalset::{read_evalset_cases_fast, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
 use std::io::BufReader;
@@ -204,8 +204,11 @@ impl Batches<'_> {
 
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
 fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|err| format!("cannot read it: {err}"))?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let open = || {
+        let file = std::fs::File::open(path)?;
+        Ok::<_, std::io::Error>(BufReader::with_capacity(1 << 16, file))
+    };
+    let mut reader = open().map_err(|err| format!("cannot read it: {err}"))?;
     let mut send = |case| {
         batches.send(ActualItem::Case {
             run,
@@ -220,7 +223,12 @@ fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), St
             .into_iter()
             .try_for_each(&mut send);
     }
-    read_evalset_cases(reader, &mut |_, case| send(case))
+    let reopen = || {
+        let mut again = open()?;
+        starts_with_list(&mut again);
+        Ok(again)
+    };
+    read_evalset_cases_fast(reader, reopen, &mut |_, case, _| send(case))
         .map(drop)
         .map_err(|err| err.to_string())
 }

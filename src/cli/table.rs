@@ -3,7 +3,8 @@
 
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::EvalRunCase;
-use std::fmt::{self, Display, Write as _};
+use std::collections::HashMap;
+use std::fmt::Display;
 use std::io;
 
 /// One row per case and metric, then the counts, each line ending with a newline; written as
@@ -14,19 +15,14 @@ pub fn write_results_table(
     summaries: &[CaseSummary],
     runs: usize,
 ) -> io::Result<()> {
-    let mut text = String::new();
-    let mut width = |value: Option<f64>| {
-        text.clear();
-        write!(text, "{:.4}", Number(value)).expect("writing to a String cannot fail");
-        text.len()
-    };
+    let mut numbers = Formatted::default();
     let mut widths = ["case".len(), "(case)".len(), "score".len(), "threshold".len()];
     for case in summaries {
         widths[0] = widths[0].max(case.eval_id.chars().count());
         for metric in &case.metrics {
             widths[1] = widths[1].max(metric.metric_name.chars().count());
-            widths[2] = widths[2].max(width(metric.score));
-            widths[3] = widths[3].max(width(metric.threshold));
+            widths[2] = widths[2].max(numbers.add(metric.score));
+            widths[3] = widths[3].max(numbers.add(metric.threshold));
         }
     }
     let [w0, w1, w2, w3] = widths;
@@ -35,24 +31,23 @@ pub fn write_results_table(
         "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  status",
         "case", "metric", "score", "threshold"
     )?;
-    let mut row =
-        |case: &str, metric: &str, score: &dyn Display, threshold: &dyn Display, status: &dyn Display| {
-            writeln!(
-                out,
-                "{case:<w0$}  {metric:<w1$}  {score:>w2$.4}  {threshold:>w3$.4}  {status}"
-            )
-        };
+    let mut row = |case: &str, metric: &str, score: &str, threshold: &str, status: &dyn Display| {
+        writeln!(
+            out,
+            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}"
+        )
+    };
     for case in summaries {
         for metric in &case.metrics {
             row(
                 &case.eval_id,
                 &metric.metric_name,
-                &Number(metric.score),
-                &Number(metric.threshold),
+                numbers.get(metric.score),
+                numbers.get(metric.threshold),
                 &metric.eval_status,
             )?;
         }
-        row(&case.eval_id, "(case)", &"", &"", &case.final_eval_status)?;
+        row(&case.eval_id, "(case)", "", "", &case.final_eval_status)?;
     }
     let count = |status: EvalStatus| {
         summaries
@@ -76,15 +71,23 @@ pub fn write_results_table(
     )
 }
 
-/// A score or threshold as the table shows it: with the format's precision, `-` when absent.
-struct Number(Option<f64>);
+/// Scores and thresholds as the table shows them (four decimals, `-` when absent), each
+/// distinct one formatted once: tens of thousands of rows hold few values.
+#[derive(Default)]
+struct Formatted(HashMap<Option<u64>, String>);
 
-impl Display for Number {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(value) => Display::fmt(&value, f),
-            None => f.pad("-"),
-        }
+impl Formatted {
+    /// Formats `value` unless it was; answers its width.
+    fn add(&mut self, value: Option<f64>) -> usize {
+        self.0
+            .entry(value.map(f64::to_bits))
+            .or_insert_with(|| value.map_or_else(|| "-".into(), |value| format!("{value:.4}")))
+            .len()
+    }
+
+    /// `value` as formatted by `add`.
+    fn get(&self, value: Option<f64>) -> &str {
+        &self.0[&value.map(f64::to_bits)]
     }
 }
 

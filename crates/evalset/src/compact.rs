@@ -2,8 +2,9 @@
 //! cases take about ten times their JSON's size in memory; a large expected set read once and
 //! used a case at a time (scoring) needs only its text.
 
-use crate::import::{read_evalset_cases, FormatError};
+use crate::import::{read_evalset_cases_fast, FormatError};
 use crate::model::{EvalCase, EvalSet};
+use std::borrow::Cow;
 
 /// The cases of an evalset, each kept as compact JSON with what lining up needs at hand.
 #[derive(Debug, Default)]
@@ -19,6 +20,8 @@ struct CompactCase {
     /// How many invocations its conversation has; none for a conversation scenario.
     turns: Option<usize>,
     json: Box<str>,
+    /// `json` is the case's text as read, which parses to the case but may not be ADK's form.
+    as_read: bool,
 }
 
 impl CompactEvalSet {
@@ -50,7 +53,7 @@ impl CompactEvalSet {
     /// A set in ADK's form (as [`CompactEvalSet::to_json`] writes it), read a case at a time.
     pub fn from_adk_json(text: &str) -> Result<Self, FormatError> {
         let mut compact = CompactEvalSet::default();
-        let header = read_evalset_cases(text.as_bytes(), &mut |_, case| {
+        let header = read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut |_, case, _| {
             compact.push(&case);
             Ok(())
         })?;
@@ -68,11 +71,11 @@ impl CompactEvalSet {
         let cases: usize = self.cases.iter().map(|case| case.json.len() + 1).sum();
         let mut json = String::with_capacity(header.len() + cases);
         json.push_str(&header[..at]);
-        for (index, case) in self.cases.iter().enumerate() {
+        for index in 0..self.cases.len() {
             if index > 0 {
                 json.push(',');
             }
-            json.push_str(&case.json);
+            json.push_str(&self.case_json(index));
         }
         json.push_str(&header[at..]);
         json
@@ -83,9 +86,13 @@ impl CompactEvalSet {
         serde_json::to_string(&self.header).expect("an eval set serialises")
     }
 
-    /// Case `index` as the compact JSON held.
-    pub fn case_json(&self, index: usize) -> &str {
-        &self.cases[index].json
+    /// Case `index` as compact JSON in ADK's form.
+    pub fn case_json(&self, index: usize) -> Cow<'_, str> {
+        let case = &self.cases[index];
+        match case.as_read {
+            false => Cow::Borrowed(&case.json),
+            true => Cow::Owned(serde_json::to_string(&self.case(index)).expect("an eval case serialises")),
+        }
     }
 
     pub fn eval_set_id(&self) -> &str {
@@ -93,12 +100,23 @@ impl CompactEvalSet {
     }
 
     pub fn push(&mut self, case: &EvalCase) {
+        self.push_as_read(case, None);
+    }
+
+    /// Adds `case`, holding `text`, its JSON as read, when there is one: writing it again would
+    /// take longer than reading it.
+    pub fn push_as_read(&mut self, case: &EvalCase, text: Option<&str>) {
+        let json = match text {
+            Some(text) => text.into(),
+            None => serde_json::to_string(case)
+                .expect("an eval case serialises")
+                .into(),
+        };
         self.cases.push(CompactCase {
             eval_id: case.eval_id.as_str().into(),
             turns: case.conversation.as_ref().map(Vec::len),
-            json: serde_json::to_string(case)
-                .expect("an eval case serialises")
-                .into(),
+            json,
+            as_read: text.is_some(),
         });
     }
 
@@ -151,6 +169,16 @@ mod tests {
         assert_eq!((compact.turns(0), compact.turns(1)), (Some(1), None));
         assert_eq!(compact.case(0), set.eval_cases[0]);
         assert_eq!(compact.case(1), set.eval_cases[1]);
+    }
+
+    #[test]
+    fn a_case_held_as_read_is_written_in_adks_form() {
+        let text = r#"{ "evalId": "a", "conversation": [] }"#;
+        let case: EvalCase = serde_json::from_str(text).unwrap();
+        let mut compact = CompactEvalSet::default();
+        compact.push_as_read(&case, Some(text));
+        assert_eq!(compact.case(0), case);
+        assert_eq!(compact.case_json(0), serde_json::to_string(&case).unwrap());
     }
 
     #[test]

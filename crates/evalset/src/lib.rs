@@ -10,6 +10,7 @@ mod ids;
 mod import;
 mod legacy_export;
 mod model;
+mod split;
 #[cfg(test)]
 mod tests;
 
@@ -23,8 +24,8 @@ pub use ids::{
     validate_new_eval_id,
 };
 pub use import::{
-    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases, validate_case,
-    FormatError, LegacyDefaults, SourceFormat,
+    parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases,
+    read_evalset_cases_fast, validate_case, FormatError, LegacyDefaults, SourceFormat,
 };
 pub use legacy_export::to_file_form;
 pub use model::{

@@ -458,6 +458,48 @@ fn a_reader_hands_over_cases_one_at_a_time_and_errors_say_where() {
     assert!(stopped.message.contains("enough"), "{stopped:?}");
 }
 
+/// The fast reader against the exact one: the same cases handed over once each, in order, the
+/// same header, and the same error where one is.
+#[test]
+fn the_fast_reader_reads_as_the_exact_one() {
+    let text = "\u{20}{\"eval_set_id\": \"s\", \"x\": [1], \"eval_cases\": [\n{\"eval_id\": \"a\", \"conversation\": []},\n{\"eval_id\": \"b\", \"conversation\": []}], \"name\": \"n\"}";
+    let broken_case = text.replace("[]}]", "7}]");
+    let broken_header = text.replace("\"n\"}", "3}");
+    let unexpected = text.replace("\"eval_set_id\"", "\"eval\\u005fset_id\"");
+    for text in [
+        text,
+        &broken_case,
+        &broken_header,
+        &unexpected,
+        "{\"eval_cases\": []}",
+        "[]",
+    ] {
+        let read = |fast: bool, refuse: Option<&str>| {
+            let mut seen = Vec::new();
+            let mut on_case = |index, case: EvalCase, _: Option<&str>| {
+                if Some(case.eval_id.as_str()) == refuse {
+                    return Err(format!("refused {}", case.eval_id));
+                }
+                seen.push((index, case.eval_id));
+                Ok(())
+            };
+            let header = if fast {
+                read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut on_case)
+            } else {
+                read_evalset_cases(text.as_bytes(), &mut |index, case| on_case(index, case, None))
+            };
+            (header, seen)
+        };
+        for refuse in [None, Some("a"), Some("b")] {
+            assert_eq!(
+                read(true, refuse),
+                read(false, refuse),
+                "{text} refusing {refuse:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn floats_survive_exactly() {
     // Without serde_json's float_roundtrip this timestamp comes back one ulp off (…243549).

@@ -9,6 +9,11 @@ pub fn exact_mean(values: &[f64]) -> Option<f64> {
         return None;
     }
     debug_assert!(values.iter().all(|v| v.is_finite()), "scores are finite");
+    // One run (or runs that agree) is the common case, and its mean is the value itself (+0.0
+    // for -0.0, as below).
+    if values.iter().all(|&value| value == values[0]) {
+        return Some(values[0] + 0.0);
+    }
     // Every finite double is m·2^e with an integer m < 2^53 and e >= -1074, so each value times
     // 2^1074 is an integer: sum those exactly, then divide by n and round.
     let (mut positive, mut negative) = (Natural::default(), Natural::default());
