@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use futures::stream::{BoxStream, StreamExt};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
+use super::adk_event::{AdkEvent, FunctionCall, FunctionResponse};
 use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, Turn};
 use crate::llm_http::{causes, server_message, sse_data, SseLines};
 
@@ -215,41 +217,46 @@ impl EventMapper {
                 server_message(data)
             )
         })?;
-        let Some(event) = event.as_object() else {
+        if !event.is_object() {
             return Err(format!(
                 "the ADK server sent an event that is not an object: {}",
                 server_message(data)
             ));
-        };
+        }
+        let event = AdkEvent::deserialize(event).map_err(|e| {
+            format!(
+                "the ADK server sent an event we cannot read ({e}): {}",
+                server_message(data)
+            )
+        })?;
         Ok(self.event(event))
     }
 
-    fn event(&mut self, event: &Map<String, Value>) -> Vec<AgentEvent> {
+    fn event(&mut self, event: AdkEvent) -> Vec<AgentEvent> {
         let mut out = Vec::new();
         // run_sse reports an exception in the agent as `{"error": "..."}`.
         // (after an error event that already said the same, when the agent itself failed).
-        if let Some(error) = event.get("error").filter(|_| !event.contains_key("author")) {
+        if let Some(error) = event.error.filter(|_| event.author.is_none()) {
             if !self.failed {
                 self.failed = true;
                 out.push(AgentEvent::Error {
-                    message: format!("the ADK agent failed: {}", value_text(error)),
+                    message: format!("the ADK agent failed: {}", value_text(&error)),
                 });
             }
             return out;
         }
-        let author = field(event, "author").and_then(Value::as_str).unwrap_or("");
+        let author = event.author.unwrap_or_default();
         if author == "user" {
             return out;
         }
-        if !author.is_empty() && self.author.as_deref() != Some(author) {
-            self.author = Some(author.to_string());
-            out.push(AgentEvent::Author {
-                name: author.to_string(),
-            });
+        if !author.is_empty() && self.author.as_deref() != Some(author.as_str()) {
+            self.author = Some(author.clone());
+            out.push(AgentEvent::Author { name: author });
         }
-        if let Some(message) = field(event, "error_message").and_then(Value::as_str) {
-            let code = field(event, "error_code")
-                .map(|code| format!(" ({})", value_text(code)))
+        if let Some(message) = event.error_message {
+            let code = event
+                .error_code
+                .map(|code| format!(" ({})", value_text(&code)))
                 .unwrap_or_default();
             self.failed = true;
             out.push(AgentEvent::Error {
@@ -257,20 +264,14 @@ impl EventMapper {
             });
             return out;
         }
-        let partial = field(event, "partial").and_then(Value::as_bool).unwrap_or(false);
-        let timestamp = field(event, "timestamp").and_then(Value::as_f64).unwrap_or(0.0);
-        let parts = field(event, "content")
-            .and_then(|c| c.get("parts"))
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-
+        let timestamp = event.timestamp.unwrap_or(0.0);
+        let parts = event.content.map(|content| content.parts).unwrap_or_default();
         let text: String = parts
             .iter()
-            .filter(|p| !p.get("thought").and_then(Value::as_bool).unwrap_or(false))
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .filter(|part| part.thought != Some(true))
+            .filter_map(|part| part.text.as_deref())
             .collect();
-        if partial {
+        if event.partial == Some(true) {
             if !text.is_empty() {
                 self.streamed.push_str(&text);
                 out.push(AgentEvent::TextDelta { text });
@@ -284,51 +285,13 @@ impl EventMapper {
 
         let mut acted = false;
         for part in parts {
-            if let Some(call) = field_of(part, "function_call").and_then(Value::as_object) {
+            if let Some(call) = part.function_call {
                 acted = true;
-                self.calls += 1;
-                let id = match call.get("id").and_then(Value::as_str) {
-                    Some(id) if !id.is_empty() => id.to_string(),
-                    _ => format!("adk-call-{}", self.calls),
-                };
-                self.call_times.insert(id.clone(), timestamp);
-                out.push(AgentEvent::ToolCall {
-                    id,
-                    name: call
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                    args: call
-                        .get("args")
-                        .and_then(Value::as_object)
-                        .cloned()
-                        .unwrap_or_default(),
-                });
+                out.push(self.tool_call(call, timestamp));
             }
-            if let Some(response) = field_of(part, "function_response").and_then(Value::as_object) {
+            if let Some(response) = part.function_response {
                 acted = true;
-                let id = response
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
-                let started = self.call_times.get(&id).copied().unwrap_or(timestamp);
-                out.push(AgentEvent::ToolResult {
-                    name: response
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                    response: match response.get("response") {
-                        Some(Value::Object(map)) => map.clone(),
-                        Some(Value::Null) | None => Map::new(),
-                        Some(other) => Map::from_iter([("result".to_string(), other.clone())]),
-                    },
-                    duration_ms: ((timestamp - started).max(0.0) * 1000.0).round() as u64,
-                    source: Default::default(),
-                    id,
-                });
+                out.push(self.tool_result(response, timestamp));
             }
         }
         // ADK's is_final_response: a finished event with no calls or responses in it.
@@ -337,20 +300,43 @@ impl EventMapper {
         } else if !text.is_empty() {
             self.final_text = Some(text);
         }
-        if let Some(usage) = field(event, "usage_metadata").and_then(Value::as_object) {
-            let count = |key: &str| {
-                usage
-                    .get(key)
-                    .or_else(|| usage.get(&camel(key)))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0)
-            };
+        if let Some(usage) = event.usage_metadata {
             out.push(AgentEvent::Usage {
-                prompt_tokens: count("prompt_token_count"),
-                completion_tokens: count("candidates_token_count"),
+                prompt_tokens: usage.prompt_token_count.unwrap_or(0),
+                completion_tokens: usage.candidates_token_count.unwrap_or(0),
             });
         }
         out
+    }
+
+    fn tool_call(&mut self, call: FunctionCall, timestamp: f64) -> AgentEvent {
+        self.calls += 1;
+        let id = match call.id {
+            Some(id) if !id.is_empty() => id,
+            _ => format!("adk-call-{}", self.calls),
+        };
+        self.call_times.insert(id.clone(), timestamp);
+        AgentEvent::ToolCall {
+            id,
+            name: call.name.unwrap_or_default(),
+            args: call.args.unwrap_or_default(),
+        }
+    }
+
+    fn tool_result(&self, response: FunctionResponse, timestamp: f64) -> AgentEvent {
+        let id = response.id.unwrap_or_default();
+        let started = self.call_times.get(&id).copied().unwrap_or(timestamp);
+        AgentEvent::ToolResult {
+            name: response.name.unwrap_or_default(),
+            response: match response.response {
+                Some(Value::Object(map)) => map,
+                Some(Value::Null) | None => Map::new(),
+                Some(other) => Map::from_iter([("result".to_string(), other)]),
+            },
+            duration_ms: ((timestamp - started).max(0.0) * 1000.0).round() as u64,
+            source: Default::default(),
+            id,
+        }
     }
 
     /// The final response once the stream has ended (unless the turn failed).
@@ -362,31 +348,6 @@ impl EventMapper {
             text: self.final_text.unwrap_or_default(),
         }]
     }
-}
-
-/// ADK writes camelCase over HTTP; accept snake_case too (its own Python clients may send it).
-fn field<'a>(map: &'a Map<String, Value>, snake: &str) -> Option<&'a Value> {
-    map.get(&camel(snake)).or_else(|| map.get(snake))
-}
-
-fn field_of<'a>(value: &'a Value, snake: &str) -> Option<&'a Value> {
-    value.as_object().and_then(|map| field(map, snake))
-}
-
-fn camel(snake: &str) -> String {
-    let mut out = String::with_capacity(snake.len());
-    let mut upper = false;
-    for c in snake.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn value_text(value: &Value) -> String {

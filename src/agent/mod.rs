@@ -9,6 +9,8 @@
 #[cfg(feature = "ssr")]
 pub mod adk;
 #[cfg(feature = "ssr")]
+mod adk_event;
+#[cfg(feature = "ssr")]
 mod demo;
 #[cfg(feature = "ssr")]
 mod knowledge;
