@@ -32,9 +32,11 @@ use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
+use crate::eval::config_fields as fields;
 use crate::eval::metrics::{self, built_in_judge, BuiltInJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The placeholders a custom judge prompt may use.
@@ -251,13 +253,12 @@ fn judge_model_options(
     path: &str,
     default_samples: usize,
 ) -> Result<JudgeModelOptions, String> {
-    let mut options = JudgeModelOptions {
-        judge_model: None,
-        num_samples: default_samples,
-        parallelism_limit: None,
-    };
     let Some((key, value)) = field(criterion, "judge_model_options", "judgeModelOptions") else {
-        return Ok(options);
+        return Ok(JudgeModelOptions {
+            judge_model: None,
+            num_samples: default_samples,
+            parallelism_limit: None,
+        });
     };
     let path = format!("{path}.{key}");
     let Value::Object(object) = value else {
@@ -265,46 +266,59 @@ fn judge_model_options(
             "{path}: expected an object such as {{\"num_samples\": 5}}"
         ));
     };
-    for (key, value) in object.iter().filter(|(_, v)| !v.is_null()) {
-        let at = format!("{path}.{key}");
-        match key.as_str() {
-            "judge_model" | "judgeModel" => match value.as_str().map(str::trim) {
-                Some(model) if !model.is_empty() => options.judge_model = Some(model.to_string()),
-                _ => return Err(format!("{at}: expected a model name")),
-            },
-            "num_samples" | "numSamples" => options.num_samples = positive_integer(value, &at)?,
-            "parallelism_limit" | "parallelismLimit" => {
-                options.parallelism_limit = Some(positive_integer(value, &at)?)
-            }
-            "judge_model_config" | "judgeModelConfig" => {
-                return Err(format!(
-                    "{at}: not supported; the judge's temperature and timeouts are set in the [judge] \
-                     table of evalstudio.toml"
-                ))
-            }
-            _ => {
-                return Err(format!(
-                    "{at}: unknown option (known: judge_model, num_samples, parallelism_limit)"
-                ))
-            }
-        }
+    let known = WrittenOptions::KEYS;
+    if let Some((key, _)) = object
+        .iter()
+        .find(|(k, v)| !v.is_null() && !known.contains(&k.as_str()))
+    {
+        return Err(format!(
+            "{path}.{key}: unknown option (known: judge_model, num_samples, parallelism_limit)"
+        ));
     }
-    Ok(options)
+    let written: WrittenOptions = fields::read(value, &path)?;
+    if let Some(key) = ["judge_model_config", "judgeModelConfig"]
+        .into_iter()
+        .find(|key| object.get(*key).is_some_and(|v| !v.is_null()))
+    {
+        return Err(format!(
+            "{path}.{key}: not supported; the judge's temperature and timeouts are set in the [judge] \
+             table of evalstudio.toml"
+        ));
+    }
+    Ok(JudgeModelOptions {
+        judge_model: written.judge_model,
+        num_samples: written.num_samples.unwrap_or(default_samples),
+        parallelism_limit: written.parallelism_limit,
+    })
 }
 
-/// A whole number ≥ 1, written as an integer or as a float without a fraction (as pydantic
-/// accepts it).
-fn positive_integer(value: &Value, path: &str) -> Result<usize, String> {
-    let whole = value.as_u64().or_else(|| {
-        value
-            .as_f64()
-            .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= 1e6)
-            .map(|f| f as u64)
-    });
-    match whole.and_then(|n| usize::try_from(n).ok()) {
-        Some(n) if n >= 1 => Ok(n),
-        _ => Err(format!("{path}: expected a positive integer, found {value}")),
-    }
+/// ADK's `judge_model_options`, in either key spelling (its `judge_model_config` is refused).
+#[derive(Deserialize)]
+struct WrittenOptions {
+    #[serde(alias = "judgeModel", default, deserialize_with = "fields::model_name")]
+    judge_model: Option<String>,
+    #[serde(alias = "numSamples", default, deserialize_with = "fields::positive_integer")]
+    num_samples: Option<usize>,
+    #[serde(
+        alias = "parallelismLimit",
+        default,
+        deserialize_with = "fields::positive_integer"
+    )]
+    parallelism_limit: Option<usize>,
+}
+
+impl WrittenOptions {
+    /// Every key it reads, the refused ones too.
+    const KEYS: [&str; 8] = [
+        "judge_model",
+        "judgeModel",
+        "num_samples",
+        "numSamples",
+        "parallelism_limit",
+        "parallelismLimit",
+        "judge_model_config",
+        "judgeModelConfig",
+    ];
 }
 
 /// ADK's `RubricsBasedCriterion.rubrics`: `[{rubric_id, rubric_content: {text_property},

@@ -1,6 +1,8 @@
 //! ADK's `user_simulator_config` (`LlmBackedUserSimulatorConfig`) from a test_config.json.
 
 use super::prompt::check_custom_instructions;
+use crate::eval::config_fields as fields;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// ADK's default `max_allowed_invocations`.
@@ -42,46 +44,44 @@ impl SimulatorConfig {
                 "{path}: expected an object such as {{\"max_allowed_invocations\": 10}}"
             ));
         };
-        let mut config = SimulatorConfig {
-            written: object.clone(),
-            ..SimulatorConfig::default()
-        };
-        for (key, value) in object {
-            if value.is_null() {
-                continue;
-            }
-            match key.as_str() {
-                "type" if value.as_str() != Some("llm_backed") => {
-                    return Err(format!(
-                        "{path}.type: only the \"llm_backed\" simulator is supported, found {value}"
-                    ));
-                }
-                "max_allowed_invocations" | "maxAllowedInvocations" => {
-                    config.max_allowed_invocations = value.as_i64().ok_or_else(|| {
-                        format!("{path}.{key}: expected a whole number (-1 for no limit), found {value}")
-                    })?;
-                }
-                "include_function_calls" | "includeFunctionCalls" => {
-                    config.include_function_calls = value
-                        .as_bool()
-                        .ok_or_else(|| format!("{path}.{key}: expected true or false, found {value}"))?;
-                }
-                "custom_instructions" | "customInstructions" => {
-                    let text = value
-                        .as_str()
-                        .ok_or_else(|| format!("{path}.{key}: expected text, found {value}"))?;
-                    check_custom_instructions(text).map_err(|error| format!("{path}.{error}"))?;
-                    config.custom_instructions = Some(text.to_string());
-                }
-                // ADK's Gemini model settings, and keys ADK's model allows: kept, not read.
-                _ => {}
-            }
+        let written: Written = fields::read(value, path)?;
+        if let Some(kind) = written.kind.filter(|kind| kind.as_str() != Some("llm_backed")) {
+            return Err(format!(
+                "{path}.type: only the \"llm_backed\" simulator is supported, found {kind}"
+            ));
         }
-        Ok(config)
+        if let Some(text) = &written.custom_instructions {
+            check_custom_instructions(text).map_err(|error| format!("{path}.{error}"))?;
+        }
+        let default = SimulatorConfig::default();
+        Ok(SimulatorConfig {
+            max_allowed_invocations: written
+                .max_allowed_invocations
+                .unwrap_or(default.max_allowed_invocations),
+            include_function_calls: written
+                .include_function_calls
+                .unwrap_or(default.include_function_calls),
+            custom_instructions: written.custom_instructions,
+            written: object.clone(),
+        })
     }
 
     /// Whether a conversation with `invocations` so far may have another.
     pub fn allows_another(&self, invocations: usize) -> bool {
         self.max_allowed_invocations < 0 || (invocations as i64) < self.max_allowed_invocations
     }
+}
+
+/// The settings read of `user_simulator_config`, in either key spelling. ADK's Gemini model
+/// settings, and keys ADK's model allows, are kept in `written`, not read.
+#[derive(Deserialize)]
+struct Written {
+    #[serde(rename = "type", default, deserialize_with = "fields::any")]
+    kind: Option<Value>,
+    #[serde(alias = "maxAllowedInvocations", default, deserialize_with = "fields::limit")]
+    max_allowed_invocations: Option<i64>,
+    #[serde(alias = "includeFunctionCalls", default, deserialize_with = "fields::boolean")]
+    include_function_calls: Option<bool>,
+    #[serde(alias = "customInstructions", default, deserialize_with = "fields::text")]
+    custom_instructions: Option<String>,
 }

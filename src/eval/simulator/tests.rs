@@ -294,6 +294,16 @@ fn custom_instructions_are_checked_for_their_placeholders() {
     assert!(parse(json!({"max_allowed_invocations": "ten"}))
         .unwrap_err()
         .contains("expected a whole number"));
+    assert_eq!(
+        parse(json!({"maxAllowedInvocations": "ten"})).unwrap_err(),
+        "user_simulator_config.maxAllowedInvocations: expected a whole number (-1 for no limit), found \"ten\"",
+        "the key as written"
+    );
+    assert_eq!(
+        parse(json!({"include_function_calls": null, "customInstructions": 3})).unwrap_err(),
+        "user_simulator_config.customInstructions: expected text, found 3",
+        "null is absent"
+    );
     assert!(parse(json!({"type": "static"}))
         .unwrap_err()
         .contains("only the \"llm_backed\" simulator"));
