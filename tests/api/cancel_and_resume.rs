@@ -43,8 +43,9 @@ async fn wait_for_status(app: &TestApp, id: &str, status: &str) -> Value {
     .await
 }
 
-#[tokio::test]
-async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writable() {
+/// A run of `three` started while every case write fails, as on a full disk, and interrupted by
+/// it; the app and the run's id.
+async fn interrupted_run() -> (TestApp, String) {
     let (app, _) = app_with_three_slow_cases().await;
     // Behind the app's back, every case write now fails, as on a full disk.
     app.execute_sql(
@@ -57,10 +58,21 @@ async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writa
     )
     .await;
     let id = start_three(&app).await;
-    let result = wait_for_status(&app, &id, "interrupted").await;
+    wait_for_status(&app, &id, "interrupted").await;
+    (app, id)
+}
+
+#[tokio::test]
+async fn a_failed_write_interrupts_the_run() {
+    let (app, id) = interrupted_run().await;
+    let result = app.get_json(&format!("/apps/slow/eval_results/{id}")).await;
     assert_eq!(result["status"], "interrupted", "{result}");
     assert_eq!(result["eval_case_results"].as_array().unwrap().len(), 0);
+}
 
+#[tokio::test]
+async fn an_interrupted_run_resumes_once_the_store_is_writable() {
+    let (app, id) = interrupted_run().await;
     app.execute_sql(
         "DROP TRIGGER refuse_case_writes",
         "DROP TRIGGER refuse_case_writes ON eval_run_cases",
@@ -83,8 +95,8 @@ async fn a_failed_write_interrupts_the_run_which_resumes_once_the_store_is_writa
 }
 
 #[tokio::test]
-async fn a_running_eval_can_be_cancelled_and_resumed() {
-    let (app, model_requests) = app_with_three_slow_cases().await;
+async fn a_running_eval_cannot_be_resumed() {
+    let (app, _) = app_with_three_slow_cases().await;
     let id = start_three(&app).await;
     // Its cases wait on the slow model, so the run cannot have finished yet.
     let running = app.get_json(&format!("/apps/slow/eval_results/{id}")).await;
@@ -96,7 +108,13 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
     )
     .await;
     assert!(error["error"].as_str().unwrap().contains("is running"), "{error}");
-    // Cancelled while the model is still answering every case, so none can be stored.
+}
+
+/// A run of `three` cancelled while the model is still answering every case; the app and the
+/// run's id.
+async fn cancelled_run() -> (TestApp, String) {
+    let (app, model_requests) = app_with_three_slow_cases().await;
+    let id = start_three(&app).await;
     wait_until("the model was asked for all three cases", || async {
         (model_requests.request_count() >= 3).then_some(())
     })
@@ -107,10 +125,22 @@ async fn a_running_eval_can_be_cancelled_and_resumed() {
             .status(),
         StatusCode::ACCEPTED
     );
-    let result = wait_for_status(&app, &id, "cancelled").await;
-    assert_eq!(result["status"], "cancelled");
-    assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
+    wait_for_status(&app, &id, "cancelled").await;
+    (app, id)
+}
 
+#[tokio::test]
+async fn a_running_eval_can_be_cancelled() {
+    let (app, id) = cancelled_run().await;
+    let result = app.get_json(&format!("/apps/slow/eval_results/{id}")).await;
+    assert_eq!(result["status"], "cancelled");
+    // Cancelled while the model is still answering every case, so none can be stored.
+    assert!(result["eval_case_results"].as_array().unwrap().len() < 3);
+}
+
+#[tokio::test]
+async fn a_cancelled_run_resumes_to_the_end() {
+    let (app, id) = cancelled_run().await;
     assert_eq!(
         app.post(&format!("/apps/slow/eval_results/{id}/resume"), "")
             .await

@@ -151,7 +151,7 @@ async fn a_streamable_http_server_s_tool_runs_in_a_chat_turn() {
 }
 
 #[tokio::test]
-async fn a_server_that_is_not_installed_fails_the_turn_with_a_sentence_and_nothing_else() {
+async fn a_server_that_is_not_installed_fails_the_turn_with_a_sentence() {
     let model = Server::start(vec![says("never asked")]).await;
     let app = spawn_app_with_config(&config(&model, "command = \"/nonexistent/mcp-server\"\n")).await;
     app.create_session("mcp", "u", "s1").await;
@@ -168,7 +168,14 @@ async fn a_server_that_is_not_installed_fails_the_turn_with_a_sentence_and_nothi
         0,
         "the model is not asked without its tools"
     );
+}
 
+#[tokio::test]
+async fn a_server_that_is_not_installed_leaves_the_other_profiles_working() {
+    let model = Server::start(vec![says("never asked")]).await;
+    let app = spawn_app_with_config(&config(&model, "command = \"/nonexistent/mcp-server\"\n")).await;
+    app.create_session("mcp", "u", "s1").await;
+    turn(&app, "s1", "hi").await;
     app.create_session("demo", "u", "d1").await;
     let demo = app
         .post_json("/run", &run_request("demo", "u", "d1", "Weather in Paris?"))
@@ -201,8 +208,10 @@ async fn a_call_past_the_timeout_answers_the_model_with_an_error() {
     );
 }
 
-#[tokio::test]
-async fn a_server_killed_mid_call_is_an_error_and_starts_again_on_the_next_call() {
+/// A chat whose MCP server is killed (-9) half a second into a long call; the app, its model
+/// (which next asks for get-sum), the turn's events and the folder the server's pid is written
+/// in (each time it starts).
+async fn server_killed_mid_call() -> (TestApp, Server, Vec<Value>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("pid");
     let entry = format!(
@@ -236,12 +245,22 @@ async fn a_server_killed_mid_call_is_an_error_and_starts_again_on_the_next_call(
         assert!(killed.success());
     };
     let (events, ()) = tokio::join!(turn(&app, "s1", "run the long operation"), killer);
+    (app, model, events, dir)
+}
+
+#[tokio::test]
+async fn a_server_killed_mid_call_is_an_error() {
+    let (_app, _model, events, _dir) = server_killed_mid_call().await;
     let error = function_response(&events)["error"].as_str().unwrap().to_string();
     assert!(
         error.contains("stopped during the call to `trigger-long-running-operation`"),
         "{error}"
     );
+}
 
+#[tokio::test]
+async fn a_server_killed_mid_call_starts_again_on_the_next_call() {
+    let (app, _model, _, _dir) = server_killed_mid_call().await;
     let events = turn(&app, "s1", "What is 2 + 3?").await;
     assert_eq!(
         function_response(&events)["content"][0]["text"],
@@ -249,27 +268,33 @@ async fn a_server_killed_mid_call_is_an_error_and_starts_again_on_the_next_call(
     );
 }
 
+/// A config with two copies of the everything server, `one` and `two` (the second's entry ending
+/// in `prefix`), both offered by profile `mcp` whose model is at `base_url`.
+fn two_servers(prefix: &str, base_url: &str) -> String {
+    format!(
+        "[[mcp_servers]]\nname = \"one\"\n{entry}\n[[mcp_servers]]\nname = \"two\"\n{entry}{prefix}\n\
+         [[profiles]]\nname = \"mcp\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{base_url}\"\n\
+         mcp_servers = [\"one\", \"two\"]\n",
+        entry = stdio_entry()
+    )
+}
+
 #[tokio::test]
-async fn two_servers_offering_one_name_stop_the_turn_naming_both_until_one_has_a_prefix() {
-    let twice = |prefix: &str| {
-        format!(
-            "[[mcp_servers]]\nname = \"one\"\n{entry}\n[[mcp_servers]]\nname = \"two\"\n{entry}{prefix}\n\
-             [[profiles]]\nname = \"mcp\"\nkind = \"openai\"\nmodel = \"m\"\nbase_url = \"{{}}\"\n\
-             mcp_servers = [\"one\", \"two\"]\n",
-            entry = stdio_entry()
-        )
-    };
+async fn two_servers_offering_one_name_stop_the_turn_naming_both() {
     let model = Server::start(vec![says("never asked")]).await;
-    let app = spawn_app_with_config(&twice("").replace("{}", &model.base_url)).await;
+    let app = spawn_app_with_config(&two_servers("", &model.base_url)).await;
     app.create_session("mcp", "u", "s1").await;
     let error = turn(&app, "s1", "hi").await.last().unwrap().to_string();
     assert!(
         error.contains("two tools reach the model as `echo`: the MCP server `one`'s tool `echo` and the MCP server `two`'s tool `echo`"),
         "{error}"
     );
+}
 
+#[tokio::test]
+async fn a_tool_name_prefix_tells_two_servers_tools_apart() {
     let model = Server::start(vec![calls("two_get-sum", json!({"a": 2, "b": 3})), says("5.")]).await;
-    let prefixed = twice("tool_name_prefix = \"two\"\n").replace("{}", &model.base_url);
+    let prefixed = two_servers("tool_name_prefix = \"two\"\n", &model.base_url);
     let app = spawn_app_with_config(&prefixed).await;
     app.create_session("mcp", "u", "s1").await;
     let events = turn(&app, "s1", "What is 2 + 3?").await;

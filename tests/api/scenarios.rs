@@ -54,8 +54,9 @@ fn prompt_of(body: &Value) -> String {
     body["messages"][0]["content"].as_str().unwrap().to_string()
 }
 
-#[tokio::test]
-async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_scored() {
+/// A NOVICE simulated user that asks about Rome and then sends the stop signal, its run scored
+/// by `tool_single_use`: the app, the simulator's model and the case's result.
+async fn talked_until_the_stop_signal() -> (TestApp, Server, Value) {
     let server = Server::start(vec![
         Reply::completion("What's the weather in Rome?"),
         Reply::completion("Thanks, that's all. </finished>"),
@@ -68,6 +69,12 @@ async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_
     )
     .await;
     assert_eq!(result["error"], Value::Null, "{result}");
+    (app, server, result)
+}
+
+#[tokio::test]
+async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_scored() {
+    let (_app, _server, result) = talked_until_the_stop_signal().await;
     // The starting prompt verbatim, then what the simulator said; its stop signal is not sent.
     assert_eq!(
         user_messages(&result),
@@ -79,7 +86,11 @@ async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_
     assert!(rome.contains("Rome"), "{rome}");
     assert_eq!(result["overall_eval_metric_results"][0]["score"], 1.0, "{result}");
     assert_eq!(result["final_eval_status"], 1);
+}
 
+#[tokio::test]
+async fn the_simulator_is_asked_after_each_turn_with_the_persona_and_the_whole_conversation() {
+    let (_app, server, _) = talked_until_the_stop_signal().await;
     // Asked twice, never for the first message; the second time with the whole conversation,
     // in ADK's persona instructions.
     let bodies = server.bodies();
@@ -98,8 +109,11 @@ async fn the_simulated_user_talks_until_the_stop_signal_and_the_conversation_is_
         prompt.contains("\n\nuser: What's the weather in Rome?\n\ndemo: "),
         "{prompt}"
     );
+}
 
-    // The stored run keeps the conversation.
+#[tokio::test]
+async fn the_stored_run_keeps_the_simulated_conversation() {
+    let (app, _server, _) = talked_until_the_stop_signal().await;
     let results: Vec<String> = app
         .get_json("/apps/demo/eval_results")
         .await
@@ -154,7 +168,7 @@ async fn an_empty_simulator_reply_is_an_error_with_the_reason() {
 }
 
 #[tokio::test]
-async fn bad_simulator_settings_are_refused_naming_the_field() {
+async fn bad_simulator_instructions_are_refused_naming_the_field() {
     let server = Server::always(Reply::completion("hi")).await;
     let app = app_with_simulator(&server, None).await;
     let response = app
@@ -170,8 +184,11 @@ async fn bad_simulator_settings_are_refused_naming_the_field() {
         "{error}"
     );
     assert_eq!(server.request_count(), 0);
+}
 
-    // An unknown persona stops the case before the agent runs, saying which personas exist.
+#[tokio::test]
+async fn an_unknown_persona_stops_the_case_naming_the_personas_there_are() {
+    let server = Server::always(Reply::completion("hi")).await;
     let app = app_with_simulator(&server, Some("GRUMPY")).await;
     let result = run(&app, json!({})).await;
     let error = result["error"].as_str().unwrap();
@@ -193,8 +210,10 @@ async fn without_a_simulator_model_the_case_says_what_to_configure() {
     );
 }
 
-#[tokio::test]
-async fn the_simulated_users_turns_are_judged_and_the_adk_export_leaves_out_the_evidence() {
+/// A conversation of two turns whose simulated user's turns `per_turn_user_simulator_quality_v1`
+/// judges: the first kept to the plan, the stop signal after the second came too early. The
+/// app, the models' server (simulator and judge) and the case's result.
+async fn simulated_turns_judged() -> (TestApp, Server, Value) {
     // The simulator's two messages, then the judge's verdict on turn 2 and on the stop signal.
     let server = Server::start(vec![
         Reply::completion("What's the weather in Rome?"),
@@ -215,6 +234,12 @@ async fn the_simulated_users_turns_are_judged_and_the_adk_export_leaves_out_the_
             "criterion": {"threshold": 1.0, "judge_model_options": {"num_samples": 1}}}]}),
     )
     .await;
+    (app, server, result)
+}
+
+#[tokio::test]
+async fn the_simulated_users_turns_are_judged() {
+    let (_app, server, result) = simulated_turns_judged().await;
     // Turn 1 is the starting prompt; turn 2 kept to the plan, but the judge found the stop
     // signal after it too early, which fails the last turn.
     let turns = result["eval_metric_result_per_invocation"].as_array().unwrap();
@@ -232,7 +257,11 @@ async fn the_simulated_users_turns_are_judged_and_the_adk_export_leaves_out_the_
         judged.contains("# Generated User Response\n</finished>"),
         "{judged}"
     );
+}
 
+#[tokio::test]
+async fn the_adk_export_of_judged_simulated_turns_has_the_scores_alone() {
+    let (app, _server, _) = simulated_turns_judged().await;
     // ADK's reader refuses keys it does not define, so its file has the scores alone.
     let results = app.get_json("/apps/demo/eval_results").await;
     let id = results[0].as_str().unwrap();

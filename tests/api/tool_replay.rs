@@ -82,23 +82,25 @@ fn response_of_first_call(result: &Value) -> Value {
         .clone()
 }
 
-#[tokio::test]
-async fn a_counter_case_fails_live_and_passes_under_replay() {
-    let (app, _model) = captured_case(vec![
-        ticket_call("billing"),
-        Reply::echo_tool_result(),
-        ticket_call("billing"),
-        Reply::echo_tool_result(),
-    ])
-    .await;
+/// The captured case and a model that calls next_ticket for billing once more.
+async fn captured_case_run_again() -> (TestApp, Server) {
+    captured_case(vec![ticket_call("billing"), Reply::echo_tool_result()]).await
+}
 
+#[tokio::test]
+async fn a_counter_case_fails_live() {
+    let (app, _model) = captured_case_run_again().await;
     let live = only_case(&app, exact(None, None)).await;
     assert_eq!(
         live["final_eval_status"], 2,
         "a live re-run sees ticket 2: {live}"
     );
     assert!(live.get("tool_sources").is_none(), "live runs mark nothing");
+}
 
+#[tokio::test]
+async fn a_counter_case_passes_under_replay_with_its_recorded_result() {
+    let (app, _model) = captured_case_run_again().await;
     let replayed = only_case(&app, exact(Some("replay"), None)).await;
     assert_eq!(replayed["final_eval_status"], 1, "{replayed}");
     assert_eq!(replayed["tool_sources"], json!([["replayed"]]));
@@ -141,8 +143,9 @@ async fn a_case_recorded_without_results_says_so_under_replay() {
     );
 }
 
-#[tokio::test]
-async fn replay_is_refused_for_an_adk_profile_and_bad_values_name_the_field() {
+/// An app whose profile `remote` is an ADK api_server, with an evalset `s` of one case; and the
+/// path that runs it.
+async fn remote_app() -> (TestApp, &'static str) {
     let config = "[[profiles]]\nname = \"remote\"\nkind = \"adk\"\nbase_url = \"http://127.0.0.1:9\"\n";
     let app = spawn_app_with_config(config).await;
     app.import(
@@ -150,7 +153,12 @@ async fn replay_is_refused_for_an_adk_profile_and_bad_values_name_the_field() {
         json!({"eval_set_id": "s", "eval_cases": [{"eval_id": "c", "conversation": []}]}).to_string(),
     )
     .await;
-    let path = "/apps/remote/eval_sets/s/run_eval";
+    (app, "/apps/remote/eval_sets/s/run_eval")
+}
+
+#[tokio::test]
+async fn replay_is_refused_for_an_adk_profile() {
+    let (app, path) = remote_app().await;
     let refused = app
         .post_json(path, &json!({"tool_execution_mode": "replay"}))
         .await;
@@ -162,6 +170,11 @@ async fn replay_is_refused_for_an_adk_profile_and_bad_values_name_the_field() {
             .contains("`remote` profile's tools run on its ADK api_server"),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn an_unknown_tool_mode_is_refused_naming_the_field() {
+    let (app, path) = remote_app().await;
     let bad = app.post_json(path, &json!({"toolExecutionMode": "mock"})).await;
     let body = assert_error(bad, StatusCode::BAD_REQUEST).await;
     assert_eq!(
@@ -170,15 +183,9 @@ async fn replay_is_refused_for_an_adk_profile_and_bad_values_name_the_field() {
     );
 }
 
-#[tokio::test]
-async fn an_evalset_adk_web_created_for_replay_replays_unless_a_run_says_live() {
-    let (app, _model) = captured_case(vec![
-        ticket_call("billing"),
-        Reply::echo_tool_result(),
-        ticket_call("billing"),
-        Reply::echo_tool_result(),
-    ])
-    .await;
+/// The captured case added through ADK web's routes to an evalset `replayed` created for replay.
+async fn evalset_adk_web_created_for_replay() -> (TestApp, Server) {
+    let (app, model) = captured_case_run_again().await;
     let create = json!({"eval_set": {"eval_set_id": "replayed", "eval_cases": [],
         "model_execution_mode": "replay", "tool_execution_mode": "replay"}});
     let created = app.post_json("/dev/apps/desk/eval-sets", &create).await;
@@ -188,10 +195,15 @@ async fn an_evalset_adk_web_created_for_replay_replays_unless_a_run_says_live() 
         .post_json("/dev/apps/desk/eval-sets/replayed/add-session", &add)
         .await;
     assert_eq!(added.status(), StatusCode::OK);
+    (app, model)
+}
+
+#[tokio::test]
+async fn an_evalset_adk_web_created_for_replay_keeps_its_mode_and_replays() {
+    let (app, _model) = evalset_adk_web_created_for_replay().await;
     let export = app.get("/apps/desk/eval_sets/replayed/export").await;
     let file = export.text().await.unwrap();
     assert!(file.contains("\"tool_execution_mode\": \"replay\""), "{file}");
-
     let by_default = app.run_eval("desk", "replayed", &exact(None, None)).await;
     assert_eq!(
         by_default[0]["tool_sources"],
@@ -199,6 +211,11 @@ async fn an_evalset_adk_web_created_for_replay_replays_unless_a_run_says_live() 
         "{}",
         by_default[0]
     );
+}
+
+#[tokio::test]
+async fn a_run_that_says_live_runs_an_evalset_created_for_replay_live() {
+    let (app, _model) = evalset_adk_web_created_for_replay().await;
     let live = app.run_eval("desk", "replayed", &exact(Some("live"), None)).await;
     assert!(live[0].get("tool_sources").is_none(), "the run's own mode wins");
 }
