@@ -85,9 +85,13 @@ fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> R
     Ok(T::deserialize(Value::deserialize(deserializer)?).ok())
 }
 
-/// The list, or an empty one when it is not a list of `T`.
+/// The list's items of `T`'s type (others left out); empty when it is not a list.
 fn lenient_list<'de, D: Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Vec<T>, D::Error> {
-    Ok(lenient(deserializer)?.unwrap_or_default())
+    let items: Vec<Value> = lenient(deserializer)?.unwrap_or_default();
+    Ok(items
+        .into_iter()
+        .filter_map(|item| T::deserialize(item).ok())
+        .collect())
 }
 
 #[cfg(test)]
@@ -133,6 +137,16 @@ mod tests {
         );
         let part = &read.content.unwrap().parts[0];
         assert!(part.text.is_none() && part.thought.is_none() && part.function_call.is_none());
+        let parts = event(json!({"content": {"parts": ["odd", {"text": "kept"}]}}))
+            .content
+            .unwrap()
+            .parts;
+        assert_eq!(
+            parts.len(),
+            1,
+            "a part that is not an object is left out, not the rest"
+        );
+        assert_eq!(parts[0].text.as_deref(), Some("kept"));
         assert_eq!(read.usage_metadata.unwrap().prompt_token_count, None);
     }
 }

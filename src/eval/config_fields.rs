@@ -5,11 +5,47 @@
 
 use serde::de::{DeserializeOwned, Error};
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-/// `T` read from `value`; an error starts with `path` and the field's path as written in it.
-pub fn read<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T, String> {
-    serde_path_to_error::deserialize(value).map_err(|err| format!("{path}.{}: {}", err.path(), err.inner()))
+/// `T` read from `object` as ADK's readers go: key by key in the order written, so the first
+/// wrong one is named; null is absent; a key written twice, in either spelling, takes the last
+/// value. `check` sees each key and value after its type (an unknown key, a value the type
+/// allows but the reader does not) and answers the message after `path.`. An error starts with
+/// `path` and the key as written.
+pub fn read<T: DeserializeOwned>(
+    object: &Map<String, Value>,
+    path: &str,
+    check: impl Fn(&str, &Value) -> Result<(), String>,
+) -> Result<T, String> {
+    let mut kept: Vec<(&String, &Value)> = Vec::new();
+    for (key, value) in object.iter().filter(|(_, value)| !value.is_null()) {
+        let alone = Map::from_iter([(key.clone(), value.clone())]);
+        deserialize::<T>(alone, path)?;
+        check(key, value).map_err(|message| format!("{path}.{message}"))?;
+        kept.retain(|(earlier, _)| snake_case(earlier) != snake_case(key));
+        kept.push((key, value));
+    }
+    let kept = kept.into_iter().map(|(key, value)| (key.clone(), value.clone()));
+    deserialize(kept.collect(), path)
+}
+
+fn deserialize<T: DeserializeOwned>(object: Map<String, Value>, path: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(Value::Object(object))
+        .map_err(|err| format!("{path}.{}: {}", err.path(), err.inner()))
+}
+
+/// `maxAllowedInvocations` as `max_allowed_invocations`; a snake_case key as it is.
+fn snake_case(key: &str) -> String {
+    let mut snake = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            snake.push('_');
+            snake.push(c.to_ascii_lowercase());
+        } else {
+            snake.push(c);
+        }
+    }
+    snake
 }
 
 /// A field's value: none when absent or null, else what `read` makes of it (a message saying
@@ -75,7 +111,48 @@ pub fn positive_integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Op
     })
 }
 
-/// Any value but null, kept as it is to be checked by the reader.
-pub fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    present(deserializer, |value| Ok(value.clone()))
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Written {
+        #[serde(alias = "numSamples", default, deserialize_with = "positive_integer")]
+        num_samples: Option<usize>,
+        #[serde(alias = "judgeModel", default, deserialize_with = "model_name")]
+        judge_model: Option<String>,
+    }
+
+    fn read_written(value: Value) -> Result<Written, String> {
+        let refuse_x = |key: &str, _: &Value| match key {
+            "x" => Err("x: not here".to_string()),
+            _ => Ok(()),
+        };
+        read(value.as_object().unwrap(), "at", refuse_x)
+    }
+
+    #[test]
+    fn a_key_in_either_spelling_the_last_one_written_wins_and_null_is_absent() {
+        let written = read_written(json!({"num_samples": 2, "numSamples": 3, "judge_model": null})).unwrap();
+        assert_eq!((written.num_samples, written.judge_model), (Some(3), None));
+        let written = read_written(json!({"numSamples": null, "num_samples": 4})).unwrap();
+        assert_eq!(written.num_samples, Some(4));
+    }
+
+    #[test]
+    fn the_first_wrong_key_in_the_order_written_is_named_as_written() {
+        assert_eq!(
+            read_written(json!({"x": 1, "numSamples": 0})).unwrap_err(),
+            "at.x: not here"
+        );
+        assert_eq!(
+            read_written(json!({"numSamples": 0, "x": 1})).unwrap_err(),
+            "at.numSamples: expected a positive integer, found 0"
+        );
+        assert_eq!(
+            read_written(json!({"judgeModel": " "})).unwrap_err(),
+            "at.judgeModel: expected a model name"
+        );
+    }
 }

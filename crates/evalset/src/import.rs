@@ -234,11 +234,17 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
     on_case: &mut OnCaseAsRead<'_>,
 ) -> Result<EvalSet, FormatError> {
     let mut handed = 0;
-    let header = split_cases(reader, &mut |bytes| {
+    // Why `on_case` refused the case after the `handed` ones, to be said again where the exact
+    // reader reaches it (not by asking `on_case` twice).
+    let mut refused = None;
+    let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
         // One check of the whole case's UTF-8 is faster than one per string.
         let text = std::str::from_utf8(bytes).map_err(|_| Unexpected)?;
         let case: EvalCase = serde_json::from_str(text).map_err(|_| Unexpected)?;
-        on_case(handed, case, Some(text)).map_err(|_| Unexpected)?;
+        on_case(handed, case, Some(text)).map_err(|reason| {
+            refused = Some(reason);
+            Unexpected
+        })?;
         handed += 1;
         Ok(())
     });
@@ -254,11 +260,26 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
     let mut seen = 0;
     read_evalset_cases(again, &mut |index, case| {
         seen += 1;
-        if seen <= handed {
-            return Ok(());
+        match seen.cmp(&(handed + 1)) {
+            std::cmp::Ordering::Less => Ok(()),
+            std::cmp::Ordering::Equal if refused.is_some() => Err(refused.take().unwrap_or_default()),
+            _ => on_case(index, case, None),
         }
-        on_case(index, case, None)
     })
+}
+
+/// Whether the members before the case list (`{` and the members) read as the exact reader
+/// reads them before its first case: followed by a valid id and an empty list, they do unless
+/// one of them is wrong.
+fn members_read_alone(members: &[u8]) -> Result<(), Unexpected> {
+    let mut probe = members.to_vec();
+    if probe.len() > 1 {
+        probe.push(b',');
+    }
+    probe.extend_from_slice(br#""eval_set_id":"probe","eval_cases":[]}"#);
+    read_evalset_cases(&probe[..], &mut |_, _| Ok(()))
+        .map(drop)
+        .map_err(|_| Unexpected)
 }
 
 fn json_error(path: String, err: &serde_json::Error) -> FormatError {

@@ -16,8 +16,11 @@ pub(crate) struct Unexpected;
 
 /// Hands each case's bytes of the evalset read from `reader` to `on_case` and answers the set's
 /// other members as a JSON object whose `eval_cases` is empty (none when it has no case list).
+/// Before the first case, `check_members` sees the members read so far (`{` and the members,
+/// not closed), which a parser reads before any case too.
 pub(crate) fn split_cases<R: Read>(
     reader: R,
+    check_members: &mut dyn FnMut(&[u8]) -> Result<(), Unexpected>,
     on_case: &mut dyn FnMut(&[u8]) -> Result<(), Unexpected>,
 ) -> Result<Vec<u8>, Unexpected> {
     let mut input = Window::new(reader);
@@ -31,6 +34,7 @@ pub(crate) fn split_cases<R: Read>(
             let key = input.key()?;
             if key == b"eval_cases" && !has_cases {
                 has_cases = true;
+                check_members(&header)?;
                 input.cases(on_case)?;
             } else if key == b"eval_cases" {
                 return Err(Unexpected);
@@ -121,7 +125,7 @@ impl<R: Read> Window<R> {
     /// The next byte that is not whitespace, not consumed.
     fn peek(&mut self) -> Result<u8, Unexpected> {
         loop {
-            match self.rest().iter().position(|b| !b.is_ascii_whitespace()) {
+            match self.rest().iter().position(|b| !is_whitespace(*b)) {
                 Some(at) => {
                     self.pos += at;
                     return Ok(self.buf[self.pos]);
@@ -170,7 +174,7 @@ impl<R: Read> Window<R> {
     fn value(&mut self) -> Result<Range<usize>, Unexpected> {
         self.peek()?;
         loop {
-            if let Some(len) = value_len(self.rest(), self.eof) {
+            if let Some(len) = value_len(self.rest(), self.eof)? {
                 return Ok(self.pos..self.pos + len);
             }
             if !self.fill()? {
@@ -201,7 +205,7 @@ impl<R: Read> Window<R> {
     /// Nothing but whitespace is left.
     fn at_end(&mut self) -> Result<(), Unexpected> {
         loop {
-            if self.rest().iter().any(|b| !b.is_ascii_whitespace()) {
+            if self.rest().iter().any(|b| !is_whitespace(*b)) {
                 return Err(Unexpected);
             }
             self.pos = self.end;
@@ -213,40 +217,63 @@ impl<R: Read> Window<R> {
 }
 
 /// The length of the value `bytes` starts with, by its quotes and brackets; none when `bytes`
-/// ends first (a number or word may go on unless `complete`).
-fn value_len(bytes: &[u8], complete: bool) -> Option<usize> {
-    match bytes.first()? {
+/// ends first (a number or word may go on unless `complete`). A value nested deeper than
+/// [`MAX_DEPTH`] is left to the parser, whose limit counts the levels around a case too.
+fn value_len(bytes: &[u8], complete: bool) -> Result<Option<usize>, Unexpected> {
+    let Some(first) = bytes.first() else {
+        return Ok(None);
+    };
+    Ok(match first {
         b'"' => string_len(bytes),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut at = 0;
-            loop {
-                match bytes.get(at)? {
-                    b'"' => {
-                        at += string_len(&bytes[at..])?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
+        b'{' | b'[' => bracketed_len(bytes)?,
         _ => match bytes
             .iter()
-            .position(|b| matches!(b, b',' | b'}' | b']') || b.is_ascii_whitespace())
+            .position(|b| matches!(b, b',' | b'}' | b']') || is_whitespace(*b))
         {
             Some(len) => Some(len),
             None if complete => Some(bytes.len()),
             None => None,
         },
+    })
+}
+
+/// Levels of nesting the cut reads itself: well under serde_json's limit of 128.
+const MAX_DEPTH: usize = 100;
+
+fn bracketed_len(bytes: &[u8]) -> Result<Option<usize>, Unexpected> {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(byte) = bytes.get(at) {
+        match byte {
+            b'"' => match string_len(&bytes[at..]) {
+                Some(len) => {
+                    at += len;
+                    continue;
+                }
+                None => return Ok(None),
+            },
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(Unexpected);
+                }
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(Some(at + 1));
+                }
+            }
+            _ => {}
+        }
+        at += 1;
     }
+    Ok(None)
+}
+
+/// JSON's whitespace (not form feed, which `u8::is_ascii_whitespace` also counts).
+fn is_whitespace(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// The length of the string `bytes` starts with, its quotes included.
@@ -277,7 +304,7 @@ mod tests {
             }
         }
         let mut cases = Vec::new();
-        let header = split_cases(Trickle(text.as_bytes(), chunk), &mut |case| {
+        let header = split_cases(Trickle(text.as_bytes(), chunk), &mut |_| Ok(()), &mut |case| {
             cases.push(String::from_utf8(case.to_vec()).unwrap());
             Ok(())
         })?;
@@ -317,8 +344,43 @@ mod tests {
             r#"{"eval_cases": [{}] "x": 1}"#,
             r#"{"eval_cases": [{}]} x"#,
             r#"{"eval_cases": [{}],}"#,
+            "{\"eval_cases\": []}\u{c}",
         ] {
             assert!(split(text, 3).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_value_nested_past_the_limit_is_left_to_the_parser() {
+        let deep = format!(
+            "{{\"eval_cases\": [{{\"x\": {}{}}}]}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        assert!(split(&deep, 1 << 20).is_err());
+        let fine = deep
+            .replace(&"[".repeat(MAX_DEPTH), &"[".repeat(MAX_DEPTH - 1))
+            .replacen(']', "", 1);
+        assert_eq!(split(&fine, 1 << 20).unwrap().0.len(), 1);
+    }
+
+    #[test]
+    fn the_members_before_the_list_are_shown_before_any_case() {
+        let seen = std::cell::RefCell::new(Vec::new());
+        let text = r#"{"eval_set_id": "s", "name": 3, "eval_cases": [{}], "x": 1}"#;
+        split_cases(
+            text.as_bytes(),
+            &mut |members| {
+                seen.borrow_mut()
+                    .push(String::from_utf8(members.to_vec()).unwrap());
+                Ok(())
+            },
+            &mut |_| {
+                seen.borrow_mut().push("case".into());
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen.into_inner(), [r#"{"eval_set_id":"s","name":3"#, "case"]);
     }
 }

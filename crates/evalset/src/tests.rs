@@ -466,11 +466,15 @@ fn the_fast_reader_reads_as_the_exact_one() {
     let broken_case = text.replace("[]}]", "7}]");
     let broken_header = text.replace("\"n\"}", "3}");
     let unexpected = text.replace("\"eval_set_id\"", "\"eval\\u005fset_id\"");
+    let broken_before = text.replace("\"x\": [1]", "\"name\": 3");
+    let form_feed = format!("{text}\u{c}");
     for text in [
         text,
         &broken_case,
         &broken_header,
         &unexpected,
+        &broken_before,
+        &form_feed,
         "{\"eval_cases\": []}",
         "[]",
     ] {
@@ -497,6 +501,12 @@ fn the_fast_reader_reads_as_the_exact_one() {
                 "{text} refusing {refuse:?}"
             );
         }
+        let mut asked = 0;
+        let _ = read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut |_, _, _| {
+            asked += 1;
+            Err("no".into())
+        });
+        assert!(asked <= 1, "a refused case is not offered again: {text}");
     }
 }
 

@@ -266,25 +266,16 @@ fn judge_model_options(
             "{path}: expected an object such as {{\"num_samples\": 5}}"
         ));
     };
-    let known = WrittenOptions::KEYS;
-    if let Some((key, _)) = object
-        .iter()
-        .find(|(k, v)| !v.is_null() && !known.contains(&k.as_str()))
-    {
-        return Err(format!(
-            "{path}.{key}: unknown option (known: judge_model, num_samples, parallelism_limit)"
-        ));
-    }
-    let written: WrittenOptions = fields::read(value, &path)?;
-    if let Some(key) = ["judge_model_config", "judgeModelConfig"]
-        .into_iter()
-        .find(|key| object.get(*key).is_some_and(|v| !v.is_null()))
-    {
-        return Err(format!(
-            "{path}.{key}: not supported; the judge's temperature and timeouts are set in the [judge] \
+    let written: WrittenOptions = fields::read(object, &path, |key, _| match key {
+        "judge_model_config" | "judgeModelConfig" => Err(format!(
+            "{key}: not supported; the judge's temperature and timeouts are set in the [judge] \
              table of evalstudio.toml"
-        ));
-    }
+        )),
+        _ if WrittenOptions::KEYS.contains(&key) => Ok(()),
+        _ => Err(format!(
+            "{key}: unknown option (known: judge_model, num_samples, parallelism_limit)"
+        )),
+    })?;
     Ok(JudgeModelOptions {
         judge_model: written.judge_model,
         num_samples: written.num_samples.unwrap_or(default_samples),
@@ -292,7 +283,8 @@ fn judge_model_options(
     })
 }
 
-/// ADK's `judge_model_options`, in either key spelling (its `judge_model_config` is refused).
+/// ADK's `judge_model_options`, in either key spelling (its `judge_model_config` is refused,
+/// as is any other key).
 #[derive(Deserialize)]
 struct WrittenOptions {
     #[serde(alias = "judgeModel", default, deserialize_with = "fields::model_name")]
@@ -308,16 +300,14 @@ struct WrittenOptions {
 }
 
 impl WrittenOptions {
-    /// Every key it reads, the refused ones too.
-    const KEYS: [&str; 8] = [
+    /// Every key it reads.
+    const KEYS: [&str; 6] = [
         "judge_model",
         "judgeModel",
         "num_samples",
         "numSamples",
         "parallelism_limit",
         "parallelismLimit",
-        "judge_model_config",
-        "judgeModelConfig",
     ];
 }
 

@@ -44,15 +44,15 @@ impl SimulatorConfig {
                 "{path}: expected an object such as {{\"max_allowed_invocations\": 10}}"
             ));
         };
-        let written: Written = fields::read(value, path)?;
-        if let Some(kind) = written.kind.filter(|kind| kind.as_str() != Some("llm_backed")) {
-            return Err(format!(
-                "{path}.type: only the \"llm_backed\" simulator is supported, found {kind}"
-            ));
-        }
-        if let Some(text) = &written.custom_instructions {
-            check_custom_instructions(text).map_err(|error| format!("{path}.{error}"))?;
-        }
+        let written: Written = fields::read(object, path, |key, value| match (key, value) {
+            ("type", kind) if kind.as_str() != Some("llm_backed") => Err(format!(
+                "type: only the \"llm_backed\" simulator is supported, found {kind}"
+            )),
+            ("custom_instructions" | "customInstructions", Value::String(text)) => {
+                check_custom_instructions(text)
+            }
+            _ => Ok(()),
+        })?;
         let default = SimulatorConfig::default();
         Ok(SimulatorConfig {
             max_allowed_invocations: written
@@ -72,12 +72,11 @@ impl SimulatorConfig {
     }
 }
 
-/// The settings read of `user_simulator_config`, in either key spelling. ADK's Gemini model
-/// settings, and keys ADK's model allows, are kept in `written`, not read.
+/// The settings read of `user_simulator_config`, in either key spelling (its `type` is checked
+/// as it is read). ADK's Gemini model settings, and keys ADK's model allows, are kept in
+/// `written`, not read.
 #[derive(Deserialize)]
 struct Written {
-    #[serde(rename = "type", default, deserialize_with = "fields::any")]
-    kind: Option<Value>,
     #[serde(alias = "maxAllowedInvocations", default, deserialize_with = "fields::limit")]
     max_allowed_invocations: Option<i64>,
     #[serde(alias = "includeFunctionCalls", default, deserialize_with = "fields::boolean")]
