@@ -2,6 +2,7 @@
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
 use super::approximations::for_adk_metric;
+use super::criterion_fields::{self, kind_of};
 use super::efficiency::Efficiency;
 use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
 use super::judge::{parse_judge_metric, JudgeMetric};
@@ -11,7 +12,7 @@ use super::metrics::{
 };
 use super::partial::TrajectoryShare;
 use super::simulator::SimulatorConfig;
-use super::trajectory::{MatchType, TrajectoryCriterion};
+use super::trajectory::TrajectoryCriterion;
 use super::ScoreRange;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -380,18 +381,9 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
 
 /// An evaluator's `score_range`, the scores it answers: `[min, max]`, 0-1 when absent.
 fn declared_scores(criterion: &Map<String, Value>, path: &str) -> Result<ScoreRange, ConfigError> {
-    let Some((key, value)) = field(criterion, "score_range", "scoreRange") else {
-        return Ok(ScoreRange::UNIT);
-    };
-    let ends = value.as_array().and_then(|ends| match ends.as_slice() {
-        [min, max] => ScoreRange::new(min.as_f64()?, max.as_f64()?),
-        _ => None,
-    });
-    ends.ok_or_else(|| {
-        ConfigError(format!(
-            "{path}.{key}: expected [lowest, highest], two numbers with the lowest first, such as [1, 5]; found {value}"
-        ))
-    })
+    let written: criterion_fields::Evaluator =
+        criterion_fields::read(criterion, path).map_err(ConfigError)?;
+    Ok(written.score_range.unwrap_or(ScoreRange::UNIT))
 }
 
 /// The evaluator a criterion names: `url` (an HTTP evaluator, with optional `timeout_secs` and
@@ -455,16 +447,12 @@ fn evaluator_target(
 
 /// `tool_single_use`'s `tool_name`: the tool to look for.
 fn tool_name(criterion: &Map<String, Value>, path: &str) -> Result<String, ConfigError> {
-    match field(criterion, "tool_name", "toolName") {
-        Some((_, Value::String(tool))) if !tool.trim().is_empty() => Ok(tool.trim().to_string()),
-        Some((key, other)) => Err(ConfigError(format!(
-            "{path}.{key}: expected the tool's name, found {}",
-            kind_of(other)
-        ))),
-        None => Err(ConfigError(format!(
+    let written: criterion_fields::ToolUsed = criterion_fields::read(criterion, path).map_err(ConfigError)?;
+    written.tool_name.ok_or_else(|| {
+        ConfigError(format!(
             "{path}.tool_name: missing; {TOOL_SINGLE_USE} needs the tool to look for, e.g. {{\"threshold\": 1, \"tool_name\": \"get_weather\"}}"
-        ))),
-    }
+        ))
+    })
 }
 
 /// A criterion object: its threshold, and the object as ADK's `BaseCriterion` dumps it.
@@ -472,18 +460,11 @@ fn parse_criterion(
     object: &Map<String, Value>,
     path: &str,
 ) -> Result<(f64, Map<String, Value>), ConfigError> {
-    let Some((key, threshold)) = field(object, "threshold", "threshold") else {
+    let written: criterion_fields::Base = criterion_fields::read(object, path).map_err(ConfigError)?;
+    let Some(threshold) = written.threshold else {
         return Err(ConfigError(format!("{path}.threshold: missing")));
     };
-    let threshold = number(threshold, &format!("{path}.{key}"))?;
-    let include_intermediate = match field(
-        object,
-        "include_intermediate_responses_in_final",
-        "includeIntermediateResponsesInFinal",
-    ) {
-        None => false,
-        Some((key, value)) => boolean(value, &format!("{path}.{key}"))?,
-    };
+    let include_intermediate = written.include_intermediate_responses_in_final.unwrap_or(false);
     let mut criterion = base_criterion(threshold, include_intermediate);
     for (key, value) in object {
         let known = [
@@ -513,36 +494,12 @@ fn trajectory_criterion(
     criterion: &Map<String, Value>,
     path: &str,
 ) -> Result<TrajectoryCriterion, ConfigError> {
-    let match_type = match field(criterion, "match_type", "matchType") {
-        None => MatchType::default(),
-        Some((key, value)) => match_type(value).ok_or_else(|| {
-            ConfigError(format!(
-                "{path}.{key}: {value} is not a match type; use \"EXACT\", \"IN_ORDER\" or \"ANY_ORDER\" (or 0, 1, 2)"
-            ))
-        })?,
-    };
-    let ignore_args = match field(criterion, "ignore_args", "ignoreArgs") {
-        None => false,
-        Some((key, value)) => boolean(value, &format!("{path}.{key}"))?,
-    };
+    let written: criterion_fields::Trajectory =
+        criterion_fields::read(criterion, path).map_err(ConfigError)?;
     Ok(TrajectoryCriterion {
-        match_type,
-        ignore_args,
+        match_type: written.match_type.unwrap_or_default(),
+        ignore_args: written.ignore_args.unwrap_or(false),
     })
-}
-
-/// A member name (any case, `-` or space for `_`, as ADK's validator normalises it) or value.
-fn match_type(value: &Value) -> Option<MatchType> {
-    match value {
-        Value::String(name) => {
-            let normalized = name.trim().to_uppercase().replace(['-', ' '], "_");
-            MatchType::ALL.into_iter().find(|m| m.name() == normalized)
-        }
-        Value::Number(n) => MatchType::ALL
-            .into_iter()
-            .find(|m| n.as_f64() == Some(f64::from(*m as u8))),
-        _ => None,
-    }
 }
 
 fn number(value: &Value, path: &str) -> Result<f64, ConfigError> {
@@ -553,15 +510,6 @@ fn number(value: &Value, path: &str) -> Result<f64, ConfigError> {
             kind_of(value)
         ))),
     }
-}
-
-fn boolean(value: &Value, path: &str) -> Result<bool, ConfigError> {
-    value.as_bool().ok_or_else(|| {
-        ConfigError(format!(
-            "{path}: expected true or false, found {}",
-            kind_of(value)
-        ))
-    })
 }
 
 /// A picked metric's options as the browser's run form sends them: empty, or a JSON object of
@@ -578,16 +526,5 @@ pub fn criterion_options(name: &str, options: Option<&str>) -> Result<Map<String
             ))),
             Err(error) => Err(ConfigError(format!("{name} options: not valid JSON: {error}"))),
         },
-    }
-}
-
-fn kind_of(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "an object".into(),
     }
 }

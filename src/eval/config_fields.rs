@@ -50,7 +50,7 @@ fn snake_case(key: &str) -> String {
 
 /// A field's value: none when absent or null, else what `read` makes of it (a message saying
 /// what was expected, without the field's path).
-fn present<'de, D: Deserializer<'de>, T>(
+pub fn present<'de, D: Deserializer<'de>, T>(
     deserializer: D,
     read: impl FnOnce(&Value) -> Result<T, String>,
 ) -> Result<Option<T>, D::Error> {

@@ -12,6 +12,7 @@ pub use pure_metrics::score_range::ScoreRange;
 use pure_metrics::{compare, efficiency, exact_mean, partial, porter, rouge, trajectory};
 mod config;
 mod config_fields;
+mod criterion_fields;
 #[cfg(test)]
 mod efficiency_tests;
 #[cfg(feature = "ssr")]
