@@ -157,37 +157,22 @@ impl EvalConfig {
                     "{path}: expected an object such as {{\"metric_name\": \"response_match_score\", \"threshold\": 0.8}}"
                 )));
             };
-            let name = match field(metric, "metric_name", "metricName") {
-                Some((_, Value::String(name))) => name,
-                Some((key, other)) => {
-                    return Err(ConfigError(format!(
-                        "{path}.{key}: expected a metric name, found {}",
-                        kind_of(other)
-                    )))
-                }
-                None => return Err(ConfigError(format!("{path}.metric_name: missing"))),
+            let written: criterion_fields::EvalMetric =
+                criterion_fields::read(metric, &path).map_err(ConfigError)?;
+            let Some(name) = written.metric_name else {
+                return Err(ConfigError(format!("{path}.metric_name: missing")));
             };
-            let criterion = match (
-                field(metric, "criterion", "criterion"),
-                field(metric, "threshold", "threshold"),
-            ) {
-                (Some((_, Value::Object(criterion))), threshold) => {
-                    let mut criterion = criterion.clone();
-                    if let (None, Some((_, threshold))) = (criterion.get("threshold"), threshold) {
-                        criterion.insert("threshold".into(), threshold.clone());
+            let criterion = match (written.criterion, written.threshold) {
+                (Some(mut criterion), threshold) => {
+                    if let (None, Some(threshold)) = (criterion.get("threshold"), threshold) {
+                        criterion.insert("threshold".into(), threshold);
                     }
                     Value::Object(criterion)
                 }
-                (Some((key, other)), _) => {
-                    return Err(ConfigError(format!(
-                        "{path}.{key}: expected an object, found {}",
-                        kind_of(other)
-                    )))
-                }
-                (None, Some((_, threshold))) => threshold.clone(),
+                (None, Some(threshold)) => threshold,
                 (None, None) => return Err(ConfigError(format!("{path}.threshold: missing"))),
             };
-            criteria.insert(name.clone(), criterion);
+            criteria.insert(name, criterion);
         }
         EvalConfig::parse(&serde_json::json!({ "criteria": criteria }).to_string())
     }

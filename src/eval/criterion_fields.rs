@@ -1,6 +1,7 @@
-//! The keys of a criterion that the eval config reads for every metric, for the trajectory
-//! metrics, for `tool_single_use` and for an evaluator, as serde derives in either of ADK's key
-//! spellings (see `config_fields`). Messages say what a value is with [`kind_of`].
+//! The keys of a run request's metric (ADK's `EvalMetric`) and of a criterion that the eval
+//! config reads for every metric, for the trajectory metrics, for `tool_single_use` and for an
+//! evaluator, as serde derives in either of ADK's key spellings (see `config_fields`). Messages
+//! say what a value is with [`kind_of`].
 
 use super::config_fields::{self as fields, present};
 use super::trajectory::MatchType;
@@ -11,6 +12,18 @@ use serde_json::{Map, Value};
 /// Any key of a criterion may be there: each metric reads its own.
 pub fn read<T: serde::de::DeserializeOwned>(criterion: &Map<String, Value>, path: &str) -> Result<T, String> {
     fields::read(criterion, path, |_, _| Ok(()))
+}
+
+/// ADK's `EvalMetric`, as a REST run request lists them.
+#[derive(Deserialize)]
+pub struct EvalMetric {
+    #[serde(alias = "metricName", default, deserialize_with = "metric_name")]
+    pub metric_name: Option<String>,
+    #[serde(default, deserialize_with = "object")]
+    pub criterion: Option<Map<String, Value>>,
+    /// Checked where the criterion is read.
+    #[serde(default, deserialize_with = "any")]
+    pub threshold: Option<Value>,
 }
 
 /// ADK's `BaseCriterion`.
@@ -47,6 +60,24 @@ pub struct ToolUsed {
 pub struct Evaluator {
     #[serde(alias = "scoreRange", default, deserialize_with = "score_range")]
     pub score_range: Option<ScoreRange>,
+}
+
+fn metric_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    present(deserializer, |value| match value {
+        Value::String(name) => Ok(name.clone()),
+        other => Err(format!("expected a metric name, found {}", kind_of(other))),
+    })
+}
+
+fn object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Map<String, Value>>, D::Error> {
+    present(deserializer, |value| match value {
+        Value::Object(object) => Ok(object.clone()),
+        other => Err(format!("expected an object, found {}", kind_of(other))),
+    })
+}
+
+fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    present(deserializer, |value| Ok(value.clone()))
 }
 
 fn threshold<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
