@@ -260,7 +260,9 @@ impl EvalConfig {
 }
 
 /// A value by its snake_case or camelCase key (ADK models accept both), with the key as written;
-/// null counts as absent. The judge metrics' criteria are read with it too.
+/// null counts as absent. Only for what a key's presence decides (a section whose key prefixes
+/// its contents' messages, a `judge_prompt` making a custom judge): the keys inside are read
+/// by `config_fields::read`.
 pub(super) fn field<'a>(
     object: &'a Map<String, Value>,
     snake: &str,

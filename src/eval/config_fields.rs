@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 /// `T` read from `object` as ADK's readers go: key by key in the order written, so the first
 /// wrong one is named; null is absent; a key written twice, in either spelling, takes the last
-/// value. `check` sees each key and value after its type (an unknown key, a value the type
-/// allows but the reader does not) and answers the message after `path.`. An error starts with
+/// value. `check` sees each key and value before its type is read (an unknown key, a key refused
+/// here, a value the type allows but the reader does not) and answers the message after `path.`. An error starts with
 /// `path` and the key as written.
 pub fn read<T: DeserializeOwned>(
     object: &Map<String, Value>,
@@ -19,9 +19,9 @@ pub fn read<T: DeserializeOwned>(
 ) -> Result<T, String> {
     let mut kept: Vec<(&String, &Value)> = Vec::new();
     for (key, value) in object.iter().filter(|(_, value)| !value.is_null()) {
+        check(key, value).map_err(|message| format!("{path}.{message}"))?;
         let alone = Map::from_iter([(key.clone(), value.clone())]);
         deserialize::<T>(alone, path)?;
-        check(key, value).map_err(|message| format!("{path}.{message}"))?;
         kept.retain(|(earlier, _)| snake_case(earlier) != snake_case(key));
         kept.push((key, value));
     }

@@ -29,6 +29,7 @@
 //! Keys may be snake_case or camelCase, as in ADK.
 
 use super::g_eval::{GEval, GEvalParam, StepsCache};
+use super::settings;
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
@@ -68,21 +69,18 @@ pub fn parse_judge_metric(
                 rubrics: rubrics(criterion, path)?,
             }
         }
-        Some(BuiltInJudge::HallucinationsV1) => JudgeKind::HallucinationsV1 {
-            evaluate_intermediate_nl_responses: flag(
-                criterion,
-                path,
-                "evaluate_intermediate_nl_responses",
-                "evaluateIntermediateNlResponses",
-            )?,
-        },
-        Some(BuiltInJudge::PerTurnUserSimulatorQualityV1) => JudgeKind::PerTurnUserSimulatorQualityV1 {
-            stop_signal: match field(criterion, "stop_signal", "stopSignal") {
-                None => STOP_SIGNAL.to_string(),
-                Some((_, Value::String(signal))) if !signal.is_empty() => signal.clone(),
-                Some((key, _)) => return Err(format!("{path}.{key}: expected the stop signal's text, such as \"{STOP_SIGNAL}\"")),
-            },
-        },
+        Some(BuiltInJudge::HallucinationsV1) => {
+            let written: settings::Hallucinations = read(criterion, path)?;
+            JudgeKind::HallucinationsV1 {
+                evaluate_intermediate_nl_responses: written.evaluate_intermediate_nl_responses.unwrap_or(false),
+            }
+        }
+        Some(BuiltInJudge::PerTurnUserSimulatorQualityV1) => {
+            let written: settings::SimulatorQuality = read(criterion, path)?;
+            JudgeKind::PerTurnUserSimulatorQualityV1 {
+                stop_signal: written.stop_signal.unwrap_or_else(|| STOP_SIGNAL.to_string()),
+            }
+        }
         Some(BuiltInJudge::Approximation(of)) => JudgeKind::Approximation(of),
         Some(BuiltInJudge::Prompted(judge)) => JudgeKind::Prompted(judge),
         Some(BuiltInJudge::ContextPrecision) => JudgeKind::ContextPrecision,
@@ -137,12 +135,9 @@ pub fn parse_judge_metric(
             ));
         }
     }
-    let include_intermediate_responses_in_final = flag(
-        criterion,
-        path,
-        "include_intermediate_responses_in_final",
-        "includeIntermediateResponsesInFinal",
-    )?;
+    let common: settings::Common = read(criterion, path)?;
+    let include_intermediate_responses_in_final =
+        common.include_intermediate_responses_in_final.unwrap_or(false);
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
     let multi_step = matches!(
         kind,
@@ -180,72 +175,25 @@ fn is_g_eval(criterion: &Map<String, Value>) -> bool {
 
 /// G-Eval's settings: `criteria` or `evaluation_steps` (at least one), and `evaluation_params`.
 fn g_eval(criterion: &Map<String, Value>, path: &str) -> Result<GEval, String> {
-    let criteria = match field(criterion, "criteria", "criteria") {
-        None => None,
-        Some((_, Value::String(text))) if !text.trim().is_empty() => Some(text.trim().to_string()),
-        Some((key, _)) => return Err(format!("{path}.{key}: expected the criterion in plain words")),
-    };
-    let steps = match field(criterion, "evaluation_steps", "evaluationSteps") {
-        None => None,
-        Some((key, Value::Array(items))) => {
-            let steps: Option<Vec<String>> = items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                })
-                .collect();
-            match steps {
-                Some(steps) if !steps.is_empty() => Some(steps),
-                _ => return Err(format!("{path}.{key}: expected a list of steps, each a text")),
-            }
-        }
-        Some((key, _)) => return Err(format!("{path}.{key}: expected a list of steps, each a text")),
-    };
-    if criteria.is_none() && steps.is_none() {
+    let written: settings::GEvalWritten = read(criterion, path)?;
+    if written.criteria.is_none() && written.evaluation_steps.is_none() {
         return Err(format!(
             "{path}.criteria: missing; G-Eval needs the criterion in plain words (or evaluation_steps)"
         ));
     }
-    let params = match field(criterion, "evaluation_params", "evaluationParams") {
-        None => vec![GEvalParam::Input, GEvalParam::ActualOutput],
-        Some((key, Value::Array(items))) if !items.is_empty() => {
-            let mut params = Vec::with_capacity(items.len());
-            for (index, item) in items.iter().enumerate() {
-                let param = item.as_str().and_then(GEvalParam::from_key).ok_or_else(|| {
-                    let known: Vec<&str> = GEvalParam::ALL.iter().map(|p| p.key()).collect();
-                    format!("{path}.{key}[{index}]: {item} is not one of {}", known.join(", "))
-                })?;
-                if !params.contains(&param) {
-                    params.push(param);
-                }
-            }
-            params
-        }
-        Some((key, _)) => {
-            return Err(format!(
-                "{path}.{key}: expected a list such as [\"input\", \"actual_output\"]"
-            ))
-        }
-    };
     Ok(GEval {
-        criteria: criteria.unwrap_or_default(),
-        params,
-        steps,
+        criteria: written.criteria.unwrap_or_default(),
+        params: written
+            .evaluation_params
+            .unwrap_or_else(|| vec![GEvalParam::Input, GEvalParam::ActualOutput]),
+        steps: written.evaluation_steps,
         written_steps: StepsCache::default(),
     })
 }
 
-/// A true/false setting; false when absent.
-fn flag(criterion: &Map<String, Value>, path: &str, snake: &str, camel: &str) -> Result<bool, String> {
-    match field(criterion, snake, camel) {
-        None => Ok(false),
-        Some((key, value)) => value
-            .as_bool()
-            .ok_or_else(|| format!("{path}.{key}: expected true or false")),
-    }
+/// The settings `T` reads of a judge metric's criterion (other keys are checked apart).
+fn read<T: serde::de::DeserializeOwned>(criterion: &Map<String, Value>, path: &str) -> Result<T, String> {
+    fields::read(criterion, path, |_, _| Ok(()))
 }
 
 fn judge_model_options(
@@ -379,43 +327,19 @@ fn custom(
             "{prompt_field}: the prompt never shows the judge the response; put {{response}} in it"
         ));
     }
-    let reply = match field(criterion, "reply", "reply") {
-        None => {
-            return Err(format!(
-                "{path}.reply: missing; say what the prompt asks for, \"yes_no\" or \"score_json\""
-            ))
-        }
-        Some((_, Value::String(kind))) if kind == "yes_no" => ReplyKind::YesNo,
-        Some((_, Value::String(kind))) if kind == "score_json" => ReplyKind::ScoreJson,
-        Some((_, other)) => {
-            return Err(format!(
-                "{path}.reply: expected \"yes_no\" or \"score_json\", found {other}"
-            ))
-        }
+    let written: settings::Reply = read(criterion, path)?;
+    let Some(reply) = written.reply else {
+        return Err(format!(
+            "{path}.reply: missing; say what the prompt asks for, \"yes_no\" or \"score_json\""
+        ));
     };
-    let score_range = match field(criterion, "score_range", "scoreRange") {
-        None => (0.0, 1.0),
-        Some((key, value)) => {
-            let at = format!("{path}.{key}");
-            if reply != ReplyKind::ScoreJson {
-                return Err(format!("{at}: only a \"score_json\" reply has a score range"));
-            }
-            match value
-                .as_array()
-                .map(|a| a.iter().map(Value::as_f64).collect::<Vec<_>>())
-                .as_deref()
-            {
-                Some([Some(low), Some(high)]) if low.is_finite() && high.is_finite() && low < high => {
-                    (*low, *high)
-                }
-                _ => {
-                    return Err(format!(
-                        "{at}: expected [lowest, highest], two numbers with lowest < highest, e.g. [1, 5]"
-                    ))
-                }
-            }
+    let range: settings::Range = fields::read(criterion, path, |key, _| match key {
+        "score_range" | "scoreRange" if reply != ReplyKind::ScoreJson => {
+            Err(format!("{key}: only a \"score_json\" reply has a score range"))
         }
-    };
+        _ => Ok(()),
+    })?;
+    let score_range = range.score_range.unwrap_or((0.0, 1.0));
     Ok(CustomJudge {
         prompt: prompt.to_string(),
         reply,

@@ -30,6 +30,7 @@ mod python_json;
 #[cfg(test)]
 mod reply_tests;
 mod rubrics;
+mod settings;
 mod simulator_quality;
 mod template;
 #[cfg(test)]

@@ -112,3 +112,41 @@ fn config_reads_adk_options_and_names_the_field_of_each_error() {
         );
     }
 }
+
+#[test]
+fn a_judges_own_settings_read_either_spelling_and_name_the_key_as_written() {
+    use crate::eval::metrics::{HALLUCINATIONS_V1, PER_TURN_USER_SIMULATOR_QUALITY_V1};
+    let kind = metric(
+        HALLUCINATIONS_V1,
+        json!({"threshold": 1, "evaluateIntermediateNlResponses": true}),
+    )
+    .kind;
+    assert_eq!(
+        kind,
+        JudgeKind::HallucinationsV1 {
+            evaluate_intermediate_nl_responses: true
+        }
+    );
+    let kind = metric(
+        PER_TURN_USER_SIMULATOR_QUALITY_V1,
+        json!({"threshold": 1, "stopSignal": "<done>"}),
+    )
+    .kind;
+    assert_eq!(
+        kind,
+        JudgeKind::PerTurnUserSimulatorQualityV1 {
+            stop_signal: "<done>".into()
+        }
+    );
+    assert_eq!(
+        config_error(PER_TURN_USER_SIMULATOR_QUALITY_V1, json!({"threshold": 1, "stopSignal": ""})),
+        "criteria.per_turn_user_simulator_quality_v1.stopSignal: expected the stop signal's text, such as \"</finished>\""
+    );
+    assert_eq!(
+        config_error(
+            HALLUCINATIONS_V1,
+            json!({"threshold": 1, "evaluate_intermediate_nl_responses": "yes"})
+        ),
+        "criteria.hallucinations_v1.evaluate_intermediate_nl_responses: expected true or false"
+    );
+}
