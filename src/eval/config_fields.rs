@@ -8,25 +8,27 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 /// `T` read from `object` as ADK's readers go: key by key in the order written, so the first
-/// wrong one is named; null is absent; a key written twice, in either spelling, takes the last
-/// value. `check` sees each key and value before its type is read (an unknown key, a key refused
-/// here, a value the type allows but the reader does not) and answers the message after `path.`. An error starts with
-/// `path` and the key as written.
+/// wrong one is named; null is absent; a key written in both spellings is read in camelCase, as
+/// pydantic reads ADK's models (the alias first), and its snake_case twin is not read at all.
+/// `check` sees each key and value before its type is read (an unknown key, a key refused here,
+/// a value the type allows but the reader does not) and answers the message after `path.`. An
+/// error starts with `path` and the key as written.
 pub fn read<T: DeserializeOwned>(
     object: &Map<String, Value>,
     path: &str,
     check: impl Fn(&str, &Value) -> Result<(), String>,
 ) -> Result<T, String> {
-    let mut kept: Vec<(&String, &Value)> = Vec::new();
-    for (key, value) in object.iter().filter(|(_, value)| !value.is_null()) {
+    let read: Vec<(&String, &Value)> = object
+        .iter()
+        .filter(|(key, value)| !value.is_null() && !has_camel_twin(object, key))
+        .collect();
+    for &(key, value) in &read {
         check(key, value).map_err(|message| format!("{path}.{message}"))?;
         let alone = Map::from_iter([(key.clone(), value.clone())]);
         deserialize::<T>(alone, path)?;
-        kept.retain(|(earlier, _)| snake_case(earlier) != snake_case(key));
-        kept.push((key, value));
     }
-    let kept = kept.into_iter().map(|(key, value)| (key.clone(), value.clone()));
-    deserialize(kept.collect(), path)
+    let read = read.into_iter().map(|(key, value)| (key.clone(), value.clone()));
+    deserialize(read.collect(), path)
 }
 
 fn deserialize<T: DeserializeOwned>(object: Map<String, Value>, path: &str) -> Result<T, String> {
@@ -34,18 +36,28 @@ fn deserialize<T: DeserializeOwned>(object: Map<String, Value>, path: &str) -> R
         .map_err(|err| format!("{path}.{}: {}", err.path(), err.inner()))
 }
 
-/// `maxAllowedInvocations` as `max_allowed_invocations`; a snake_case key as it is.
-fn snake_case(key: &str) -> String {
-    let mut snake = String::with_capacity(key.len() + 4);
-    for c in key.chars() {
-        if c.is_ascii_uppercase() {
-            snake.push('_');
-            snake.push(c.to_ascii_lowercase());
-        } else {
-            snake.push(c);
+/// Whether `key` is snake_case with two or more words and its camelCase spelling is in
+/// `object` too, not null.
+fn has_camel_twin(object: &Map<String, Value>, key: &str) -> bool {
+    let camel = camel_case(key);
+    camel != key && object.get(&camel).is_some_and(|value| !value.is_null())
+}
+
+/// `max_allowed_invocations` as `maxAllowedInvocations`.
+fn camel_case(snake: &str) -> String {
+    let mut camel = String::with_capacity(snake.len());
+    let mut upper = false;
+    for c in snake.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                camel.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            c => camel.push(c),
         }
     }
-    snake
+    camel
 }
 
 /// A field's value: none when absent or null, else what `read` makes of it (a message saying
@@ -133,11 +145,16 @@ mod tests {
     }
 
     #[test]
-    fn a_key_in_either_spelling_the_last_one_written_wins_and_null_is_absent() {
-        let written = read_written(json!({"num_samples": 2, "numSamples": 3, "judge_model": null})).unwrap();
-        assert_eq!((written.num_samples, written.judge_model), (Some(3), None));
-        let written = read_written(json!({"numSamples": null, "num_samples": 4})).unwrap();
-        assert_eq!(written.num_samples, Some(4));
+    fn a_key_in_both_spellings_is_read_in_camel_case_and_null_is_absent() {
+        for both in [
+            json!({"num_samples": 2, "numSamples": 3}),
+            json!({"numSamples": 3, "num_samples": "x"}),
+        ] {
+            assert_eq!(read_written(both).unwrap().num_samples, Some(3));
+        }
+        let written =
+            read_written(json!({"numSamples": null, "num_samples": 4, "judge_model": null})).unwrap();
+        assert_eq!((written.num_samples, written.judge_model), (Some(4), None));
     }
 
     #[test]
