@@ -7,7 +7,7 @@ use super::model::{
     Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
     SessionInput,
 };
-use super::split::{split_cases, Unexpected};
+use super::split::{split_cases, string_len, value_len, Unexpected};
 use serde::de::DeserializeSeed;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -535,47 +535,10 @@ fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
 
 /// Returns the offset just past the string starting at `pos`.
 fn skip_string(bytes: &[u8], pos: usize) -> Option<usize> {
-    let mut i = pos + 1;
-    loop {
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
+    Some(pos + string_len(bytes.get(pos..)?)?)
 }
 
-/// Returns the offset just past the value starting at `pos`.
+/// Returns the offset just past the value starting at `pos`, however deeply it nests.
 fn skip_value(bytes: &[u8], pos: usize) -> Option<usize> {
-    match bytes.get(pos)? {
-        b'"' => skip_string(bytes, pos),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = pos;
-            loop {
-                match bytes.get(i)? {
-                    b'"' => {
-                        i = skip_string(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-        _ => {
-            let len = bytes[pos..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']') || b.is_ascii_whitespace())
-                .unwrap_or(bytes.len() - pos);
-            Some(pos + len)
-        }
-    }
+    Some(pos + value_len(bytes.get(pos..)?, true, usize::MAX).ok()??)
 }

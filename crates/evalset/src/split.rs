@@ -174,7 +174,7 @@ impl<R: Read> Window<R> {
     fn value(&mut self) -> Result<Range<usize>, Unexpected> {
         self.peek()?;
         loop {
-            if let Some(len) = value_len(self.rest(), self.eof)? {
+            if let Some(len) = value_len(self.rest(), self.eof, MAX_DEPTH)? {
                 return Ok(self.pos..self.pos + len);
             }
             if !self.fill()? {
@@ -218,14 +218,14 @@ impl<R: Read> Window<R> {
 
 /// The length of the value `bytes` starts with, by its quotes and brackets; none when `bytes`
 /// ends first (a number or word may go on unless `complete`). A value nested deeper than
-/// [`MAX_DEPTH`] is left to the parser, whose limit counts the levels around a case too.
-fn value_len(bytes: &[u8], complete: bool) -> Result<Option<usize>, Unexpected> {
+/// `max_depth` is `Unexpected`: the cut leaves it to the parser (see [`MAX_DEPTH`]).
+pub(crate) fn value_len(bytes: &[u8], complete: bool, max_depth: usize) -> Result<Option<usize>, Unexpected> {
     let Some(first) = bytes.first() else {
         return Ok(None);
     };
     Ok(match first {
         b'"' => string_len(bytes),
-        b'{' | b'[' => bracketed_len(bytes)?,
+        b'{' | b'[' => bracketed_len(bytes, max_depth)?,
         _ => match bytes
             .iter()
             .position(|b| matches!(b, b',' | b'}' | b']') || is_whitespace(*b))
@@ -237,10 +237,11 @@ fn value_len(bytes: &[u8], complete: bool) -> Result<Option<usize>, Unexpected> 
     })
 }
 
-/// Levels of nesting the cut reads itself: well under serde_json's limit of 128.
+/// Levels of nesting the cut reads itself: well under serde_json's limit of 128, which counts
+/// the levels around a case too.
 const MAX_DEPTH: usize = 100;
 
-fn bracketed_len(bytes: &[u8]) -> Result<Option<usize>, Unexpected> {
+fn bracketed_len(bytes: &[u8], max_depth: usize) -> Result<Option<usize>, Unexpected> {
     let mut depth = 0usize;
     let mut at = 0;
     while let Some(byte) = bytes.get(at) {
@@ -254,7 +255,7 @@ fn bracketed_len(bytes: &[u8]) -> Result<Option<usize>, Unexpected> {
             },
             b'{' | b'[' => {
                 depth += 1;
-                if depth > MAX_DEPTH {
+                if depth > max_depth {
                     return Err(Unexpected);
                 }
             }
@@ -277,7 +278,7 @@ fn is_whitespace(byte: u8) -> bool {
 }
 
 /// The length of the string `bytes` starts with, its quotes included.
-fn string_len(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn string_len(bytes: &[u8]) -> Option<usize> {
     let mut at = 1;
     loop {
         match bytes.get(at)? {
