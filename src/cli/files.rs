@@ -27,16 +27,11 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
         name: path.display().to_string(),
         message,
     };
-    let open = || {
-        let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
-        let list = starts_with_list(&mut reader);
-        Ok::<_, std::io::Error>((reader, list))
-    };
-    let (reader, list) = open().map_err(|e| input_error(format!("cannot read it: {e}")))?;
+    let (reader, list) = open_evalset(path).map_err(|e| input_error(format!("cannot read it: {e}")))?;
     if !list {
         let mut compact = CompactEvalSet::default();
         let mut seen = HashSet::new();
-        let reopen = || open().map(|(reader, _)| reader);
+        let reopen = || open_evalset(path).map(|(reader, _)| reader);
         let streamed = read_evalset_cases_fast(reader, reopen, &mut |_, case, text| {
             validate_case(&case)?;
             if !seen.insert(case.eval_id.clone()) {
@@ -62,9 +57,17 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
     Ok(compact)
 }
 
+/// An evalset file opened past any leading whitespace and byte-order mark, and whether it is a
+/// legacy list (`[` first) rather than ADK's object.
+pub fn open_evalset(path: &Path) -> io::Result<(BufReader<std::fs::File>, bool)> {
+    let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+    let list = starts_with_list(&mut reader);
+    Ok((reader, list))
+}
+
 /// Whether the first thing in a file is `[` (a legacy list), looked at without consuming
 /// anything but the whitespace (and byte order mark) before it.
-pub fn starts_with_list(reader: &mut impl BufRead) -> bool {
+fn starts_with_list(reader: &mut impl BufRead) -> bool {
     loop {
         let Ok(buffer) = reader.fill_buf() else {
             return false;

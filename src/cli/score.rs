@@ -3,7 +3,7 @@
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
 //! arrives and its result written at once, so memory grows with the expected file only.
 
-use super::files::{file_name, parse_eval_set, read_compact_eval_set, read_eval_config, starts_with_list};
+use super::files::{file_name, open_evalset, parse_eval_set, read_compact_eval_set, read_eval_config};
 use super::score_files::{ScoreFiles, ScoreWriter};
 use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
@@ -17,7 +17,6 @@ use crate::eval::{
 use crate::evalset::{read_evalset_cases_fast, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tokio::sync::mpsc;
@@ -204,18 +203,14 @@ impl Batches<'_> {
 
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
 fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
-    let open = || {
-        let file = std::fs::File::open(path)?;
-        Ok::<_, std::io::Error>(BufReader::with_capacity(1 << 16, file))
-    };
-    let mut reader = open().map_err(|err| format!("cannot read it: {err}"))?;
+    let (mut reader, list) = open_evalset(path).map_err(|err| format!("cannot read it: {err}"))?;
     let mut send = |case| {
         batches.send(ActualItem::Case {
             run,
             case: Box::new(case),
         })
     };
-    if starts_with_list(&mut reader) {
+    if list {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut reader, &mut text).map_err(|err| err.to_string())?;
         return parse_eval_set(&text, &file_name(path))?
@@ -223,11 +218,7 @@ fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), St
             .into_iter()
             .try_for_each(&mut send);
     }
-    let reopen = || {
-        let mut again = open()?;
-        starts_with_list(&mut again);
-        Ok(again)
-    };
+    let reopen = || open_evalset(path).map(|(reader, _)| reader);
     read_evalset_cases_fast(reader, reopen, &mut |_, case, _| send(case))
         .map(drop)
         .map_err(|err| err.to_string())
