@@ -125,30 +125,62 @@ pub enum EmbeddingCosine {
     AnswerRelevance,
 }
 
-/// A judge metric with its own prompt (a custom judge brings its prompt in the config).
+/// A judge metric of the table (a custom judge brings its prompt in the config instead).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BuiltInJudge {
+    /// Reads nothing of its criterion but the threshold and the judge model options: its table
+    /// entry and its scoring arm are all there is to it.
+    Plain(PlainJudge),
+    /// Reads settings of its own from its criterion (rubrics, G-Eval's criteria…), which the
+    /// judge's config reader turns into its `JudgeKind`.
+    Configured(ConfiguredJudge),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PlainJudge {
+    /// ADK's: valid or invalid against the reference, majority over samples (ties are invalid).
     FinalResponseMatchV2,
-    RubricBasedFinalResponseQualityV1,
     /// One prompt and one kind of reply, declared by its table entry.
     Prompted(&'static PromptedJudge),
+    /// Per context item, useful or not; mean precision at the useful items.
     ContextPrecision,
+    /// The fraction of the reference's statements the context supports.
     ContextRecall,
+    /// The fraction of the response's claims the context supports.
     Faithfulness,
-    GEval,
-    HallucinationsV1,
-    RubricBasedToolUseQualityV1,
-    RubricBasedMultiTurnTrajectoryQualityV1,
-    PerTurnUserSimulatorQualityV1,
-    /// A stand-in for a metric only Vertex AI scores.
+    /// A stand-in for a metric only Vertex AI scores, with its own prompt.
     Approximation(&'static Approximation),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfiguredJudge {
+    /// ADK's, by the criterion's `rubrics`.
+    RubricBasedFinalResponseQualityV1,
+    /// ADK's, by the criterion's `rubrics`.
+    RubricBasedToolUseQualityV1,
+    /// ADK's, by the criterion's `rubrics`.
+    RubricBasedMultiTurnTrajectoryQualityV1,
+    /// ADK's, with `evaluate_intermediate_nl_responses`.
+    HallucinationsV1,
+    /// ADK's, with the simulated user's `stop_signal`.
+    PerTurnUserSimulatorQualityV1,
+    /// DeepEval's, by the criterion's `criteria` or `evaluation_steps`.
+    GEval,
+}
+
+const fn plain(judge: PlainJudge) -> Scorer {
+    Scorer::Judge(BuiltInJudge::Plain(judge))
+}
+
+const fn configured(judge: ConfiguredJudge) -> Scorer {
+    Scorer::Judge(BuiltInJudge::Configured(judge))
 }
 
 impl MetricSpec {
     /// The Vertex AI metric this one stands in for, if it is a stand-in.
     pub fn approximates(&self) -> Option<&'static Approximation> {
         match self.scorer {
-            Scorer::Judge(BuiltInJudge::Approximation(of)) => Some(of),
+            Scorer::Judge(BuiltInJudge::Plain(PlainJudge::Approximation(of))) => Some(of),
             _ => None,
         }
     }
@@ -232,7 +264,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::FinalResponseMatchV2),
+        scorer: plain(PlainJudge::FinalResponseMatchV2),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
         adk: true,
     },
@@ -242,7 +274,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::RELEVANCY)),
+        scorer: plain(PlainJudge::Prompted(&prompted::RELEVANCY)),
         needs: &[Need::JudgeModel, Need::Context],
         adk: false,
     },
@@ -252,7 +284,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::FACT_CHECKING)),
+        scorer: plain(PlainJudge::Prompted(&prompted::FACT_CHECKING)),
         needs: &[Need::JudgeModel, Need::Context],
         adk: false,
     },
@@ -262,7 +294,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 1.0,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_CORRECTNESS)),
+        scorer: plain(PlainJudge::Prompted(&prompted::ANSWER_CORRECTNESS)),
         needs: &[Need::JudgeModel, Need::ExpectedResponse],
         adk: false,
     },
@@ -272,7 +304,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_FAITHFULNESS)),
+        scorer: plain(PlainJudge::Prompted(&prompted::ANSWER_FAITHFULNESS)),
         needs: &[Need::JudgeModel, Need::Context],
         adk: false,
     },
@@ -282,7 +314,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Prompted(&prompted::ANSWER_RELEVANCY)),
+        scorer: plain(PlainJudge::Prompted(&prompted::ANSWER_RELEVANCY)),
         needs: &[Need::JudgeModel],
         adk: false,
     },
@@ -292,7 +324,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::ContextPrecision),
+        scorer: plain(PlainJudge::ContextPrecision),
         needs: &[Need::JudgeModel, Need::Context],
         adk: false,
     },
@@ -302,7 +334,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::ContextRecall),
+        scorer: plain(PlainJudge::ContextRecall),
         needs: &[Need::JudgeModel, Need::ExpectedResponse, Need::Context],
         adk: false,
     },
@@ -312,7 +344,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.5,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Faithfulness),
+        scorer: plain(PlainJudge::Faithfulness),
         needs: &[Need::JudgeModel, Need::Context],
         adk: false,
     },
@@ -324,7 +356,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(
             r#"{"criteria": "The actual output answers the input correctly and agrees with the expected output.", "evaluation_params": ["input", "actual_output", "expected_output"]}"#,
         ),
-        scorer: Scorer::Judge(BuiltInJudge::GEval),
+        scorer: configured(ConfiguredJudge::GEval),
         needs: &[Need::JudgeModel],
         adk: false,
     },
@@ -336,7 +368,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "The answer is polite."}}]}"#,
         ),
-        scorer: Scorer::Judge(BuiltInJudge::RubricBasedFinalResponseQualityV1),
+        scorer: configured(ConfiguredJudge::RubricBasedFinalResponseQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
         adk: true,
     },
@@ -348,7 +380,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "t1", "rubric_content": {"text_property": "The agent looks up the weather for the city the user named."}}]}"#,
         ),
-        scorer: Scorer::Judge(BuiltInJudge::RubricBasedToolUseQualityV1),
+        scorer: configured(ConfiguredJudge::RubricBasedToolUseQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
         adk: true,
     },
@@ -360,7 +392,7 @@ pub const METRICS: &[MetricSpec] = &[
         criterion_options: Some(
             r#"{"rubrics": [{"rubric_id": "m1", "rubric_content": {"text_property": "The agent confirms the details before acting on them."}}]}"#,
         ),
-        scorer: Scorer::Judge(BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1),
+        scorer: configured(ConfiguredJudge::RubricBasedMultiTurnTrajectoryQualityV1),
         needs: &[Need::JudgeModel, Need::Rubrics],
         adk: true,
     },
@@ -370,7 +402,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         scores: ScoreRange::UNIT,
         criterion_options: Some(r#"{"evaluate_intermediate_nl_responses": false}"#),
-        scorer: Scorer::Judge(BuiltInJudge::HallucinationsV1),
+        scorer: configured(ConfiguredJudge::HallucinationsV1),
         needs: &[Need::JudgeModel],
         adk: true,
     },
@@ -380,7 +412,7 @@ pub const METRICS: &[MetricSpec] = &[
         default_threshold: 0.8,
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::PerTurnUserSimulatorQualityV1),
+        scorer: configured(ConfiguredJudge::PerTurnUserSimulatorQualityV1),
         needs: &[Need::JudgeModel, Need::Scenario],
         adk: true,
     },
@@ -434,7 +466,7 @@ const fn approximation(
         // The judge's 1-5 or yes/no reply is mapped onto 0..1.
         scores: ScoreRange::UNIT,
         criterion_options: None,
-        scorer: Scorer::Judge(BuiltInJudge::Approximation(of)),
+        scorer: plain(PlainJudge::Approximation(of)),
         needs: &[Need::JudgeModel],
         adk: false,
     }

@@ -34,7 +34,7 @@ use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
 use crate::eval::config_fields as fields;
-use crate::eval::metrics::{self, built_in_judge, BuiltInJudge};
+use crate::eval::metrics::{self, built_in_judge, BuiltInJudge, ConfiguredJudge, PlainJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
 use serde::Deserialize;
@@ -53,40 +53,9 @@ pub fn parse_judge_metric(
     path: &str,
 ) -> Result<Option<JudgeMetric>, String> {
     let custom_prompt = field(criterion, "judge_prompt", "judgePrompt");
-    let built_in = built_in_judge(name);
-    let kind = match built_in {
-        Some(BuiltInJudge::FinalResponseMatchV2) => JudgeKind::FinalResponseMatchV2,
-        Some(BuiltInJudge::RubricBasedFinalResponseQualityV1) => {
-            JudgeKind::RubricBasedFinalResponseQualityV1 {
-                rubrics: rubrics(criterion, path)?,
-            }
-        }
-        Some(BuiltInJudge::RubricBasedToolUseQualityV1) => JudgeKind::RubricBasedToolUseQualityV1 {
-            rubrics: rubrics(criterion, path)?,
-        },
-        Some(BuiltInJudge::RubricBasedMultiTurnTrajectoryQualityV1) => {
-            JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 {
-                rubrics: rubrics(criterion, path)?,
-            }
-        }
-        Some(BuiltInJudge::HallucinationsV1) => {
-            let written: settings::Hallucinations = read(criterion, path)?;
-            JudgeKind::HallucinationsV1 {
-                evaluate_intermediate_nl_responses: written.evaluate_intermediate_nl_responses.unwrap_or(false),
-            }
-        }
-        Some(BuiltInJudge::PerTurnUserSimulatorQualityV1) => {
-            let written: settings::SimulatorQuality = read(criterion, path)?;
-            JudgeKind::PerTurnUserSimulatorQualityV1 {
-                stop_signal: written.stop_signal.unwrap_or_else(|| STOP_SIGNAL.to_string()),
-            }
-        }
-        Some(BuiltInJudge::Approximation(of)) => JudgeKind::Approximation(of),
-        Some(BuiltInJudge::Prompted(judge)) => JudgeKind::Prompted(judge),
-        Some(BuiltInJudge::ContextPrecision) => JudgeKind::ContextPrecision,
-        Some(BuiltInJudge::ContextRecall) => JudgeKind::ContextRecall,
-        Some(BuiltInJudge::Faithfulness) => JudgeKind::Faithfulness,
-        Some(BuiltInJudge::GEval) => JudgeKind::GEval(g_eval(criterion, path)?),
+    let kind = match built_in_judge(name) {
+        Some(BuiltInJudge::Plain(judge)) => JudgeKind::Plain(judge),
+        Some(BuiltInJudge::Configured(judge)) => configured(judge, criterion, path)?,
         None => match custom_prompt {
             Some((key, _)) if is_g_eval(criterion) => {
                 return Err(format!(
@@ -141,7 +110,7 @@ pub fn parse_judge_metric(
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
     let multi_step = matches!(
         kind,
-        JudgeKind::ContextPrecision | JudgeKind::ContextRecall | JudgeKind::Faithfulness
+        JudgeKind::Plain(PlainJudge::ContextPrecision | PlainJudge::ContextRecall | PlainJudge::Faithfulness)
     );
     if multi_step && options.num_samples != 1 {
         return Err(format!(
@@ -155,6 +124,42 @@ pub fn parse_judge_metric(
         options,
         include_intermediate_responses_in_final,
     }))
+}
+
+/// A configured judge of the table with what its criterion sets.
+fn configured(
+    judge: ConfiguredJudge,
+    criterion: &Map<String, Value>,
+    path: &str,
+) -> Result<JudgeKind, String> {
+    Ok(match judge {
+        ConfiguredJudge::RubricBasedFinalResponseQualityV1 => JudgeKind::RubricBasedFinalResponseQualityV1 {
+            rubrics: rubrics(criterion, path)?,
+        },
+        ConfiguredJudge::RubricBasedToolUseQualityV1 => JudgeKind::RubricBasedToolUseQualityV1 {
+            rubrics: rubrics(criterion, path)?,
+        },
+        ConfiguredJudge::RubricBasedMultiTurnTrajectoryQualityV1 => {
+            JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 {
+                rubrics: rubrics(criterion, path)?,
+            }
+        }
+        ConfiguredJudge::HallucinationsV1 => {
+            let written: settings::Hallucinations = read(criterion, path)?;
+            JudgeKind::HallucinationsV1 {
+                evaluate_intermediate_nl_responses: written
+                    .evaluate_intermediate_nl_responses
+                    .unwrap_or(false),
+            }
+        }
+        ConfiguredJudge::PerTurnUserSimulatorQualityV1 => {
+            let written: settings::SimulatorQuality = read(criterion, path)?;
+            JudgeKind::PerTurnUserSimulatorQualityV1 {
+                stop_signal: written.stop_signal.unwrap_or_else(|| STOP_SIGNAL.to_string()),
+            }
+        }
+        ConfiguredJudge::GEval => JudgeKind::GEval(g_eval(criterion, path)?),
+    })
 }
 
 /// G-Eval's keys beyond a judge metric's.

@@ -46,11 +46,11 @@ pub use evidence::{
 };
 pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
-pub use prompted::PromptedJudge;
 
-use super::approximations::{Approximation, Scope};
+use super::approximations::Scope;
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
+use super::metrics::PlainJudge;
 use super::services::{InvocationScore, Judge};
 use crate::evalset::Rubric;
 use asking::{ask, averaged, voted, with_evidence, Asker};
@@ -74,10 +74,13 @@ pub struct JudgeMetric {
     pub include_intermediate_responses_in_final: bool,
 }
 
+/// How a judge metric judges: a plain table judge as its entry declares, or one whose criterion
+/// configures it, with what the criterion said.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JudgeKind {
-    /// Valid or invalid against the reference, majority over samples (ties are invalid).
-    FinalResponseMatchV2,
+    /// A judge of the metric table that reads nothing of its criterion but the threshold and the
+    /// judge model options.
+    Plain(PlainJudge),
     /// Yes or no per rubric, majority over samples per rubric, mean over rubrics. `rubrics` are
     /// the criterion's; invocations add theirs of type `FINAL_RESPONSE_QUALITY`.
     RubricBasedFinalResponseQualityV1 {
@@ -104,18 +107,8 @@ pub enum JudgeKind {
         /// The text that ends the simulated user's conversation.
         stop_signal: String,
     },
-    /// One prompt and one kind of reply, as its table entry declares.
-    Prompted(&'static PromptedJudge),
-    /// Per context item, useful or not; mean precision at the useful items.
-    ContextPrecision,
-    /// The fraction of the reference's statements the context supports.
-    ContextRecall,
-    /// The fraction of the response's claims the context supports.
-    Faithfulness,
     /// DeepEval's G-Eval: steps written from a criterion, then a 1-10 score by them.
     GEval(GEval),
-    /// A stand-in for a metric only Vertex AI scores, with its own prompt.
-    Approximation(&'static Approximation),
     Custom(CustomJudge),
 }
 
@@ -203,159 +196,201 @@ pub async fn evaluate_judge_metric(
         parallelism_limit: metric.options.parallelism_limit,
     };
     let samples = metric.options.num_samples;
-    let context = context_block(input);
     match &metric.kind {
-        JudgeKind::FinalResponseMatchV2 => {
-            let Some(reference) = &input.reference else {
-                return InvocationScore::not_evaluated(format!(
-                    "{} compares with the expected final response, and there is no expected invocation",
-                    metric.name
-                ));
-            };
-            let prompt = fill(
-                prompts::FINAL_RESPONSE_MATCH_V2,
-                &[
-                    ("prompt", &input.query),
-                    ("response", &input.response),
-                    ("golden_response", reference),
-                ],
-            );
-            let read = |reply: &str| {
-                parse::validity(reply).map(|(label, by_adk)| {
-                    let verdict = Verdict::Validity {
-                        label: match label {
-                            Validity::Valid => ValidityLabel::Valid,
-                            Validity::Invalid => ValidityLabel::Invalid,
-                        },
-                        parser: if by_adk {
-                            ValidityParser::Adk
-                        } else {
-                            ValidityParser::Tolerant
-                        },
-                    };
-                    (label == Validity::Valid, verdict)
-                })
-            };
-            voted(&asker, &prompt, samples, read).await
-        }
+        JudgeKind::Plain(plain) => plain_judge(*plain, &metric.name, input, &asker, samples).await,
         JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
         | JudgeKind::RubricBasedToolUseQualityV1 { .. } => {
-            let (criterion, rubric_type) = metric
-                .kind
-                .single_turn_rubrics()
-                .expect("a single-turn rubric metric");
-            let rubrics = match effective_rubrics(criterion, &input.rubrics, rubric_type) {
-                Ok(rubrics) => rubrics,
-                Err(problem) => return InvocationScore::not_evaluated(problem),
-            };
-            let (work, listed) = (&input.agent_work, rubric_list(&rubrics));
-            let prompt = if rubric_type == FINAL_RESPONSE_QUALITY {
-                fill(
-                    prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
-                    &[
-                        ("developer_instructions", &work.developer_instructions),
-                        ("tool_declarations", &work.tool_declarations),
-                        ("user_input", &input.query),
-                        ("response_steps", &work.response_steps),
-                        ("grounding_metadata", &work.grounding_metadata),
-                        ("final_response", &input.response),
-                        ("rubrics", &listed),
-                    ],
-                )
-            } else {
-                fill(
-                    prompts::RUBRIC_BASED_TOOL_USE_QUALITY_V1,
-                    &[
-                        ("tool_declarations", &work.tool_declarations),
-                        ("user_input", &input.query),
-                        ("tool_usage", &work.response_steps),
-                        ("rubrics", &listed),
-                    ],
-                )
-            };
-            rubric_verdicts(&asker, &rubrics, &prompt, samples).await
+            single_turn_rubrics(&metric.kind, input, &asker, samples).await
         }
-        JudgeKind::Approximation(of) if of.scope == Scope::Turn => {
+        JudgeKind::HallucinationsV1 { .. }
+        | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
+        | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => judges_the_case(&metric.name),
+        JudgeKind::GEval(g_eval) => g_eval_score(g_eval, input, &asker, samples).await,
+        JudgeKind::Custom(custom) => custom_judge(custom, input, &asker, samples).await,
+    }
+}
+
+/// A judge of the metric table that its criterion does not configure, on one invocation.
+async fn plain_judge(
+    judge: PlainJudge,
+    metric: &str,
+    input: &JudgeInput,
+    asker: &Asker<'_>,
+    samples: usize,
+) -> InvocationScore {
+    match judge {
+        PlainJudge::FinalResponseMatchV2 => final_response_match(metric, input, asker, samples).await,
+        PlainJudge::Approximation(of) if of.scope == Scope::Turn => {
             let prompt = fill(
                 of.prompt,
                 &[("query", &input.query), ("response", &input.response)],
             );
-            ask(&asker, &prompt, samples, of.reply, of.score_range).await
+            ask(asker, &prompt, samples, of.reply, of.score_range).await
         }
-        JudgeKind::Approximation(_)
-        | JudgeKind::HallucinationsV1 { .. }
-        | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
-        | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => InvocationScore::not_evaluated(format!(
-            "{} judges the invocations themselves, not one invocation's texts",
-            metric.name
-        )),
-        JudgeKind::Prompted(judge) => match judge.prompt_for(input, &context) {
-            Some(prompt) => ask(&asker, &prompt, samples, judge.reply, judge.score_range).await,
-            None => no_reference(&metric.name),
+        PlainJudge::Approximation(_) => judges_the_case(metric),
+        PlainJudge::Prompted(judge) => match judge.prompt_for(input, &context_block(input)) {
+            Some(prompt) => ask(asker, &prompt, samples, judge.reply, judge.score_range).await,
+            None => no_reference(metric),
         },
-        JudgeKind::ContextPrecision => context_precision(&asker, input).await,
-        JudgeKind::ContextRecall => {
+        PlainJudge::ContextPrecision => context_precision(asker, input).await,
+        PlainJudge::ContextRecall => {
             let Some(reference) = reference(input) else {
-                return no_reference(&metric.name);
+                return no_reference(metric);
             };
-            supported_fraction(&asker, input, reference, "reference").await
+            supported_fraction(asker, input, reference, "reference").await
         }
-        JudgeKind::Faithfulness => supported_fraction(&asker, input, &input.response, "response").await,
-        JudgeKind::GEval(g_eval) => {
-            let steps = match &g_eval.steps {
-                Some(steps) => steps.clone(),
-                None => {
-                    let written = g_eval
-                        .written_steps
-                        .get_or_write(|| async {
-                            let prompt = g_eval::steps_prompt(g_eval);
-                            let reply = asker.ask_all(vec![prompt.as_str()]).await.into_iter().next();
-                            match reply {
-                                Some(Ok(reply)) => g_eval::parse_steps(&reply),
-                                Some(Err(error)) => {
-                                    Err(format!("the judge failed to write G-Eval's steps: {error}"))
-                                }
-                                None => Err("the judge was not asked for G-Eval's steps".into()),
-                            }
-                        })
-                        .await;
-                    match written {
-                        Ok(steps) => steps,
-                        Err(reason) => return InvocationScore::not_evaluated(reason),
-                    }
-                }
-            };
-            let prompt = match g_eval::score_prompt(g_eval, &steps, input) {
-                Ok(prompt) => prompt,
-                Err(reason) => return InvocationScore::not_evaluated(reason),
-            };
-            let mut score = averaged(&asker, &prompt, samples, g_eval::SCORE_RANGE).await;
-            if let Some(Evidence::Judge(evidence)) = score.evidence.as_mut() {
-                evidence.steps = Some(steps);
-            }
-            score
-        }
-        JudgeKind::Custom(custom) => {
-            let prompt = template::render(&custom.prompt, |name| match name {
-                "query" => Some(input.query.as_str()),
-                "response" => Some(input.response.as_str()),
-                "context" => Some(context.as_str()),
-                "reference" => reference(input),
-                _ => None,
-            });
-            // The config admits only these four names, so only a missing reference fails.
-            let prompt = match prompt {
-                Ok(prompt) => prompt,
-                Err(_) => {
-                    return InvocationScore::not_evaluated(format!(
-                        "{} uses {{reference}}, and this invocation has no expected final response",
-                        custom.prompt_field
-                    ))
-                }
-            };
-            ask(&asker, &prompt, samples, custom.reply, custom.score_range).await
-        }
+        PlainJudge::Faithfulness => supported_fraction(asker, input, &input.response, "response").await,
     }
+}
+
+/// For a metric that judges a case's invocations together, not one by one.
+fn judges_the_case(metric: &str) -> InvocationScore {
+    InvocationScore::not_evaluated(format!(
+        "{metric} judges the invocations themselves, not one invocation's texts"
+    ))
+}
+
+/// ADK's `final_response_match_v2`: valid or not against the expected final response.
+async fn final_response_match(
+    metric: &str,
+    input: &JudgeInput,
+    asker: &Asker<'_>,
+    samples: usize,
+) -> InvocationScore {
+    let Some(reference) = &input.reference else {
+        return InvocationScore::not_evaluated(format!(
+            "{metric} compares with the expected final response, and there is no expected invocation"
+        ));
+    };
+    let prompt = fill(
+        prompts::FINAL_RESPONSE_MATCH_V2,
+        &[
+            ("prompt", &input.query),
+            ("response", &input.response),
+            ("golden_response", reference),
+        ],
+    );
+    let read = |reply: &str| {
+        parse::validity(reply).map(|(label, by_adk)| {
+            let verdict = Verdict::Validity {
+                label: match label {
+                    Validity::Valid => ValidityLabel::Valid,
+                    Validity::Invalid => ValidityLabel::Invalid,
+                },
+                parser: if by_adk {
+                    ValidityParser::Adk
+                } else {
+                    ValidityParser::Tolerant
+                },
+            };
+            (label == Validity::Valid, verdict)
+        })
+    };
+    voted(asker, &prompt, samples, read).await
+}
+
+/// ADK's final-response and tool-use rubric metrics on one invocation.
+async fn single_turn_rubrics(
+    kind: &JudgeKind,
+    input: &JudgeInput,
+    asker: &Asker<'_>,
+    samples: usize,
+) -> InvocationScore {
+    let (criterion, rubric_type) = kind.single_turn_rubrics().expect("a single-turn rubric metric");
+    let rubrics = match effective_rubrics(criterion, &input.rubrics, rubric_type) {
+        Ok(rubrics) => rubrics,
+        Err(problem) => return InvocationScore::not_evaluated(problem),
+    };
+    let (work, listed) = (&input.agent_work, rubric_list(&rubrics));
+    let prompt = if rubric_type == FINAL_RESPONSE_QUALITY {
+        fill(
+            prompts::RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+            &[
+                ("developer_instructions", &work.developer_instructions),
+                ("tool_declarations", &work.tool_declarations),
+                ("user_input", &input.query),
+                ("response_steps", &work.response_steps),
+                ("grounding_metadata", &work.grounding_metadata),
+                ("final_response", &input.response),
+                ("rubrics", &listed),
+            ],
+        )
+    } else {
+        fill(
+            prompts::RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+            &[
+                ("tool_declarations", &work.tool_declarations),
+                ("user_input", &input.query),
+                ("tool_usage", &work.response_steps),
+                ("rubrics", &listed),
+            ],
+        )
+    };
+    rubric_verdicts(asker, &rubrics, &prompt, samples).await
+}
+
+/// G-Eval on one invocation: the steps (given, or written once by the judge), then the score.
+async fn g_eval_score(
+    g_eval: &GEval,
+    input: &JudgeInput,
+    asker: &Asker<'_>,
+    samples: usize,
+) -> InvocationScore {
+    let steps = match &g_eval.steps {
+        Some(steps) => steps.clone(),
+        None => {
+            let written = g_eval
+                .written_steps
+                .get_or_write(|| async {
+                    let prompt = g_eval::steps_prompt(g_eval);
+                    let reply = asker.ask_all(vec![prompt.as_str()]).await.into_iter().next();
+                    match reply {
+                        Some(Ok(reply)) => g_eval::parse_steps(&reply),
+                        Some(Err(error)) => Err(format!("the judge failed to write G-Eval's steps: {error}")),
+                        None => Err("the judge was not asked for G-Eval's steps".into()),
+                    }
+                })
+                .await;
+            match written {
+                Ok(steps) => steps,
+                Err(reason) => return InvocationScore::not_evaluated(reason),
+            }
+        }
+    };
+    let prompt = match g_eval::score_prompt(g_eval, &steps, input) {
+        Ok(prompt) => prompt,
+        Err(reason) => return InvocationScore::not_evaluated(reason),
+    };
+    let mut score = averaged(asker, &prompt, samples, g_eval::SCORE_RANGE).await;
+    if let Some(Evidence::Judge(evidence)) = score.evidence.as_mut() {
+        evidence.steps = Some(steps);
+    }
+    score
+}
+
+/// A judge prompt of the eval config on one invocation.
+async fn custom_judge(
+    custom: &CustomJudge,
+    input: &JudgeInput,
+    asker: &Asker<'_>,
+    samples: usize,
+) -> InvocationScore {
+    let context = context_block(input);
+    let prompt = template::render(&custom.prompt, |name| match name {
+        "query" => Some(input.query.as_str()),
+        "response" => Some(input.response.as_str()),
+        "context" => Some(context.as_str()),
+        "reference" => reference(input),
+        _ => None,
+    });
+    // The config admits only these four names, so only a missing reference fails.
+    let Ok(prompt) = prompt else {
+        return InvocationScore::not_evaluated(format!(
+            "{} uses {{reference}}, and this invocation has no expected final response",
+            custom.prompt_field
+        ));
+    };
+    ask(asker, &prompt, samples, custom.reply, custom.score_range).await
 }
 
 /// The expected final response, if there is one with text.
