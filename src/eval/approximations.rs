@@ -144,19 +144,6 @@ pub const TOOL_USE_QUALITY: Approximation = Approximation {
     ),
 };
 
-pub const APPROXIMATIONS: [&Approximation; 5] = [
-    &COHERENCE,
-    &SAFETY,
-    &TASK_SUCCESS,
-    &TRAJECTORY_QUALITY,
-    &TOOL_USE_QUALITY,
-];
-
-/// The stand-in for an ADK metric that only Vertex AI scores.
-pub fn for_adk_metric(adk_name: &str) -> Option<&'static Approximation> {
-    APPROXIMATIONS.into_iter().find(|a| a.adk_name == adk_name)
-}
-
 impl Approximation {
     /// What the metric list says of it.
     pub fn note(&self) -> String {
@@ -175,7 +162,7 @@ mod tests {
 
     #[test]
     fn each_prompt_has_the_placeholders_its_scope_fills() {
-        for approximation in APPROXIMATIONS {
+        for approximation in crate::eval::metrics::approximations() {
             let needed: &[&str] = match approximation.scope {
                 Scope::Turn => &["{query}", "{response}"],
                 Scope::Conversation => &["{conversation}"],

@@ -1,7 +1,6 @@
 //! The eval config: ADK's `test_config.json`, `{"criteria": {metric: threshold | criterion}}`
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
-use super::approximations::for_adk_metric;
 use super::criterion_fields::{self, kind_of};
 use super::efficiency::Efficiency;
 use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
@@ -341,7 +340,7 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         // A built-in judge, or a custom one: any other name whose criterion has a judge_prompt.
         Some(Scorer::Judge(_)) | None => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
             Some(judge) => MetricKind::Judge(Box::new(judge)),
-            None => match for_adk_metric(name) {
+            None => match metrics::stand_in_for(name) {
                 Some(stand_in) => {
                     return Err(ConfigError(format!(
                         "{path}: ADK's `{name}` is scored by Vertex AI's {} on Google Cloud, which Evalstudio does not call; use `{}`, Evalstudio's LLM-judge approximation of it, with your judge model",
