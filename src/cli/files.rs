@@ -4,8 +4,9 @@ use super::CliError;
 use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
 use crate::evalset::{
-    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases_fast,
-    validate_case, CompactEvalSet, EvalSet, LegacyDefaults,
+    eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming,
+    read_evalset_cases_parallel, validate_case, CompactCase, CompactEvalSet, EvalCase, EvalSet,
+    LegacyDefaults,
 };
 use std::collections::HashSet;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -32,12 +33,15 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
         let mut compact = CompactEvalSet::default();
         let mut seen = HashSet::new();
         let reopen = || open_evalset(path).map(|(reader, _)| reader);
-        let streamed = read_evalset_cases_fast(reader, reopen, &mut |_, case, text| {
+        let check = |case: EvalCase, text: Option<String>| {
             validate_case(&case)?;
-            if !seen.insert(case.eval_id.clone()) {
-                return Err(format!("duplicate eval_id `{}`", case.eval_id));
+            Ok(CompactCase::of(&case, text))
+        };
+        let streamed = read_evalset_cases_parallel(reader, reopen, &check, &mut |_, case| {
+            if !seen.insert(case.eval_id().to_string()) {
+                return Err(format!("duplicate eval_id `{}`", case.eval_id()));
             }
-            compact.push_as_read(&case, text);
+            compact.push_case(case);
             Ok(())
         });
         if let Ok(header) = streamed {

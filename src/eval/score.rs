@@ -490,12 +490,14 @@ pub fn summarize_cases(
             case_runs.push(scores);
         }
     }
-    by_case
-        .into_iter()
-        .enumerate()
-        .filter(|(_, case_runs)| !case_runs.is_empty())
-        .map(|(index, case_runs)| summarize_case(expected.eval_id(index), &case_runs, config))
-        .collect()
+    // Sized up front: grown as it goes, the list is copied and its memory faulted in again.
+    let mut summaries = Vec::with_capacity(by_case.iter().filter(|runs| !runs.is_empty()).count());
+    for (index, case_runs) in by_case.iter().enumerate() {
+        if !case_runs.is_empty() {
+            summaries.push(summarize_case(expected.eval_id(index), case_runs, config));
+        }
+    }
+    summaries
 }
 
 /// A case over all runs: per metric, the exact mean of every per-invocation score of every run

@@ -14,14 +14,39 @@ pub struct CompactEvalSet {
     cases: Vec<CompactCase>,
 }
 
+/// One case as the set holds it.
 #[derive(Debug)]
-struct CompactCase {
+pub struct CompactCase {
     eval_id: Box<str>,
     /// How many invocations its conversation has; none for a conversation scenario.
     turns: Option<usize>,
     json: Box<str>,
     /// `json` is the case's text as read, which parses to the case but may not be ADK's form.
     as_read: bool,
+}
+
+impl CompactCase {
+    /// `case`, holding `text`, its JSON as read, when there is one: writing it again would take
+    /// longer than reading it.
+    pub fn of(case: &EvalCase, text: Option<String>) -> Self {
+        let as_read = text.is_some();
+        let json = match text {
+            Some(text) => text.into_boxed_str(),
+            None => serde_json::to_string(case)
+                .expect("an eval case serialises")
+                .into_boxed_str(),
+        };
+        CompactCase {
+            eval_id: case.eval_id.as_str().into(),
+            turns: case.conversation.as_ref().map(Vec::len),
+            json,
+            as_read,
+        }
+    }
+
+    pub fn eval_id(&self) -> &str {
+        &self.eval_id
+    }
 }
 
 impl CompactEvalSet {
@@ -100,24 +125,12 @@ impl CompactEvalSet {
     }
 
     pub fn push(&mut self, case: &EvalCase) {
-        self.push_as_read(case, None);
+        self.push_case(CompactCase::of(case, None));
     }
 
-    /// Adds `case`, holding `text`, its JSON as read, when there is one: writing it again would
-    /// take longer than reading it.
-    pub fn push_as_read(&mut self, case: &EvalCase, text: Option<&str>) {
-        let json = match text {
-            Some(text) => text.into(),
-            None => serde_json::to_string(case)
-                .expect("an eval case serialises")
-                .into(),
-        };
-        self.cases.push(CompactCase {
-            eval_id: case.eval_id.as_str().into(),
-            turns: case.conversation.as_ref().map(Vec::len),
-            json,
-            as_read: text.is_some(),
-        });
+    /// Adds a case made with [`CompactCase::of`].
+    pub fn push_case(&mut self, case: CompactCase) {
+        self.cases.push(case);
     }
 
     /// Keeps the cases whose eval id `keep` accepts.
@@ -176,7 +189,7 @@ mod tests {
         let text = r#"{ "evalId": "a", "conversation": [] }"#;
         let case: EvalCase = serde_json::from_str(text).unwrap();
         let mut compact = CompactEvalSet::default();
-        compact.push_as_read(&case, Some(text));
+        compact.push_case(CompactCase::of(&case, Some(text.to_string())));
         assert_eq!(compact.case(0), case);
         assert_eq!(compact.case_json(0), serde_json::to_string(&case).unwrap());
     }

@@ -251,6 +251,20 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
     if let Ok(Ok(header)) = header.map(|json| read_evalset_cases(&json[..], &mut |_, _| Ok(()))) {
         return Ok(header);
     }
+    read_again(reopen, handed, refused, &mut |index, case| {
+        on_case(index, case, None)
+    })
+}
+
+/// The exact reader's answer for an input the fast one stopped in: the input is read again
+/// from `reopen`, the `handed` cases already handed over are skipped, and the next one, when
+/// `refused` says why it was, is refused again for that reason.
+pub(crate) fn read_again<R: std::io::Read>(
+    reopen: impl FnOnce() -> std::io::Result<R>,
+    handed: usize,
+    mut refused: Option<String>,
+    on_case: &mut dyn FnMut(usize, EvalCase) -> Result<(), String>,
+) -> Result<EvalSet, FormatError> {
     let again = reopen().map_err(|err| FormatError {
         path: "$".into(),
         line: 0,
@@ -263,7 +277,7 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
         match seen.cmp(&(handed + 1)) {
             std::cmp::Ordering::Less => Ok(()),
             std::cmp::Ordering::Equal if refused.is_some() => Err(refused.take().unwrap_or_default()),
-            _ => on_case(index, case, None),
+            _ => on_case(index, case),
         }
     })
 }
@@ -271,7 +285,7 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
 /// Whether the members before the case list (`{` and the members) read as the exact reader
 /// reads them before its first case: followed by a valid id and an empty list, they do unless
 /// one of them is wrong.
-fn members_read_alone(members: &[u8]) -> Result<(), Unexpected> {
+pub(crate) fn members_read_alone(members: &[u8]) -> Result<(), Unexpected> {
     let mut probe = members.to_vec();
     if probe.len() > 1 {
         probe.push(b',');

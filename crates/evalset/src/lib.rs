@@ -10,13 +10,14 @@ mod ids;
 mod import;
 mod legacy_export;
 mod model;
+mod parallel_read;
 mod split;
 #[cfg(test)]
 mod tests;
 
 pub use camel::{Camel, CamelCase};
 pub use changes::case_changes;
-pub use compact::CompactEvalSet;
+pub use compact::{CompactCase, CompactEvalSet};
 pub use diff::{case_diff, line_diff, DiffKind, DiffLine};
 pub use export::{to_adk_json, AdkFileWriter};
 pub use ids::{
@@ -32,3 +33,4 @@ pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,
     Invocation, InvocationEvent, IsDefault, Part, Rubric, RubricContent, SessionInput,
 };
+pub use parallel_read::{read_evalset_cases_parallel, CheckCase};

@@ -510,6 +510,62 @@ fn the_fast_reader_reads_as_the_exact_one() {
     }
 }
 
+/// The two-thread reader against the exact one: cases kept once each, in order, whichever
+/// thread parsed them; the first case refused in the list's order (by the check on either
+/// thread, or by the keeper) stops it with the exact reader's error.
+#[test]
+fn the_parallel_reader_reads_as_the_exact_one() {
+    let cases: Vec<String> = (0..7)
+        .map(|i| format!("{{\"eval_id\": \"c{i}\", \"conversation\": []}}"))
+        .collect();
+    let text = format!(
+        "{{\"eval_set_id\": \"s\", \"eval_cases\": [\n{}], \"name\": \"n\"}}",
+        cases.join(",\n")
+    );
+    let broken_case = text.replace("\"c4\", \"conversation\": []", "\"c4\", \"conversation\": 7");
+    let broken_json = text.replace("\"c5\", ", "\"c5\" ");
+    let broken_header = text.replace("\"n\"}", "3}");
+    for text in [&text, &broken_case, &broken_json, &broken_header] {
+        let read = |parallel: bool, check_refuses: Option<&str>, keep_refuses: Option<&str>| {
+            let check = |case: EvalCase, _: Option<String>| match check_refuses == Some(case.eval_id.as_str())
+            {
+                true => Err(format!("checked {}", case.eval_id)),
+                false => Ok(case.eval_id),
+            };
+            let mut kept = Vec::new();
+            let mut keep = |index: usize, id: String| {
+                if keep_refuses == Some(id.as_str()) {
+                    return Err(format!("kept {id}"));
+                }
+                kept.push((index, id));
+                Ok(())
+            };
+            let header = if parallel {
+                read_evalset_cases_parallel(text.as_bytes(), || Ok(text.as_bytes()), &check, &mut keep)
+            } else {
+                read_evalset_cases(text.as_bytes(), &mut |index, case| {
+                    keep(index, check(case, None)?)
+                })
+            };
+            (header, kept)
+        };
+        for (check_refuses, keep_refuses) in [
+            (None, None),
+            (Some("c0"), None),
+            (Some("c3"), None),
+            (None, Some("c6")),
+            (Some("c5"), Some("c2")),
+            (Some("c2"), Some("c5")),
+        ] {
+            assert_eq!(
+                read(true, check_refuses, keep_refuses),
+                read(false, check_refuses, keep_refuses),
+                "{text} refusing {check_refuses:?} {keep_refuses:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn floats_survive_exactly() {
     // Without serde_json's float_roundtrip this timestamp comes back one ulp off (…243549).

@@ -1,0 +1,133 @@
+//! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
+//! whole before anything else can start (the expected set of `score`): every other case is
+//! parsed on a helper thread while this one cuts the next. Each case is parsed, checked and
+//! dropped on the same thread, so no thread frees what the other allocated.
+
+use crate::import::{members_read_alone, read_again, read_evalset_cases, FormatError};
+use crate::model::{EvalCase, EvalSet};
+use crate::split::{split_cases, Unexpected};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::mpsc;
+
+/// Cases handed to the helper and not yet parsed, at most: enough to keep it busy.
+const IN_FLIGHT: usize = 64;
+
+/// Turns a case into what is kept of it, on the thread that parsed it; its JSON as read is
+/// given when there is one (none when the exact reader read the case).
+pub type CheckCase<'a, T> = dyn Fn(EvalCase, Option<String>) -> Result<T, String> + Sync + 'a;
+
+/// What became of one case.
+enum Parsed<T> {
+    Kept(T),
+    /// Not UTF-8 or not a case: the exact reader says why.
+    Unreadable,
+    /// `check` refused it, for this reason.
+    Refused(String),
+}
+
+/// As [`read_evalset_cases_fast`](crate::read_evalset_cases_fast), with each case parsed and
+/// given to `check` on one of two threads; `keep` takes what `check` made, in the list's order,
+/// on this thread. Errors read as the exact reader's, as there.
+pub fn read_evalset_cases_parallel<R: Read, T: Send>(
+    reader: R,
+    reopen: impl FnOnce() -> std::io::Result<R>,
+    check: &CheckCase<'_, T>,
+    keep: &mut dyn FnMut(usize, T) -> Result<(), String>,
+) -> Result<EvalSet, FormatError> {
+    let mut order = InOrder {
+        keep,
+        kept: 0,
+        refused: None,
+        waiting: VecDeque::new(),
+    };
+    let header = std::thread::scope(|scope| {
+        let (to_helper, helper_in) = mpsc::sync_channel::<(usize, Vec<u8>)>(IN_FLIGHT);
+        let (helper_out, from_helper) = mpsc::channel::<(usize, Parsed<T>)>();
+        scope.spawn(move || {
+            for (index, bytes) in helper_in {
+                if helper_out.send((index, parse(bytes, check))).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut cut = 0;
+        let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
+            let (index, bytes) = (cut, bytes.to_vec());
+            cut += 1;
+            if index % 2 == 0 {
+                to_helper.send((index, bytes)).map_err(|_| Unexpected)?;
+            } else {
+                order.arrive(index, parse(bytes, check))?;
+            }
+            while let Ok((index, parsed)) = from_helper.try_recv() {
+                order.arrive(index, parsed)?;
+            }
+            Ok(())
+        });
+        drop(to_helper);
+        let header = header?;
+        while order.kept < cut {
+            let (index, parsed) = from_helper.recv().map_err(|_| Unexpected)?;
+            order.arrive(index, parsed)?;
+        }
+        Ok::<_, Unexpected>(header)
+    });
+    if let Ok(Ok(header)) = header.map(|json| read_evalset_cases(&json[..], &mut |_, _| Ok(()))) {
+        return Ok(header);
+    }
+    let (kept, refused, keep) = (order.kept, order.refused, order.keep);
+    read_again(reopen, kept, refused, &mut |index, case| {
+        keep(index, check(case, None)?)
+    })
+}
+
+/// Hands what was parsed to `keep` in the list's order, whichever thread finished first.
+struct InOrder<'k, T> {
+    keep: &'k mut dyn FnMut(usize, T) -> Result<(), String>,
+    /// Cases handed to `keep`.
+    kept: usize,
+    /// Why the case after the `kept` ones was refused, when it was.
+    refused: Option<String>,
+    /// Cases parsed after `kept`, by index from it (none where one is still being parsed).
+    waiting: VecDeque<Option<Parsed<T>>>,
+}
+
+impl<T> InOrder<'_, T> {
+    /// Takes case `index`, and hands on every case it completes the run of; stops at the first
+    /// case that is not kept.
+    fn arrive(&mut self, index: usize, parsed: Parsed<T>) -> Result<(), Unexpected> {
+        let slot = index - self.kept;
+        if self.waiting.len() <= slot {
+            self.waiting.resize_with(slot + 1, || None);
+        }
+        self.waiting[slot] = Some(parsed);
+        while let Some(parsed) = self.waiting.front_mut().and_then(Option::take) {
+            self.waiting.pop_front();
+            let outcome = match parsed {
+                Parsed::Kept(value) => (self.keep)(self.kept, value),
+                Parsed::Unreadable => return Err(Unexpected),
+                Parsed::Refused(reason) => Err(reason),
+            };
+            if let Err(reason) = outcome {
+                self.refused = Some(reason);
+                return Err(Unexpected);
+            }
+            self.kept += 1;
+        }
+        Ok(())
+    }
+}
+
+fn parse<T>(bytes: Vec<u8>, check: &CheckCase<'_, T>) -> Parsed<T> {
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Parsed::Unreadable;
+    };
+    let Ok(case) = serde_json::from_str::<EvalCase>(&text) else {
+        return Parsed::Unreadable;
+    };
+    match check(case, Some(text)) {
+        Ok(value) => Parsed::Kept(value),
+        Err(reason) => Parsed::Refused(reason),
+    }
+}
