@@ -128,14 +128,16 @@ pub enum EmbeddingCosine {
 /// A judge metric of the table (a custom judge brings its prompt in the config instead).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BuiltInJudge {
-    /// Reads nothing of its criterion but the threshold and the judge model options: its table
-    /// entry and its scoring arm are all there is to it.
+    /// Reads nothing of its criterion but the keys every judge metric has (threshold,
+    /// include_intermediate_responses_in_final, judge_model_options): its table entry and its
+    /// scoring arm are all there is to it.
     Plain(PlainJudge),
     /// Reads settings of its own from its criterion (rubrics, G-Eval's criteria…), which the
     /// judge's config reader turns into its `JudgeKind`.
     Configured(ConfiguredJudge),
 }
 
+/// A judge whose table entry and scoring arm are all of it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PlainJudge {
     /// ADK's: valid or invalid against the reference, majority over samples (ties are invalid).
@@ -152,6 +154,7 @@ pub enum PlainJudge {
     Approximation(&'static Approximation),
 }
 
+/// A judge whose criterion `judge/config.rs` reads into its `JudgeKind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConfiguredJudge {
     /// ADK's, by the criterion's `rubrics`.
@@ -168,6 +171,16 @@ pub enum ConfiguredJudge {
     GEval,
 }
 
+impl PlainJudge {
+    /// It asks the judge once per statement or context item, so one sample each.
+    pub fn asks_per_item(self) -> bool {
+        matches!(
+            self,
+            PlainJudge::ContextPrecision | PlainJudge::ContextRecall | PlainJudge::Faithfulness
+        )
+    }
+}
+
 const fn plain(judge: PlainJudge) -> Scorer {
     Scorer::Judge(BuiltInJudge::Plain(judge))
 }
@@ -177,7 +190,7 @@ const fn configured(judge: ConfiguredJudge) -> Scorer {
 }
 
 impl MetricSpec {
-    /// The Vertex AI metric this one stands in for, if it is a stand-in.
+    /// What this metric stands in for and how, if it stands in for a Vertex-only metric.
     pub fn approximates(&self) -> Option<&'static Approximation> {
         match self.scorer {
             Scorer::Judge(BuiltInJudge::Plain(PlainJudge::Approximation(of))) => Some(of),

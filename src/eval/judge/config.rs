@@ -34,7 +34,7 @@ use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
 use crate::eval::config_fields as fields;
-use crate::eval::metrics::{self, built_in_judge, BuiltInJudge, ConfiguredJudge, PlainJudge};
+use crate::eval::metrics::{self, built_in_judge, BuiltInJudge, ConfiguredJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
 use serde::Deserialize;
@@ -55,7 +55,7 @@ pub fn parse_judge_metric(
     let custom_prompt = field(criterion, "judge_prompt", "judgePrompt");
     let kind = match built_in_judge(name) {
         Some(BuiltInJudge::Plain(judge)) => JudgeKind::Plain(judge),
-        Some(BuiltInJudge::Configured(judge)) => configured(judge, criterion, path)?,
+        Some(BuiltInJudge::Configured(judge)) => configured_kind(judge, criterion, path)?,
         None => match custom_prompt {
             Some((key, _)) if is_g_eval(criterion) => {
                 return Err(format!(
@@ -108,10 +108,7 @@ pub fn parse_judge_metric(
     let include_intermediate_responses_in_final =
         common.include_intermediate_responses_in_final.unwrap_or(false);
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
-    let multi_step = matches!(
-        kind,
-        JudgeKind::Plain(PlainJudge::ContextPrecision | PlainJudge::ContextRecall | PlainJudge::Faithfulness)
-    );
+    let multi_step = matches!(kind, JudgeKind::Plain(judge) if judge.asks_per_item());
     if multi_step && options.num_samples != 1 {
         return Err(format!(
             "{path}.judge_model_options.num_samples: `{name}` asks the judge once per statement or \
@@ -127,7 +124,7 @@ pub fn parse_judge_metric(
 }
 
 /// A configured judge of the table with what its criterion sets.
-fn configured(
+fn configured_kind(
     judge: ConfiguredJudge,
     criterion: &Map<String, Value>,
     path: &str,

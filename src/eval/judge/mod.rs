@@ -78,8 +78,8 @@ pub struct JudgeMetric {
 /// configures it, with what the criterion said.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JudgeKind {
-    /// A judge of the metric table that reads nothing of its criterion but the threshold and the
-    /// judge model options.
+    /// A judge of the metric table that reads nothing of its criterion but the keys every judge
+    /// metric has.
     Plain(PlainJudge),
     /// Yes or no per rubric, majority over samples per rubric, mean over rubrics. `rubrics` are
     /// the criterion's; invocations add theirs of type `FINAL_RESPONSE_QUALITY`.
