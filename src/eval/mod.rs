@@ -40,8 +40,8 @@ mod tests;
 pub use compare::{align_calls, compare_args, word_diff, AlignedCall, ArgChange, ArgDiff, CallMatch};
 pub use config::{criterion_options, ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
-    evaluate_efficiency, turn_tokens, Efficiency, EfficiencyResult, TurnTokens, INFERENCE_CALL_COUNT_V1,
-    INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+    evaluate_efficiency, turn_tokens, Breakdown, Efficiency, EfficiencyResult, TurnTokens,
+    INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
 };
 #[cfg(feature = "ssr")]
 pub use embedding::{
@@ -72,7 +72,7 @@ pub use metrics::{
 pub use partial::{tool_used, trajectory_share, TrajectoryShare};
 pub use porter::stem;
 pub use result::{
-    adk_case_result, camel_case_result, CaseSummary, EvalCaseResult, EvalMetricResult,
+    adk_case_result, camel_case_result, BreakdownDetails, CaseSummary, EvalCaseResult, EvalMetricResult,
     EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSetResult, EvalStatus, MetricSummary,
     ScoredEvalSet,
 };

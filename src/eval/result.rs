@@ -1,6 +1,7 @@
 //! Results in ADK's shapes (google-adk `eval_result.py`, `eval_metrics.py`), serialised as ADK's
 //! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
 
+use super::efficiency::Breakdown;
 use super::evidence::Evidence;
 use crate::agent::ToolSource;
 use crate::evalset::{Camel, Invocation};
@@ -97,8 +98,8 @@ pub struct EvalMetricResult {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EvalMetricResultDetails {
     pub rubric_scores: Option<Value>,
-    pub token_usage_details: Option<Value>,
-    pub duration_details: Option<Value>,
+    pub token_usage_details: Option<BreakdownDetails>,
+    pub duration_details: Option<BreakdownDetails>,
     /// Why a metric could not score (NOT_EVALUATED), e.g. an unparseable judge reply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -106,6 +107,48 @@ pub struct EvalMetricResultDetails {
     /// metric compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Evidence>,
+}
+
+/// An efficiency metric's breakdown: as scored, or as read back from a stored or imported
+/// result (whatever object it holds). Either is written as the JSON object it is.
+#[derive(Debug, Clone)]
+pub enum BreakdownDetails {
+    Scored(Breakdown),
+    Read(Value),
+}
+
+impl BreakdownDetails {
+    pub fn to_value(&self) -> Value {
+        match self {
+            BreakdownDetails::Scored(breakdown) => breakdown.to_value(),
+            BreakdownDetails::Read(value) => value.clone(),
+        }
+    }
+}
+
+/// Equal when they write the same JSON, however each was made.
+impl PartialEq for BreakdownDetails {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (BreakdownDetails::Scored(a), BreakdownDetails::Scored(b)) => a == b,
+            _ => self.to_value() == other.to_value(),
+        }
+    }
+}
+
+impl Serialize for BreakdownDetails {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            BreakdownDetails::Scored(breakdown) => breakdown.serialize(serializer),
+            BreakdownDetails::Read(value) => value.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for BreakdownDetails {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(BreakdownDetails::Read)
+    }
 }
 
 impl EvalMetricResultDetails {
@@ -291,13 +334,15 @@ pub struct ScoredEvalSet {
 pub fn camel_case_result(result: &EvalCaseResult) -> Value {
     let metric = |m: &EvalMetricResult| {
         let mut details = Map::new();
-        for (key, value) in [
-            ("rubricScores", &m.details.rubric_scores),
+        if let Some(rubric_scores) = &m.details.rubric_scores {
+            details.insert("rubricScores".into(), rubric_scores.clone());
+        }
+        for (key, breakdown) in [
             ("tokenUsageDetails", &m.details.token_usage_details),
             ("durationDetails", &m.details.duration_details),
         ] {
-            if let Some(value) = value {
-                details.insert(key.into(), value.clone());
+            if let Some(breakdown) = breakdown {
+                details.insert(key.into(), breakdown.to_value());
             }
         }
         without_nulls(json!({

@@ -3,7 +3,7 @@
 //! them (`_process_metrics_and_get_failures`).
 
 use super::config::{EvalConfig, MetricConfig, MetricKind};
-use super::efficiency::{evaluate_efficiency, Efficiency, EfficiencyResult};
+use super::efficiency::{evaluate_efficiency, Breakdown, Efficiency, EfficiencyResult};
 use super::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
 use super::evaluators::{EvaluatorReply, EvaluatorRequest};
 use super::evidence::Evidence;
@@ -12,8 +12,8 @@ use super::judge::{judge_case, CaseView, JudgeMetric};
 use super::lineup::{ActualItem, ExpectedCases, LineUp};
 use super::partial::{tool_used, trajectory_share};
 use super::result::{
-    CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
-    EvalStatus, MetricSummary, ScoredEvalSet,
+    BreakdownDetails, CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails,
+    EvalMetricResultPerInvocation, EvalStatus, MetricSummary, ScoredEvalSet,
 };
 use super::rouge::response_match_score;
 use super::services::{InvocationScore, ScoringServices};
@@ -21,7 +21,7 @@ use super::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, EvalSet, Invocation};
 use futures::future;
 use futures::stream::{self, Stream, StreamExt};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use std::borrow::Cow;
 
 /// Why the actual runs cannot be scored against the expected set.
@@ -356,13 +356,13 @@ fn not_evaluated() -> Evaluation {
 /// An informational metric: INFORMATIONAL whatever its value, with its breakdown in the
 /// details field ADK uses for it.
 fn informational(result: EfficiencyResult, metric: Efficiency) -> Evaluation {
-    let details = |value: Option<Value>| match metric {
+    let details = |breakdown: Option<Breakdown>| match metric {
         Efficiency::TokenUsage => EvalMetricResultDetails {
-            token_usage_details: value,
+            token_usage_details: breakdown.map(BreakdownDetails::Scored),
             ..EvalMetricResultDetails::default()
         },
         Efficiency::InvocationDuration => EvalMetricResultDetails {
-            duration_details: value,
+            duration_details: breakdown.map(BreakdownDetails::Scored),
             ..EvalMetricResultDetails::default()
         },
         Efficiency::ToolCallCount | Efficiency::InferenceCallCount => EvalMetricResultDetails::default(),

@@ -4,7 +4,8 @@
 //! is their average, and `None` means not available (never zero).
 
 use evalset::{Invocation, InvocationEvent};
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Map, Value};
 
 pub const TOOL_CALL_COUNT_V1: &str = "tool_call_count_v1";
 pub const INFERENCE_CALL_COUNT_V1: &str = "inference_call_count_v1";
@@ -51,9 +52,51 @@ impl Efficiency {
 pub struct EfficiencyResult {
     pub overall: Option<f64>,
     /// The `token_usage_details` or `duration_details` of the whole case, when the metric has one.
-    pub overall_details: Option<Value>,
+    pub overall_details: Option<Breakdown>,
     /// Per invocation: the value and its details.
-    pub per_invocation: Vec<(Option<f64>, Option<Value>)>,
+    pub per_invocation: Vec<(Option<f64>, Option<Breakdown>)>,
+}
+
+/// The most fields a breakdown has (`TokenUsageDetails`').
+const MAX_FIELDS: usize = 8;
+
+/// One of ADK's breakdowns (`TokenUsageDetails`, `DurationDetails`): its fields in ADK's order,
+/// each a number or null, written as a JSON object. Held without allocating, as every
+/// invocation of every case has one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Breakdown {
+    fields: &'static [&'static str],
+    values: [Option<f64>; MAX_FIELDS],
+}
+
+impl Breakdown {
+    fn new<const N: usize>(fields: &'static [&'static str; N], values: &[Option<f64>; N]) -> Self {
+        const { assert!(N <= MAX_FIELDS) };
+        let mut held = [None; MAX_FIELDS];
+        held[..N].copy_from_slice(values);
+        Breakdown { fields, values: held }
+    }
+
+    /// The value of `field`; none when it is null or not one of the breakdown's.
+    pub fn get(&self, field: &str) -> Option<f64> {
+        let index = self.fields.iter().position(|f| *f == field)?;
+        self.values[index]
+    }
+
+    /// The breakdown as the JSON object it is written as.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a breakdown serialises")
+    }
+}
+
+impl Serialize for Breakdown {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.fields.len()))?;
+        for (field, value) in self.fields.iter().zip(&self.values) {
+            map.serialize_entry(field, value)?;
+        }
+        map.end()
+    }
 }
 
 pub fn evaluate_efficiency(metric: Efficiency, actual: &[Invocation]) -> EfficiencyResult {
@@ -69,7 +112,8 @@ pub fn evaluate_efficiency(metric: Efficiency, actual: &[Invocation]) -> Efficie
 
 /// `_evaluate_efficiency_metric`: each invocation's value; overall the mean of those present.
 fn averaged(actual: &[Invocation], value: impl Fn(&Invocation) -> Option<f64>) -> EfficiencyResult {
-    let per_invocation: Vec<(Option<f64>, Option<Value>)> = actual.iter().map(|i| (value(i), None)).collect();
+    let per_invocation: Vec<(Option<f64>, Option<Breakdown>)> =
+        actual.iter().map(|i| (value(i), None)).collect();
     let present: Vec<f64> = per_invocation.iter().filter_map(|(v, _)| *v).collect();
     EfficiencyResult {
         overall: python_mean(&present, present.len()),
@@ -185,16 +229,6 @@ pub fn turn_tokens(invocation: &Invocation) -> Option<TurnTokens> {
     })
 }
 
-fn details(fields: &[&str], values: &[Option<f64>]) -> Value {
-    Value::Object(
-        fields
-            .iter()
-            .zip(values)
-            .map(|(field, value)| (field.to_string(), json!(value)))
-            .collect(),
-    )
-}
-
 fn token_usage(actual: &[Invocation]) -> EfficiencyResult {
     // A count missing from some invocations means none were spent there, so every invocation
     // is in the denominator; a count no invocation reported stays `None` (`_average`).
@@ -208,24 +242,22 @@ fn token_usage(actual: &[Invocation]) -> EfficiencyResult {
 /// each field averaged by `average(values present, invocations)`.
 fn with_breakdowns<const N: usize>(
     all: Vec<[Option<f64>; N]>,
-    fields: &[&str; N],
+    fields: &'static [&'static str; N],
     average: impl Fn(&[f64], usize) -> Option<f64>,
 ) -> EfficiencyResult {
     if all.is_empty() {
         return EfficiencyResult::default();
     }
-    let averaged: Vec<Option<f64>> = (0..N)
-        .map(|field| {
-            let present: Vec<f64> = all.iter().filter_map(|values| values[field]).collect();
-            average(&present, all.len())
-        })
-        .collect();
+    let averaged: [Option<f64>; N] = std::array::from_fn(|field| {
+        let present: Vec<f64> = all.iter().filter_map(|values| values[field]).collect();
+        average(&present, all.len())
+    });
     EfficiencyResult {
         overall: averaged[0],
-        overall_details: Some(details(fields, &averaged)),
+        overall_details: Some(Breakdown::new(fields, &averaged)),
         per_invocation: all
             .iter()
-            .map(|values| (values[0], Some(details(fields, values))))
+            .map(|values| (values[0], Some(Breakdown::new(fields, values))))
             .collect(),
     }
 }
@@ -329,7 +361,7 @@ mod tests {
         ]));
         let untimed = invocation(json!({"invocation_id": "c", "user_content": {"parts": [{"text": "hi"}]}}));
         let result = evaluate_efficiency(Efficiency::TokenUsage, &[first, second, untimed]);
-        let first_details = result.per_invocation[0].1.clone().unwrap();
+        let first_details = result.per_invocation[0].1.unwrap().to_value();
         assert_eq!(first_details["total_tokens"], json!(285.0));
         assert_eq!(first_details["input_tokens"], json!(250.0));
         assert_eq!(first_details["cached_tokens"], json!(40.0));
@@ -339,7 +371,7 @@ mod tests {
         assert_eq!(result.per_invocation[2].0, None);
         // (285 + 55) / 3 invocations: one without usage still counts in the denominator.
         assert_eq!(result.overall, Some(340.0 / 3.0));
-        let overall = result.overall_details.unwrap();
+        let overall = result.overall_details.unwrap().to_value();
         assert_eq!(overall["reasoning_tokens"], json!(5.0 / 3.0));
         assert_eq!(overall["tool_use_tokens"], Value::Null);
     }
@@ -373,16 +405,16 @@ mod tests {
         }));
         let untimed = invocation(json!({"invocation_id": "c", "user_content": {"parts": [{"text": "hi"}]}}));
         let result = evaluate_efficiency(Efficiency::InvocationDuration, &[timed, total_only, untimed]);
-        let first = result.per_invocation[0].1.clone().unwrap();
-        assert_eq!(first["framework_seconds"], json!(0.15));
+        let first = result.per_invocation[0].1.unwrap();
+        assert_eq!(first.get("framework_seconds"), Some(0.15));
         assert_eq!(
-            result.per_invocation[1].1.clone().unwrap()["framework_seconds"],
+            result.per_invocation[1].1.unwrap().to_value()["framework_seconds"],
             Value::Null
         );
         assert_eq!(result.per_invocation[2].0, None);
         // Rounded to milliseconds like ADK: (1.25 + 0.5) / 2 = 0.875.
         assert_eq!(result.overall, Some(0.875));
-        assert_eq!(result.overall_details.unwrap()["model_seconds"], json!(0.9));
+        assert_eq!(result.overall_details.unwrap().get("model_seconds"), Some(0.9));
     }
 
     #[test]
