@@ -191,6 +191,10 @@ impl Write for ResultFile {
         self.file.write(bytes)
     }
 
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.file.write_all(bytes)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
     }

@@ -1,5 +1,7 @@
 //! `score`'s result files, written on a thread of their own as scored cases arrive, so that
-//! formatting (and letting go of) each result runs beside the scoring rather than in its way.
+//! formatting each result runs beside the scoring rather than in its way. Written batches go
+//! back to be let go of on the scoring thread, which made most of what they hold: freeing
+//! there is cheaper, and the writing thread is the busier one.
 
 use super::files::{write_error, ResultFile};
 use super::CliError;
@@ -7,7 +9,7 @@ use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
 use crate::eval::{CaseSummary, ScoredCase};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Scored cases cross to the writing thread in batches of this many…
@@ -69,25 +71,30 @@ impl ScoreFiles {
 /// A write that failed on the writing thread (which a `CliError` cannot leave).
 struct WriteFailed(PathBuf, io::Error);
 
-/// The writing thread and the batch on its way to it.
+/// The writing thread, the batch on its way to it, and the written ones coming back.
 pub struct ScoreWriter {
     sender: Option<SyncSender<Vec<ScoredCase>>>,
     batch: Vec<ScoredCase>,
+    written: Receiver<Vec<ScoredCase>>,
     thread: Option<JoinHandle<Result<ScoreFiles, WriteFailed>>>,
 }
 
 impl ScoreWriter {
     pub fn start(mut files: ScoreFiles) -> Self {
         let (sender, receiver) = sync_channel::<Vec<ScoredCase>>(WAITING);
+        let (give_back, written) = channel();
         let thread = std::thread::spawn(move || {
             for batch in receiver {
                 batch.iter().try_for_each(|scored| files.write(scored))?;
+                // Gone when scoring is over: the batch is then let go of here.
+                let _ = give_back.send(batch);
             }
             Ok(files)
         });
         ScoreWriter {
             sender: Some(sender),
             batch: Vec::with_capacity(BATCH),
+            written,
             thread: Some(thread),
         }
     }
@@ -98,6 +105,7 @@ impl ScoreWriter {
         if self.batch.len() < BATCH {
             return Ok(());
         }
+        self.written.try_iter().for_each(drop);
         self.send()
     }
 

@@ -43,6 +43,8 @@ pub struct AdkResultWriter<W: Write> {
     depth: usize,
     creation_timestamp: f64,
     cases: usize,
+    /// The value being written, formatted (kept to be filled again).
+    formatted: Vec<u8>,
 }
 
 impl<W: Write> AdkResultWriter<W> {
@@ -62,6 +64,7 @@ impl<W: Write> AdkResultWriter<W> {
             depth,
             creation_timestamp: header.creation_timestamp,
             cases: 0,
+            formatted: Vec::new(),
         })
     }
 
@@ -72,13 +75,13 @@ impl<W: Write> AdkResultWriter<W> {
             return self.stored_case(&value);
         }
         self.next_case()?;
-        self.pretty(result, self.depth + 2)
+        self.pretty_case(result, self.depth + 2)
     }
 
     /// Appends a case result already in ADK's form.
     pub fn stored_case(&mut self, value: &Value) -> io::Result<()> {
         self.next_case()?;
-        self.pretty(value, self.depth + 2)
+        self.pretty_case(value, self.depth + 2)
     }
 
     fn next_case(&mut self) -> io::Result<()> {
@@ -88,14 +91,12 @@ impl<W: Write> AdkResultWriter<W> {
         Ok(())
     }
 
-    /// `value` pretty, as it is written `depth` levels in.
-    fn pretty(&mut self, value: &impl Serialize, depth: usize) -> io::Result<()> {
-        let formatter = NestedPretty {
-            depth,
-            has_value: false,
-        };
-        let mut serializer = serde_json::Serializer::with_formatter(&mut self.out, formatter);
-        value.serialize(&mut serializer).map_err(io::Error::other)
+    /// A case pretty, as it is written `depth` levels in. It is formatted in memory and written
+    /// in one piece: the formatter's many small writes cost less into a `Vec` than into a file.
+    fn pretty_case(&mut self, case: &impl Serialize, depth: usize) -> io::Result<()> {
+        self.formatted.clear();
+        pretty(&mut self.formatted, case, depth)?;
+        self.out.write_all(&self.formatted)
     }
 
     /// Where the result goes.
@@ -128,10 +129,21 @@ impl<W: Write> AdkResultWriter<W> {
         serde_json::to_writer(&mut self.out, &self.creation_timestamp)?;
         if let Some(summaries) = case_summaries {
             write!(self.out, ",\n{pad}  \"case_summaries\": ")?;
-            self.pretty(&summaries, self.depth + 1)?;
+            // Straight to the output: the list grows with the set, one case does not.
+            pretty(&mut self.out, &summaries, self.depth + 1)?;
         }
         write!(self.out, "\n{pad}}}")
     }
+}
+
+/// `value` pretty into `out`, as it is written `depth` levels in.
+fn pretty(out: &mut impl Write, value: &impl Serialize, depth: usize) -> io::Result<()> {
+    let formatter = NestedPretty {
+        depth,
+        has_value: false,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
+    value.serialize(&mut serializer).map_err(io::Error::other)
 }
 
 /// Two spaces a level, in one write (results nest about ten levels deep).
