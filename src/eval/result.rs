@@ -113,7 +113,8 @@ pub struct EvalMetricResultDetails {
 /// result (whatever object it holds). Either is written as the JSON object it is.
 #[derive(Debug, Clone)]
 pub enum BreakdownDetails {
-    Scored(Breakdown),
+    /// Boxed: a result is moved about whole, and most of its metric results have none.
+    Scored(Box<Breakdown>),
     Read(Value),
 }
 

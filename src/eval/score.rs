@@ -358,11 +358,11 @@ fn not_evaluated() -> Evaluation {
 fn informational(result: EfficiencyResult, metric: Efficiency) -> Evaluation {
     let details = |breakdown: Option<Breakdown>| match metric {
         Efficiency::TokenUsage => EvalMetricResultDetails {
-            token_usage_details: breakdown.map(BreakdownDetails::Scored),
+            token_usage_details: breakdown.map(|b| BreakdownDetails::Scored(Box::new(b))),
             ..EvalMetricResultDetails::default()
         },
         Efficiency::InvocationDuration => EvalMetricResultDetails {
-            duration_details: breakdown.map(BreakdownDetails::Scored),
+            duration_details: breakdown.map(|b| BreakdownDetails::Scored(Box::new(b))),
             ..EvalMetricResultDetails::default()
         },
         Efficiency::ToolCallCount | Efficiency::InferenceCallCount => EvalMetricResultDetails::default(),

@@ -1,7 +1,8 @@
 //! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
-//! whole before anything else can start (the expected set of `score`): every other case is
-//! parsed on a helper thread while this one cuts the next. Each case is parsed, checked and
-//! dropped on the same thread, so no thread frees what the other allocated.
+//! whole before anything else can start (the expected set of `score`): two cases in three are
+//! parsed on a helper thread while this one cuts them from the input and parses the third. Each
+//! case is parsed, checked and dropped on the same thread, so no thread frees what the other
+//! allocated.
 
 use crate::import::{members_read_alone, read_again, read_evalset_cases, FormatError};
 use crate::model::{EvalCase, EvalSet};
@@ -55,7 +56,8 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
             let (index, bytes) = (cut, bytes.to_vec());
             cut += 1;
-            if index % 2 == 0 {
+            // The helper parses two cases in three: this thread also cuts and copies them.
+            if index % 3 != 2 {
                 to_helper.send((index, bytes)).map_err(|_| Unexpected)?;
             } else {
                 order.arrive(index, parse(bytes, check))?;
