@@ -86,7 +86,7 @@ impl ScoreWriter {
         let thread = std::thread::spawn(move || {
             for batch in receiver {
                 batch.iter().try_for_each(|scored| files.write(scored))?;
-                // Gone when scoring is over: the batch is then let go of here.
+                // Only fails once the scoring thread has gone (the batch is then let go of here).
                 let _ = give_back.send(batch);
             }
             Ok(files)
@@ -122,7 +122,9 @@ impl ScoreWriter {
     /// Writes what is left, closes the files with `summaries` and puts them in place.
     pub fn finish(mut self, summaries: &[CaseSummary]) -> Result<(), CliError> {
         self.send()?;
-        self.join()?.finish(summaries)
+        let files = self.join()?;
+        self.written.try_iter().for_each(drop);
+        files.finish(summaries)
     }
 
     /// Stops writing; the files are not put in place.

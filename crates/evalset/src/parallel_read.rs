@@ -1,8 +1,8 @@
 //! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
 //! whole before anything else can start (the expected set of `score`): two cases in three are
 //! parsed on a helper thread while this one cuts them from the input and parses the third. Each
-//! case is parsed, checked and dropped on the same thread, so no thread frees what the other
-//! allocated.
+//! parsed case is checked and dropped on the thread that parsed it: the many small allocations
+//! of a case are never freed by the other thread (only its text and what is kept cross).
 
 use crate::import::{members_read_alone, read_again, read_evalset_cases, FormatError};
 use crate::model::{EvalCase, EvalSet};
@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::mpsc;
 
-/// Cases handed to the helper and not yet parsed, at most: enough to keep it busy.
+/// Cases queued for the helper (beside the one it parses), at most: enough to keep it busy.
 const IN_FLIGHT: usize = 64;
 
 /// Turns a case into what is kept of it, on the thread that parsed it; its JSON as read is
@@ -40,6 +40,7 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         keep,
         kept: 0,
         refused: None,
+        stopped: false,
         waiting: VecDeque::new(),
     };
     let header = std::thread::scope(|scope| {
@@ -68,17 +69,34 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
             Ok(())
         });
         drop(to_helper);
-        let header = header?;
-        while order.kept < cut {
-            let (index, parsed) = from_helper.recv().map_err(|_| Unexpected)?;
-            order.arrive(index, parsed)?;
+        // Even when the cut stopped short, what was cut before is kept as read: the exact
+        // reader then starts after it.
+        while order.kept < cut && !order.stopped {
+            let Ok((index, parsed)) = from_helper.recv() else {
+                break;
+            };
+            if order.arrive(index, parsed).is_err() {
+                break;
+            }
         }
-        Ok::<_, Unexpected>(header)
+        let header = header?;
+        if order.kept == cut {
+            Ok(header)
+        } else {
+            Err(Unexpected)
+        }
     });
     if let Ok(Ok(header)) = header.map(|json| read_evalset_cases(&json[..], &mut |_, _| Ok(()))) {
         return Ok(header);
     }
-    let (kept, refused, keep) = (order.kept, order.refused, order.keep);
+    let InOrder {
+        keep,
+        kept,
+        refused,
+        waiting,
+        ..
+    } = order;
+    drop(waiting);
     read_again(reopen, kept, refused, &mut |index, case| {
         keep(index, check(case, None)?)
     })
@@ -91,6 +109,8 @@ struct InOrder<'k, T> {
     kept: usize,
     /// Why the case after the `kept` ones was refused, when it was.
     refused: Option<String>,
+    /// A case after the `kept` ones was not kept: nothing more is.
+    stopped: bool,
     /// Cases parsed after `kept`, by index from it (none where one is still being parsed).
     waiting: VecDeque<Option<Parsed<T>>>,
 }
@@ -108,11 +128,15 @@ impl<T> InOrder<'_, T> {
             self.waiting.pop_front();
             let outcome = match parsed {
                 Parsed::Kept(value) => (self.keep)(self.kept, value),
-                Parsed::Unreadable => return Err(Unexpected),
+                Parsed::Unreadable => {
+                    self.stopped = true;
+                    return Err(Unexpected);
+                }
                 Parsed::Refused(reason) => Err(reason),
             };
             if let Err(reason) = outcome {
                 self.refused = Some(reason);
+                self.stopped = true;
                 return Err(Unexpected);
             }
             self.kept += 1;

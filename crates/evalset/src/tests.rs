@@ -566,6 +566,37 @@ fn the_parallel_reader_reads_as_the_exact_one() {
     }
 }
 
+/// Enough cases to fill the helper's queue: every one kept once, in order, with its text as
+/// read (which parses back to the case).
+#[test]
+fn the_parallel_reader_keeps_a_long_list_in_order_with_each_text_as_read() {
+    let cases: Vec<String> = (0..500)
+        .map(|i| format!("{{\"eval_id\": \"c{i}\", \"conversation\": []}}"))
+        .collect();
+    let text = format!(
+        "{{\"eval_set_id\": \"s\", \"eval_cases\": [{}]}}",
+        cases.join(", ")
+    );
+    let check = |case: EvalCase, text: Option<String>| {
+        let text = text.ok_or("no text as read")?;
+        assert_eq!(serde_json::from_str::<EvalCase>(&text).unwrap(), case);
+        Ok(case.eval_id)
+    };
+    let mut kept = Vec::new();
+    read_evalset_cases_parallel(
+        text.as_bytes(),
+        || Ok(text.as_bytes()),
+        &check,
+        &mut |index, id| {
+            kept.push((index, id));
+            Ok(())
+        },
+    )
+    .unwrap();
+    let expected: Vec<(usize, String)> = (0..500).map(|i| (i, format!("c{i}"))).collect();
+    assert_eq!(kept, expected);
+}
+
 #[test]
 fn floats_survive_exactly() {
     // Without serde_json's float_roundtrip this timestamp comes back one ulp off (…243549).
