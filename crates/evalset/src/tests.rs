@@ -510,18 +510,23 @@ fn the_fast_reader_reads_as_the_exact_one() {
     }
 }
 
+/// A set of `count` empty cases `c0`, `c1`…, a case a line, with a member after the list.
+fn numbered_set(count: usize) -> String {
+    let cases: Vec<String> = (0..count)
+        .map(|i| format!("{{\"eval_id\": \"c{i}\", \"conversation\": []}}"))
+        .collect();
+    format!(
+        "{{\"eval_set_id\": \"s\", \"eval_cases\": [\n{}], \"name\": \"n\"}}",
+        cases.join(",\n")
+    )
+}
+
 /// The two-thread reader against the exact one: cases kept once each, in order, whichever
 /// thread parsed them; the first case refused in the list's order (by the check on either
 /// thread, or by the keeper) stops it with the exact reader's error.
 #[test]
 fn the_parallel_reader_reads_as_the_exact_one() {
-    let cases: Vec<String> = (0..7)
-        .map(|i| format!("{{\"eval_id\": \"c{i}\", \"conversation\": []}}"))
-        .collect();
-    let text = format!(
-        "{{\"eval_set_id\": \"s\", \"eval_cases\": [\n{}], \"name\": \"n\"}}",
-        cases.join(",\n")
-    );
+    let text = numbered_set(7);
     let broken_case = text.replace("\"c4\", \"conversation\": []", "\"c4\", \"conversation\": 7");
     let broken_json = text.replace("\"c5\", ", "\"c5\" ");
     let broken_header = text.replace("\"n\"}", "3}");
@@ -570,13 +575,7 @@ fn the_parallel_reader_reads_as_the_exact_one() {
 /// read (which parses back to the case).
 #[test]
 fn the_parallel_reader_keeps_a_long_list_in_order_with_each_text_as_read() {
-    let cases: Vec<String> = (0..500)
-        .map(|i| format!("{{\"eval_id\": \"c{i}\", \"conversation\": []}}"))
-        .collect();
-    let text = format!(
-        "{{\"eval_set_id\": \"s\", \"eval_cases\": [{}]}}",
-        cases.join(", ")
-    );
+    let text = numbered_set(500);
     let check = |case: EvalCase, text: Option<String>| {
         let text = text.ok_or("no text as read")?;
         assert_eq!(serde_json::from_str::<EvalCase>(&text).unwrap(), case);

@@ -34,6 +34,7 @@ use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
 use crate::eval::config::field;
 use crate::eval::config_fields as fields;
+use crate::eval::criterion_fields;
 use crate::eval::metrics::{self, built_in_judge, BuiltInJudge, ConfiguredJudge};
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
@@ -104,9 +105,10 @@ pub fn parse_judge_metric(
             ));
         }
     }
-    let common: settings::Common = read(criterion, path)?;
+    // The base criterion, as the eval config reads it for every metric.
+    let base: criterion_fields::Base = read(criterion, path)?;
     let include_intermediate_responses_in_final =
-        common.include_intermediate_responses_in_final.unwrap_or(false);
+        base.include_intermediate_responses_in_final.unwrap_or(false);
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
     let multi_step = matches!(kind, JudgeKind::Plain(judge) if judge.asks_per_item());
     if multi_step && options.num_samples != 1 {

@@ -11,17 +11,6 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use std::fmt;
 
-/// What every judge metric reads.
-#[derive(Deserialize)]
-pub struct Common {
-    #[serde(
-        alias = "includeIntermediateResponsesInFinal",
-        default,
-        deserialize_with = "flag"
-    )]
-    pub include_intermediate_responses_in_final: Option<bool>,
-}
-
 /// `hallucinations_v1`'s.
 #[derive(Deserialize)]
 pub struct Hallucinations {
