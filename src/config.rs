@@ -64,7 +64,7 @@ pub use auth::AuthConfig;
 pub use otlp::OtlpConfig;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 
@@ -189,11 +189,13 @@ impl Config {
 
     /// The `[[evaluators]]` by name, and HTTP evaluators for criteria that give a url.
     fn build_evaluators(&self) -> Evaluators {
-        let client = reqwest::Client::new();
-        let http_client = client.clone();
+        // Made when first needed: loading the system's certificates costs every command that
+        // scores (`score` among them) several milliseconds.
+        let client: Arc<LazyLock<reqwest::Client>> = Arc::new(LazyLock::new(reqwest::Client::new));
+        let http_client = Arc::clone(&client);
         let mut evaluators = Evaluators::default().with_http(Arc::new(move |target: &HttpTarget| {
             let evaluator: Arc<dyn Evaluator> =
-                Arc::new(HttpEvaluator::new(http_client.clone(), target.clone()));
+                Arc::new(HttpEvaluator::new((**http_client).clone(), target.clone()));
             evaluator
         }));
         for entry in &self.evaluators {
@@ -207,7 +209,7 @@ impl Config {
                     timeout,
                 })),
                 (None, Some(url)) => Arc::new(HttpEvaluator::new(
-                    client.clone(),
+                    (**client).clone(),
                     HttpTarget {
                         url: url.clone(),
                         timeout,

@@ -1,7 +1,9 @@
 //! `evalstudio score`: actual invocations scored against an evalset's expected ones, with no
 //! agent run. The expected set is held as its cases' JSON (parsed again as each is scored);
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
-//! arrives and its result written at once, so memory grows with the expected file only.
+//! arrives and its result written at once, so memory grows with the expected file only. While
+//! scoring is behind, the reading thread also parses each case's expected one, so that the
+//! two threads share the work whichever is the slower.
 
 use super::files::{file_name, open_evalset, parse_eval_set, read_compact_eval_set, read_eval_config};
 use super::score_files::{ScoreFiles, ScoreWriter};
@@ -11,14 +13,16 @@ use crate::clock::now_seconds;
 use crate::config::Config;
 use crate::eval::result_file::ResultHeader;
 use crate::eval::{
-    score_cases, summarize_cases, ActualItem, CaseRunScores, EvalConfig, EvalStatus, ScoreError,
-    ScoringServices,
+    score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, ScoreError, ScoringServices,
 };
-use crate::evalset::{read_evalset_cases_fast, CompactEvalSet};
+use crate::evalset::{read_evalset_cases_fast, CompactEvalSet, EvalCase};
 use clap::Args;
 use futures::StreamExt;
+use std::collections::HashMap;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use tokio::sync::mpsc;
 
 #[derive(Args)]
@@ -63,15 +67,15 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         None => EvalConfig::default(),
         Some(path) => read_eval_config(path)?,
     };
-    let expected = read_compact_eval_set(&args.expected)?;
+    let expected = Arc::new(read_compact_eval_set(&args.expected)?);
     let outputs = Outputs {
         json: args.json.as_deref(),
         json_summary: args.json_summary.as_deref(),
         app: &args.app,
     };
-    let mut writer = open_outputs(&expected, &outputs)?;
+    let mut writer = open_outputs(&expected, &outputs, &config, args.actual.len())?;
     let scored = score_runs(&args.actual, &expected, &config, &services, &mut writer).await;
-    report(writer, scored, &expected, &config, args.actual.len())
+    report(writer, scored, &expected, args.actual.len())
 }
 
 /// Where scores go besides the table, and the app their result id names.
@@ -81,38 +85,43 @@ pub(super) struct Outputs<'a> {
     pub app: &'a str,
 }
 
-/// The writer of `--json` and `--json-summary`, their files created.
+/// The writer of `--json` and `--json-summary`, their files created, for `runs` runs.
 pub(super) fn open_outputs(
     expected: &CompactEvalSet,
     outputs: &Outputs<'_>,
-) -> Result<ScoreWriter, CliError> {
-    let header = ResultHeader::named(outputs.app, expected.eval_set_id(), now_seconds());
-    let files = ScoreFiles::create(outputs.json, outputs.json_summary, &header)?;
-    Ok(ScoreWriter::start(files))
-}
-
-/// Once scoring is over (each result handed to `writer` as it came, and what the case summaries
-/// need of each answered), finishes the files (or, after an error, removes them), prints the
-/// table of `runs` runs, and answers the exit code: 0 when every case passed, else 1.
-pub(super) fn report(
-    writer: ScoreWriter,
-    scored: Result<Vec<(usize, CaseRunScores)>, CliError>,
-    expected: &CompactEvalSet,
     config: &EvalConfig,
     runs: usize,
+) -> Result<ScoreWriter, CliError> {
+    let header = ResultHeader::named(outputs.app, expected.eval_set_id(), now_seconds());
+    let files = ScoreFiles::create(outputs.json, outputs.json_summary, &header, config)?;
+    let summaries = CaseSummaries::new(expected.len(), runs, config.clone());
+    Ok(ScoreWriter::start(files, summaries))
+}
+
+/// Once scoring is over (each result handed to `writer` as it came), finishes the files (or,
+/// after an error, removes them), prints the table of `runs` runs, and answers the exit code:
+/// 0 when every case passed, else 1.
+pub(super) fn report(
+    writer: ScoreWriter,
+    scored: Result<(), CliError>,
+    expected: &CompactEvalSet,
+    runs: usize,
 ) -> Result<ExitCode, CliError> {
-    let scored = match scored {
-        Ok(scored) => scored,
-        Err(err) => {
-            writer.abandon();
-            return Err(err);
-        }
-    };
-    let summaries = summarize_cases(expected, scored, config);
-    writer.finish(&summaries)?;
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    table::write_results_table(&mut stdout, &summaries, runs)
-        .and_then(|()| std::io::Write::flush(&mut stdout))
+    if let Err(err) = scored {
+        writer.abandon();
+        return Err(err);
+    }
+    let (files, summaries) = writer.finish()?;
+    let summaries = summaries.finish(expected);
+    // Both only read the summaries: the table is printed while the files are closed.
+    let (printed, finished) = std::thread::scope(|scope| {
+        let printing = scope.spawn(|| print_table(&summaries, runs));
+        let finished = files.finish(&summaries);
+        (printing.join(), finished)
+    });
+    finished?;
+    printed
+        .unwrap_or_else(|_| Err(io::Error::other("the printing thread failed")))
         .map_err(|err| CliError::Run(format!("cannot print the results: {err}")))?;
     let all_passed = summaries
         .iter()
@@ -120,19 +129,25 @@ pub(super) fn report(
     Ok(cases_exit_code(all_passed))
 }
 
-/// Scores every actual set's cases as they are read, hands each result to `writer`, and
-/// answers what the case summaries need of each.
+fn print_table(summaries: &[CaseSummary], runs: usize) -> io::Result<()> {
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    table::write_results_table(&mut stdout, summaries, runs)?;
+    io::Write::flush(&mut stdout)
+}
+
+/// Scores every actual set's cases as they are read and hands each result to `writer`.
 async fn score_runs(
     paths: &[PathBuf],
-    expected: &CompactEvalSet,
+    expected: &Arc<CompactEvalSet>,
     config: &EvalConfig,
     services: &ScoringServices,
     writer: &mut ScoreWriter,
-) -> Result<Vec<(usize, CaseRunScores)>, CliError> {
+) -> Result<(), CliError> {
     let (sender, receiver) = mpsc::channel(READ_AHEAD);
     let reader = tokio::task::spawn_blocking({
         let paths = paths.to_vec();
-        move || read_runs(&paths, &sender)
+        let expected = Arc::clone(expected);
+        move || read_runs(&paths, &ExpectedAhead::new(&expected), &sender)
     });
     let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
         receiver
@@ -141,16 +156,13 @@ async fn score_runs(
             .map(|batch| (futures::stream::iter(batch), receiver))
     })
     .flatten();
-    let results = score_cases(expected, arrivals, config, services);
+    let results = score_cases(&**expected, arrivals, config, services, writer.keep());
     futures::pin_mut!(results);
-    let mut runs = Vec::new();
     while let Some(scored) = results.next().await {
-        let scored = scored.map_err(|source| score_error(paths, source))?;
-        runs.push((scored.case_index, CaseRunScores::of(&scored.result, config)));
-        writer.push(scored)?;
+        writer.push(scored.map_err(|source| score_error(paths, source))?)?;
     }
     reader.await.map_err(|err| CliError::Run(err.to_string()))?;
-    Ok(runs)
+    Ok(())
 }
 
 fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
@@ -162,19 +174,38 @@ fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
 
 /// Sends each actual set's cases, run after run, then the run's end; stops when scoring has
 /// stopped listening.
-fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<Vec<ActualItem>>) {
+fn read_runs(paths: &[PathBuf], expected: &ExpectedAhead<'_>, sender: &mpsc::Sender<Vec<ActualItem>>) {
     for (run, path) in paths.iter().enumerate() {
         let mut batches = Batches {
             sender,
             batch: Vec::with_capacity(BATCH),
         };
-        let last = match read_run(path, run, &mut batches) {
+        let last = match read_run(path, run, expected, &mut batches) {
             Ok(()) => ActualItem::RunEnd { run },
             Err(problem) => ActualItem::Unreadable { run, problem },
         };
         if batches.send(last).and_then(|()| batches.flush()).is_err() {
             return;
         }
+    }
+}
+
+/// The expected cases as the reading thread finds them by eval_id.
+struct ExpectedAhead<'a> {
+    set: &'a CompactEvalSet,
+    by_id: HashMap<&'a str, usize>,
+}
+
+impl<'a> ExpectedAhead<'a> {
+    fn new(set: &'a CompactEvalSet) -> Self {
+        let by_id = (0..set.len()).map(|index| (set.eval_id(index), index)).collect();
+        ExpectedAhead { set, by_id }
+    }
+
+    /// The expected case of `eval_id`, parsed, if there is one.
+    fn parse(&self, eval_id: &str) -> Option<Box<EvalCase>> {
+        let index = *self.by_id.get(eval_id)?;
+        Some(Box::new(self.set.case(index)))
     }
 }
 
@@ -199,15 +230,32 @@ impl Batches<'_> {
             .blocking_send(batch)
             .map_err(|_| "scoring stopped".to_string())
     }
+
+    /// Every batch read ahead is waiting: scoring is the slower side.
+    fn scoring_behind(&self) -> bool {
+        self.sender.capacity() == 0
+    }
 }
 
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
-fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
+fn read_run(
+    path: &Path,
+    run: usize,
+    expected: &ExpectedAhead<'_>,
+    batches: &mut Batches<'_>,
+) -> Result<(), String> {
     let (mut reader, list) = open_evalset(path).map_err(|err| format!("cannot read it: {err}"))?;
-    let mut send = |case| {
+    let mut send = |case: EvalCase| {
+        // Parsed here only when the reader would otherwise wait for scoring.
+        let expected = if batches.scoring_behind() {
+            expected.parse(&case.eval_id)
+        } else {
+            None
+        };
         batches.send(ActualItem::Case {
             run,
             case: Box::new(case),
+            expected,
         })
     };
     if list {

@@ -1,12 +1,13 @@
 //! `score`'s result files, written on a thread of their own as scored cases arrive, so that
-//! formatting each result runs beside the scoring rather than in its way. Written batches go
-//! back to be let go of on the scoring thread, which made most of what they hold: freeing
-//! there is cheaper, and the writing thread is the busier one.
+//! formatting each result runs beside the scoring rather than in its way; the same thread
+//! makes the case summaries as their runs come. Written results go back to be let go of on the
+//! scoring thread, which made most of what they hold: freeing there is cheaper, and the
+//! writing thread is the busier one.
 
 use super::files::{write_error, ResultFile};
 use super::CliError;
 use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
-use crate::eval::{CaseSummary, ScoredCase};
+use crate::eval::{CaseSummaries, CaseSummary, EvalCaseResult, EvalConfig, Keep, ScoredCase};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
@@ -28,6 +29,7 @@ impl ScoreFiles {
         json: Option<&Path>,
         json_summary: Option<&Path>,
         header: &ResultHeader,
+        config: &EvalConfig,
     ) -> Result<Self, CliError> {
         let adk = json
             .map(|path| {
@@ -37,27 +39,40 @@ impl ScoreFiles {
             .transpose()?;
         let summary = json_summary
             .map(|path| {
-                SummaryWriter::begin(ResultFile::create(path)?, header).map_err(|err| write_error(path, err))
+                SummaryWriter::begin(ResultFile::create(path)?, header, config)
+                    .map_err(|err| write_error(path, err))
             })
             .transpose()?;
         Ok(ScoreFiles { adk, summary })
     }
 
+    /// What scoring must keep of each case for these files: whole results for ADK's.
+    pub fn keep(&self) -> Keep {
+        match self.adk {
+            Some(_) => Keep::Results,
+            None => Keep::Verdicts,
+        }
+    }
+
     fn write(&mut self, scored: &ScoredCase) -> Result<(), WriteFailed> {
         if let Some(adk) = &mut self.adk {
-            adk.case(&scored.result)
+            let result = scored
+                .result
+                .as_ref()
+                .expect("results are kept while ADK's file is written");
+            adk.case(result)
                 .map_err(|err| WriteFailed(adk.out().path().to_path_buf(), err))?;
         }
         if let Some(summary) = &mut self.summary {
             summary
-                .case_run(scored.run, &scored.result)
+                .case_run(scored.run, &scored.verdict)
                 .map_err(|err| WriteFailed(summary.out().path().to_path_buf(), err))?;
         }
         Ok(())
     }
 
     /// Closes each file with the cases over all runs and puts it in place.
-    fn finish(self, summaries: &[CaseSummary]) -> Result<(), CliError> {
+    pub fn finish(self, summaries: &[CaseSummary]) -> Result<(), CliError> {
         if let Some(adk) = self.adk {
             closed(adk.finish(Some(summaries)))?.keep()?;
         }
@@ -71,32 +86,50 @@ impl ScoreFiles {
 /// A write that failed on the writing thread (which a `CliError` cannot leave).
 struct WriteFailed(PathBuf, io::Error);
 
-/// The writing thread, the batch on its way to it, and the written ones coming back.
+/// What the writing thread answers: the files, and the case summaries.
+type Written = Result<(ScoreFiles, CaseSummaries), WriteFailed>;
+
+/// The writing thread, the batch on its way to it, and the written results coming back.
 pub struct ScoreWriter {
+    keep: Keep,
     sender: Option<SyncSender<Vec<ScoredCase>>>,
     batch: Vec<ScoredCase>,
-    written: Receiver<Vec<ScoredCase>>,
-    thread: Option<JoinHandle<Result<ScoreFiles, WriteFailed>>>,
+    written: Receiver<Vec<EvalCaseResult>>,
+    thread: Option<JoinHandle<Written>>,
 }
 
 impl ScoreWriter {
-    pub fn start(mut files: ScoreFiles) -> Self {
+    /// Starts writing `files` and filling in `summaries` as scored cases come.
+    pub fn start(mut files: ScoreFiles, mut summaries: CaseSummaries) -> Self {
+        let keep = files.keep();
         let (sender, receiver) = sync_channel::<Vec<ScoredCase>>(WAITING);
         let (give_back, written) = channel();
         let thread = std::thread::spawn(move || {
             for batch in receiver {
-                batch.iter().try_for_each(|scored| files.write(scored))?;
-                // Only fails once the scoring thread has gone (the batch is then let go of here).
-                let _ = give_back.send(batch);
+                let mut results = Vec::with_capacity(batch.len());
+                for scored in batch {
+                    files.write(&scored)?;
+                    let verdict = scored.verdict;
+                    summaries.add(scored.case_index, &verdict.eval_id, verdict.scores);
+                    results.extend(scored.result);
+                }
+                // Only fails once the scoring thread has gone (the results are then let go of here).
+                let _ = give_back.send(results);
             }
-            Ok(files)
+            Ok((files, summaries))
         });
         ScoreWriter {
+            keep,
             sender: Some(sender),
             batch: Vec::with_capacity(BATCH),
             written,
             thread: Some(thread),
         }
+    }
+
+    /// What scoring must keep of each case for the files being written.
+    pub fn keep(&self) -> Keep {
+        self.keep
     }
 
     /// Hands a scored case over; a write that failed shows here (or at `finish`).
@@ -119,12 +152,12 @@ impl ScoreWriter {
         Ok(())
     }
 
-    /// Writes what is left, closes the files with `summaries` and puts them in place.
-    pub fn finish(mut self, summaries: &[CaseSummary]) -> Result<(), CliError> {
+    /// Writes what is left; answers the files, to be closed with the case summaries, and those.
+    pub fn finish(mut self) -> Result<(ScoreFiles, CaseSummaries), CliError> {
         self.send()?;
-        let files = self.join()?;
+        let written = self.join()?;
         self.written.try_iter().for_each(drop);
-        files.finish(summaries)
+        Ok(written)
     }
 
     /// Stops writing; the files are not put in place.
@@ -132,14 +165,14 @@ impl ScoreWriter {
         drop(self.join());
     }
 
-    fn join(&mut self) -> Result<ScoreFiles, CliError> {
+    fn join(&mut self) -> Result<(ScoreFiles, CaseSummaries), CliError> {
         self.sender = None;
         let thread = self
             .thread
             .take()
             .ok_or_else(|| CliError::Run("the results were written already".into()))?;
         match thread.join() {
-            Ok(Ok(files)) => Ok(files),
+            Ok(Ok(written)) => Ok(written),
             Ok(Err(WriteFailed(path, source))) => Err(CliError::Write { path, source }),
             Err(_) => Err(CliError::Run("writing the results failed".into())),
         }

@@ -7,7 +7,7 @@ use super::score::{open_outputs, report, Outputs};
 use super::score_files::ScoreWriter;
 use super::CliError;
 use crate::config::Config;
-use crate::eval::{score_cases, ActualItem, CaseRunScores, EvalConfig, ScoringServices};
+use crate::eval::{score_cases, ActualItem, EvalConfig, ScoringServices};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
 use crate::records::SpanRecord;
 use crate::traces::otlp::{decode_traces, Encoding};
@@ -83,9 +83,9 @@ pub async fn score_traces(args: ScoreTracesArgs) -> Result<ExitCode, CliError> {
         json_summary: args.json_summary.as_deref(),
         app: &app,
     };
-    let mut writer = open_outputs(&expected, &outputs)?;
+    let mut writer = open_outputs(&expected, &outputs, &config, 1)?;
     let scored = score_sessions(&expected, cases, &config, &services, &mut writer).await;
-    report(writer, scored, &expected, &config, 1)
+    report(writer, scored, &expected, 1)
 }
 
 /// The spans of an OTLP/JSON file; refused spans (bad ids) are counted on stderr.
@@ -181,15 +181,13 @@ async fn score_sessions(
     config: &EvalConfig,
     services: &ScoringServices,
     writer: &mut ScoreWriter,
-) -> Result<Vec<(usize, CaseRunScores)>, CliError> {
+) -> Result<(), CliError> {
     let arrivals = ActualItem::one_run(cases.into_iter().map(RecordedCase::actual_case));
-    let results = score_cases(expected, futures::stream::iter(arrivals), config, services);
+    let keep = writer.keep();
+    let results = score_cases(expected, futures::stream::iter(arrivals), config, services, keep);
     futures::pin_mut!(results);
-    let mut runs = Vec::new();
     while let Some(scored) = results.next().await {
-        let scored = scored.map_err(|err| CliError::Run(err.to_string()))?;
-        runs.push((scored.case_index, CaseRunScores::of(&scored.result, config)));
-        writer.push(scored)?;
+        writer.push(scored.map_err(|err| CliError::Run(err.to_string()))?)?;
     }
-    Ok(runs)
+    Ok(())
 }

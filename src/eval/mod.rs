@@ -7,6 +7,7 @@
 //! `evaluators/command.rs`, which call the users' own evaluators.
 
 pub mod approximations;
+mod case_summaries;
 // The model-free metrics, from their own crate (crates/pure_metrics).
 pub use pure_metrics::score_range::ScoreRange;
 use pure_metrics::{compare, efficiency, exact_mean, partial, porter, rouge, trajectory};
@@ -37,6 +38,7 @@ pub mod simulator;
 #[cfg(test)]
 mod tests;
 
+pub use case_summaries::CaseSummaries;
 pub use compare::{align_calls, compare_args, word_diff, AlignedCall, ArgChange, ArgDiff, CallMatch};
 pub use config::{criterion_options, ConfigError, EvalConfig, MetricConfig, MetricKind};
 pub use efficiency::{
@@ -84,7 +86,7 @@ pub use run_stats::{
 pub use runner::{run_and_score, CaseSchedule, FinishedCase, RunCases, RunOptions};
 pub use score::{
     pass_at_and_hat_k, score_case, score_cases, score_eval_set, summarize_case, summarize_cases,
-    CaseRunScores, ScoreError, ScoredCase,
+    CaseRunScores, CaseRunVerdict, Keep, MetricVerdict, ScoreError, ScoredCase,
 };
 pub use services::{Embedder, InvocationScore, Judge, JudgeRequest, ScoringServices};
 pub use trajectory::{json_equal, tool_trajectory_score, MatchType, TrajectoryCriterion};

@@ -3,7 +3,9 @@
 //! result gives) and the compact summary CI reads for verdicts (`--json-summary`). Pure: any
 //! `io::Write`.
 
+use super::config::EvalConfig;
 use super::result::{adk_case_result, CaseSummary, EvalCaseResult, EvalStatus, MetricSummary};
+use super::score::CaseRunVerdict;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -226,6 +228,8 @@ impl serde_json::ser::Formatter for NestedPretty {
 /// ADK's numbers (1 passed, 2 failed, 3 not evaluated, 4 informational).
 pub struct SummaryWriter<W: Write> {
     out: W,
+    /// Each metric of the config: its name, and its threshold unless it is informational.
+    metrics: Vec<(String, Option<f64>)>,
     case_runs: usize,
 }
 
@@ -259,7 +263,8 @@ struct MetricLine<'a> {
 }
 
 impl<W: Write> SummaryWriter<W> {
-    pub fn begin(mut out: W, header: &ResultHeader) -> io::Result<Self> {
+    /// Starts the summary of results scored with `config`'s metrics.
+    pub fn begin(mut out: W, header: &ResultHeader, config: &EvalConfig) -> io::Result<Self> {
         let top = json!({
             "eval_set_result_id": header.eval_set_result_id,
             "eval_set_id": header.eval_set_id,
@@ -268,23 +273,38 @@ impl<W: Write> SummaryWriter<W> {
         let text = top.to_string();
         // The header's keys, then the case runs as a list that stays open.
         write!(out, "{},\n\"case_runs\": [", &text[..text.len() - 1])?;
-        Ok(SummaryWriter { out, case_runs: 0 })
+        let metrics = config
+            .metrics
+            .iter()
+            .map(|metric| {
+                (
+                    metric.name.clone(),
+                    (!metric.is_informational()).then_some(metric.threshold),
+                )
+            })
+            .collect();
+        Ok(SummaryWriter {
+            out,
+            metrics,
+            case_runs: 0,
+        })
     }
 
     /// One case run (the `run`-th actual set, from 0).
-    pub fn case_run(&mut self, run: usize, result: &EvalCaseResult) -> io::Result<()> {
+    pub fn case_run(&mut self, run: usize, verdict: &CaseRunVerdict) -> io::Result<()> {
         let line = CaseRunLine {
-            eval_id: &result.eval_id,
+            eval_id: &verdict.eval_id,
             run,
-            final_eval_status: result.final_eval_status,
-            error: result.error.as_deref(),
-            metrics: result
-                .overall_eval_metric_results
+            final_eval_status: verdict.scores.final_eval_status,
+            error: verdict.error.as_deref(),
+            metrics: self
+                .metrics
                 .iter()
-                .map(|m| MetricLine {
-                    metric_name: &m.metric_name,
+                .zip(&verdict.metrics)
+                .map(|((metric_name, threshold), m)| MetricLine {
+                    metric_name,
                     score: m.score,
-                    threshold: m.threshold,
+                    threshold: *threshold,
                     eval_status: m.eval_status,
                 })
                 .collect(),

@@ -49,32 +49,48 @@ pub async fn score_eval_set(
             .map(move |case| ActualItem::Case {
                 run,
                 case: Box::new(case),
+                expected: None,
             })
             .chain(std::iter::once(ActualItem::RunEnd { run }))
     });
-    let results = score_cases(expected, stream::iter(items), config, services);
+    let results = score_cases(expected, stream::iter(items), config, services, Keep::Results);
     futures::pin_mut!(results);
     let mut scored = Vec::new();
     while let Some(result) = results.next().await {
         scored.push(result?);
     }
     scored.sort_by_key(|s: &ScoredCase| (s.run, s.case_index));
-    let runs = scored
-        .iter()
-        .map(|s| (s.case_index, CaseRunScores::of(&s.result, config)));
+    let mut case_results = Vec::with_capacity(scored.len());
+    let mut runs = Vec::with_capacity(scored.len());
+    for case in scored {
+        runs.push((case.case_index, case.verdict.scores));
+        case_results.extend(case.result);
+    }
     let summaries = summarize_cases(expected, runs, config);
     Ok(ScoredEvalSet {
-        case_results: scored.into_iter().map(|s| s.result).collect(),
+        case_results,
         summaries,
     })
 }
 
-/// One scored case run: which run, the expected case's place, its result.
+/// One scored case run: which run, the expected case's place, its verdicts, and its whole
+/// result when that was asked for.
 #[derive(Debug)]
 pub struct ScoredCase {
     pub run: usize,
     pub case_index: usize,
-    pub result: EvalCaseResult,
+    pub verdict: CaseRunVerdict,
+    /// `Some` when scored with [`Keep::Results`].
+    pub result: Option<EvalCaseResult>,
+}
+
+/// What scoring keeps of each case run besides its verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// ADK's whole result: the invocations, each one's metric results.
+    Results,
+    /// The verdicts alone: no result is built, and the invocations are let go of once scored.
+    Verdicts,
 }
 
 /// Scores actual cases as they arrive (runs one after another, cases in any order; see
@@ -85,17 +101,28 @@ pub fn score_cases<'a, E: ExpectedCases>(
     actual: impl Stream<Item = ActualItem> + 'a,
     config: &'a EvalConfig,
     services: &'a ScoringServices,
+    keep: Keep,
 ) -> impl Stream<Item = Result<ScoredCase, ScoreError>> + 'a {
     let mut lineup = LineUp::new(expected);
     actual
         .filter_map(move |item| future::ready(lineup.accept(item).transpose()))
         .map(move |lined| async move {
             let lined = lined?;
-            let case = expected.case(lined.case_index);
-            let result = score_case(expected.eval_set_id(), case, lined.actual, config, services).await;
+            let case = match lined.expected {
+                Some(case) => Cow::Owned(case),
+                None => expected.case(lined.case_index),
+            };
+            let eval_set_id = expected.eval_set_id();
+            let evaluations = evaluate_case(eval_set_id, &case, &lined.actual, config, services).await;
+            let verdict = CaseRunVerdict::of(&case.eval_id, &evaluations, lined.actual.len());
+            let result = match keep {
+                Keep::Results => Some(case_result(eval_set_id, case, lined.actual, config, evaluations)),
+                Keep::Verdicts => None,
+            };
             Ok(ScoredCase {
                 run: lined.run,
                 case_index: lined.case_index,
+                verdict,
                 result,
             })
         })
@@ -126,10 +153,33 @@ pub async fn score_case(
     config: &EvalConfig,
     services: &ScoringServices,
 ) -> EvalCaseResult {
+    let evaluations = evaluate_case(eval_set_id, &expected, &actual, config, services).await;
+    case_result(eval_set_id, expected, actual, config, evaluations)
+}
+
+/// Every metric of the config over one case run, in the config's order.
+async fn evaluate_case(
+    eval_set_id: &str,
+    expected: &EvalCase,
+    actual: &[Invocation],
+    config: &EvalConfig,
+    services: &ScoringServices,
+) -> Vec<Evaluation> {
     let mut evaluations = Vec::with_capacity(config.metrics.len());
     for metric in &config.metrics {
-        evaluations.push(evaluate_metric(metric, eval_set_id, &expected, &actual, services).await);
+        evaluations.push(evaluate_metric(metric, eval_set_id, expected, actual, services).await);
     }
+    evaluations
+}
+
+/// ADK's result of a case run from its evaluations: the invocations move into it.
+fn case_result(
+    eval_set_id: &str,
+    expected: Cow<'_, EvalCase>,
+    actual: Vec<Invocation>,
+    config: &EvalConfig,
+    evaluations: Vec<Evaluation>,
+) -> EvalCaseResult {
     let eval_id = expected.eval_id.clone();
     let user_id = expected
         .session_input
@@ -162,13 +212,12 @@ pub async fn score_case(
         let mut scores = evaluation.per_invocation.into_iter();
         for slot in per_invocation.iter_mut() {
             let (score, details) = scores.next().unwrap_or_default();
-            let status = match score {
-                _ if metric.is_informational() => EvalStatus::Informational,
-                Some(score) => EvalStatus::from_score(score, metric.threshold),
-                None => EvalStatus::NotEvaluated,
-            };
-            slot.eval_metric_results
-                .push(metric_result(metric, score, status, details));
+            slot.eval_metric_results.push(metric_result(
+                metric,
+                score,
+                invocation_status(metric, score),
+                details,
+            ));
         }
     }
     EvalCaseResult {
@@ -184,6 +233,15 @@ pub async fn score_case(
         user_id: Some(user_id),
         error: None,
         tool_sources: Vec::new(),
+    }
+}
+
+/// An invocation's status for `metric`, from its score.
+fn invocation_status(metric: &MetricConfig, score: Option<f64>) -> EvalStatus {
+    match score {
+        _ if metric.is_informational() => EvalStatus::Informational,
+        Some(score) => EvalStatus::from_score(score, metric.threshold),
+        None => EvalStatus::NotEvaluated,
     }
 }
 
@@ -473,6 +531,73 @@ impl CaseRunScores {
 
     fn passed(&self) -> bool {
         !self.error && self.final_eval_status == EvalStatus::Passed
+    }
+}
+
+/// A scored case run without its invocations: each metric's score and status over the case,
+/// and what its case's summary needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRunVerdict {
+    pub eval_id: String,
+    /// Per metric of the config, in its order.
+    pub metrics: Vec<MetricVerdict>,
+    /// Why the agent could not finish the run.
+    pub error: Option<String>,
+    pub scores: CaseRunScores,
+}
+
+/// One metric over a case run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MetricVerdict {
+    pub score: Option<f64>,
+    pub eval_status: EvalStatus,
+}
+
+impl CaseRunVerdict {
+    /// From a case run's evaluations, as [`case_result`] would make its result.
+    fn of(eval_id: &str, evaluations: &[Evaluation], invocations: usize) -> CaseRunVerdict {
+        let metrics: Vec<MetricVerdict> = evaluations
+            .iter()
+            .map(|evaluation| MetricVerdict {
+                score: evaluation.overall_score,
+                eval_status: evaluation.overall_status,
+            })
+            .collect();
+        let metric_scores = evaluations
+            .iter()
+            .map(|evaluation| {
+                let scores = evaluation.per_invocation.iter().map(|(score, _)| *score);
+                scores.chain(std::iter::repeat(None)).take(invocations).collect()
+            })
+            .collect();
+        let final_eval_status = EvalStatus::of_case(metrics.iter().map(|m| m.eval_status));
+        CaseRunVerdict {
+            eval_id: eval_id.to_string(),
+            metrics,
+            error: None,
+            scores: CaseRunScores {
+                final_eval_status,
+                error: false,
+                metric_scores,
+            },
+        }
+    }
+
+    /// From a whole result (one scored with [`Keep::Results`], or an agent's run).
+    pub fn of_result(result: &EvalCaseResult, config: &EvalConfig) -> CaseRunVerdict {
+        CaseRunVerdict {
+            eval_id: result.eval_id.clone(),
+            metrics: result
+                .overall_eval_metric_results
+                .iter()
+                .map(|m| MetricVerdict {
+                    score: m.score,
+                    eval_status: m.eval_status,
+                })
+                .collect(),
+            error: result.error.clone(),
+            scores: CaseRunScores::of(result, config),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use super::run_summaries::save_case_runs;
 use super::run_worker::stored_case;
 use super::Services;
 use crate::clock::now_seconds;
-use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase};
+use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase, Keep};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
 use crate::records::{EvalRunSummary, RunOrigin, RunStatus, TraceSessionFilter};
 use crate::store::{BatchWrite, NewEvalRun};
@@ -190,6 +190,7 @@ async fn score(
         futures::stream::iter(arrivals),
         config,
         &services.scoring,
+        Keep::Results,
     );
     futures::pin_mut!(scored);
     let mut finished = Vec::new();
@@ -199,7 +200,7 @@ async fn score(
         finished.push(FinishedCase {
             run_index: 0,
             case_index: scored.case_index,
-            result: scored.result,
+            result: scored.result.expect("results are kept"),
             attempts: 1,
         });
     }

@@ -439,14 +439,99 @@ fn result_files_written_case_by_case_are_the_whole_result_byte_for_byte() {
             assert_eq!(written, pretty, "{cases} cases at depth {depth}");
         }
 
-        let mut summary = SummaryWriter::begin(Vec::new(), &header).unwrap();
+        let mut summary = SummaryWriter::begin(Vec::new(), &header, &config).unwrap();
         for result in &scored.case_results {
-            summary.case_run(0, result).unwrap();
+            summary
+                .case_run(0, &CaseRunVerdict::of_result(result, &config))
+                .unwrap();
         }
         let text = summary.finish(&scored.summaries).unwrap();
         let verdicts: Value = serde_json::from_slice(&text).unwrap();
         assert_eq!(verdicts["case_runs"].as_array().unwrap().len(), cases);
         assert_eq!(verdicts["cases"].as_array().unwrap().len(), cases);
         assert_eq!(verdicts["passed"], json!(cases < 1), "{verdicts}");
+    }
+}
+
+#[test]
+fn verdicts_scored_alone_are_those_of_the_whole_results() {
+    use futures::StreamExt;
+    let config = EvalConfig::parse(
+        r#"{"criteria": {
+            "tool_trajectory_avg_score": 1.0,
+            "response_match_score": 0.5,
+            "semantic_similarity": 0.5,
+            "tool_single_use": {"threshold": 1, "tool_name": "get_weather"}
+        }}"#,
+    )
+    .unwrap();
+    let weather = call("get_weather", json!({"city": "Paris"}));
+    let expected = eval_set(json!([
+        {"eval_id": "one", "conversation": [turn("Sunny in Paris.", json!([weather])), turn("Bye", json!([]))]},
+        {"eval_id": "empty", "conversation": []},
+        {"eval_id": "scenario", "conversation_scenario": {"starting_prompt": "hi", "conversation_plan": "ask"}},
+    ]));
+    let actual = eval_set(json!([
+        {"eval_id": "scenario", "conversation": [turn("hello", json!([weather]))]},
+        {"eval_id": "one", "conversation": [turn("Rain in Paris.", json!([weather])), turn("Bye", json!([weather]))]},
+        {"eval_id": "empty", "conversation": []},
+    ]));
+    let score = |keep| {
+        let arrivals = ActualItem::one_run(actual.eval_cases.clone());
+        let services = ScoringServices::default();
+        let scored = score_cases(
+            &expected,
+            futures::stream::iter(arrivals),
+            &config,
+            &services,
+            keep,
+        );
+        block_on(scored.map(Result::unwrap).collect::<Vec<ScoredCase>>())
+    };
+    let whole = score(Keep::Results);
+    let alone = score(Keep::Verdicts);
+    assert_eq!(whole.len(), 3);
+    for (whole, alone) in whole.iter().zip(&alone) {
+        let result = whole.result.as_ref().unwrap();
+        assert_eq!(alone.result, None);
+        assert_eq!(alone.verdict, whole.verdict);
+        assert_eq!(
+            alone.verdict,
+            CaseRunVerdict::of_result(result, &config),
+            "{}",
+            result.eval_id
+        );
+    }
+}
+
+#[test]
+fn summaries_made_as_runs_come_are_those_made_at_the_end() {
+    let config = EvalConfig::default();
+    let expected = eval_set(json!([
+        {"eval_id": "a", "conversation": [turn("x", json!([]))]},
+        {"eval_id": "b", "conversation": [turn("x", json!([]))]},
+        {"eval_id": "c", "conversation": [turn("x", json!([]))]},
+    ]));
+    let run = |score: f64| CaseRunScores {
+        final_eval_status: EvalStatus::from_score(score, 0.8),
+        error: false,
+        metric_scores: vec![vec![Some(score)], vec![Some(score)]],
+    };
+    // Case runs as they came: `c` has none, and in the last run `b` is missing.
+    let came = [
+        (1, run(1.0)),
+        (0, run(0.5)),
+        (0, run(1.0)),
+        (1, run(0.0)),
+        (0, run(0.9)),
+    ];
+    for runs in 1..=3 {
+        let came = &came[..[2, 4, 5][runs - 1]];
+        let mut summaries = CaseSummaries::new(3, runs, config.clone());
+        for (index, scores) in came {
+            summaries.add(*index, expected.eval_id(*index), scores.clone());
+        }
+        let at_the_end = summarize_cases(&expected, came.iter().cloned(), &config);
+        assert_eq!(summaries.finish(&expected), at_the_end, "{runs} runs");
     }
 }
