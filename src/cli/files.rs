@@ -5,8 +5,7 @@ use crate::clock::now_seconds;
 use crate::eval::EvalConfig;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming,
-    read_evalset_cases_parallel, validate_case, CompactCase, CompactEvalSet, EvalCase, EvalSet,
-    LegacyDefaults,
+    read_evalset_cases_parallel, CaseRead, CompactCase, CompactEvalSet, EvalSet, LegacyDefaults,
 };
 use std::collections::HashSet;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -33,9 +32,9 @@ pub fn read_compact_eval_set(path: &Path) -> Result<CompactEvalSet, CliError> {
         let mut compact = CompactEvalSet::default();
         let mut seen = HashSet::new();
         let reopen = || open_evalset(path).map(|(reader, _)| reader);
-        let check = |case: EvalCase, text: Option<String>| {
-            validate_case(&case)?;
-            Ok(CompactCase::of(&case, text))
+        let check = |case: CaseRead| {
+            case.validate()?;
+            Ok(CompactCase::read(case))
         };
         let streamed = read_evalset_cases_parallel(reader, reopen, &check, &mut |_, case| {
             if !seen.insert(case.eval_id().to_string()) {

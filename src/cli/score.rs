@@ -1,9 +1,7 @@
 //! `evalstudio score`: actual invocations scored against an evalset's expected ones, with no
 //! agent run. The expected set is held as its cases' JSON (parsed again as each is scored);
 //! each actual set is read a case at a time on a blocking thread, each case scored as it
-//! arrives and its result written at once, so memory grows with the expected file only. While
-//! scoring is behind, the reading thread also parses each case's expected one, so that the
-//! two threads share the work whichever is the slower.
+//! arrives and its result written at once, so memory grows with the expected file only.
 
 use super::files::{file_name, open_evalset, parse_eval_set, read_compact_eval_set, read_eval_config};
 use super::score_files::{ScoreFiles, ScoreWriter};
@@ -15,14 +13,12 @@ use crate::eval::result_file::ResultHeader;
 use crate::eval::{
     score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, ScoreError, ScoringServices,
 };
-use crate::evalset::{read_evalset_cases_fast, CompactEvalSet, EvalCase};
+use crate::evalset::{read_evalset_cases_fast, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
-use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use tokio::sync::mpsc;
 
 #[derive(Args)]
@@ -67,7 +63,7 @@ pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
         None => EvalConfig::default(),
         Some(path) => read_eval_config(path)?,
     };
-    let expected = Arc::new(read_compact_eval_set(&args.expected)?);
+    let expected = read_compact_eval_set(&args.expected)?;
     let outputs = Outputs {
         json: args.json.as_deref(),
         json_summary: args.json_summary.as_deref(),
@@ -138,7 +134,7 @@ fn print_table(summaries: &[CaseSummary], runs: usize) -> io::Result<()> {
 /// Scores every actual set's cases as they are read and hands each result to `writer`.
 async fn score_runs(
     paths: &[PathBuf],
-    expected: &Arc<CompactEvalSet>,
+    expected: &CompactEvalSet,
     config: &EvalConfig,
     services: &ScoringServices,
     writer: &mut ScoreWriter,
@@ -146,8 +142,7 @@ async fn score_runs(
     let (sender, receiver) = mpsc::channel(READ_AHEAD);
     let reader = tokio::task::spawn_blocking({
         let paths = paths.to_vec();
-        let expected = Arc::clone(expected);
-        move || read_runs(&paths, &ExpectedAhead::new(&expected), &sender)
+        move || read_runs(&paths, &sender)
     });
     let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
         receiver
@@ -156,7 +151,7 @@ async fn score_runs(
             .map(|batch| (futures::stream::iter(batch), receiver))
     })
     .flatten();
-    let results = score_cases(&**expected, arrivals, config, services, writer.keep());
+    let results = score_cases(expected, arrivals, config, services, writer.keep());
     futures::pin_mut!(results);
     while let Some(scored) = results.next().await {
         writer.push(scored.map_err(|source| score_error(paths, source))?)?;
@@ -174,38 +169,19 @@ fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
 
 /// Sends each actual set's cases, run after run, then the run's end; stops when scoring has
 /// stopped listening.
-fn read_runs(paths: &[PathBuf], expected: &ExpectedAhead<'_>, sender: &mpsc::Sender<Vec<ActualItem>>) {
+fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<Vec<ActualItem>>) {
     for (run, path) in paths.iter().enumerate() {
         let mut batches = Batches {
             sender,
             batch: Vec::with_capacity(BATCH),
         };
-        let last = match read_run(path, run, expected, &mut batches) {
+        let last = match read_run(path, run, &mut batches) {
             Ok(()) => ActualItem::RunEnd { run },
             Err(problem) => ActualItem::Unreadable { run, problem },
         };
         if batches.send(last).and_then(|()| batches.flush()).is_err() {
             return;
         }
-    }
-}
-
-/// The expected cases as the reading thread finds them by eval_id.
-struct ExpectedAhead<'a> {
-    set: &'a CompactEvalSet,
-    by_id: HashMap<&'a str, usize>,
-}
-
-impl<'a> ExpectedAhead<'a> {
-    fn new(set: &'a CompactEvalSet) -> Self {
-        let by_id = (0..set.len()).map(|index| (set.eval_id(index), index)).collect();
-        ExpectedAhead { set, by_id }
-    }
-
-    /// The expected case of `eval_id`, parsed, if there is one.
-    fn parse(&self, eval_id: &str) -> Option<Box<EvalCase>> {
-        let index = *self.by_id.get(eval_id)?;
-        Some(Box::new(self.set.case(index)))
     }
 }
 
@@ -230,32 +206,15 @@ impl Batches<'_> {
             .blocking_send(batch)
             .map_err(|_| "scoring stopped".to_string())
     }
-
-    /// Every batch read ahead is waiting: scoring is the slower side.
-    fn scoring_behind(&self) -> bool {
-        self.sender.capacity() == 0
-    }
 }
 
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
-fn read_run(
-    path: &Path,
-    run: usize,
-    expected: &ExpectedAhead<'_>,
-    batches: &mut Batches<'_>,
-) -> Result<(), String> {
+fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
     let (mut reader, list) = open_evalset(path).map_err(|err| format!("cannot read it: {err}"))?;
-    let mut send = |case: EvalCase| {
-        // Parsed here only when the reader would otherwise wait for scoring.
-        let expected = if batches.scoring_behind() {
-            expected.parse(&case.eval_id)
-        } else {
-            None
-        };
+    let mut send = |case| {
         batches.send(ActualItem::Case {
             run,
             case: Box::new(case),
-            expected,
         })
     };
     if list {

@@ -4,6 +4,7 @@
 
 use crate::import::{read_evalset_cases_fast, FormatError};
 use crate::model::{EvalCase, EvalSet};
+use crate::parallel_read::CaseRead;
 use std::borrow::Cow;
 
 /// The cases of an evalset, each kept as compact JSON with what lining up needs at hand.
@@ -41,6 +42,19 @@ impl CompactCase {
             turns: case.conversation.as_ref().map(Vec::len),
             json,
             as_read,
+        }
+    }
+
+    /// A case as the parallel reader read it: its text as read when it was skimmed.
+    pub fn read(case: CaseRead) -> Self {
+        match case {
+            CaseRead::Skimmed { head, text } => CompactCase {
+                eval_id: head.eval_id.into_boxed_str(),
+                turns: head.turns,
+                json: text.into_boxed_str(),
+                as_read: true,
+            },
+            CaseRead::Parsed(case) => CompactCase::of(&case, None),
         }
     }
 
@@ -158,9 +172,10 @@ impl CompactEvalSet {
         self.cases[index].turns
     }
 
-    /// Case `index`, parsed again from the JSON it was written to.
+    /// Case `index`, parsed from its JSON: written from a parsed case, or as read and skimmed
+    /// (a skim accepts only what parses).
     pub fn case(&self, index: usize) -> EvalCase {
-        serde_json::from_str(&self.cases[index].json).expect("a case written here parses again")
+        serde_json::from_str(&self.cases[index].json).expect("a case kept here parses")
     }
 }
 

@@ -7,6 +7,7 @@ use super::model::{
     Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
     SessionInput,
 };
+use super::skim::CaseHead;
 use super::split::{split_cases, string_len, value_len, Unexpected};
 use serde::de::DeserializeSeed;
 use serde::Deserialize;
@@ -136,13 +137,25 @@ fn check_case(case: &EvalCase, seen: &mut HashSet<String>) -> Result<(), String>
 
 /// The checks a single case passes wherever it comes from: a file, the API, the editor.
 pub fn validate_case(case: &EvalCase) -> Result<(), String> {
-    if case.eval_id.trim().is_empty() {
+    validate_parts(
+        &case.eval_id,
+        case.conversation.is_some(),
+        case.conversation_scenario.is_some(),
+    )
+}
+
+/// As [`validate_case`], for a case skimmed rather than parsed.
+pub fn validate_head(head: &CaseHead) -> Result<(), String> {
+    validate_parts(&head.eval_id, head.turns.is_some(), head.has_scenario)
+}
+
+fn validate_parts(eval_id: &str, conversation: bool, scenario: bool) -> Result<(), String> {
+    if eval_id.trim().is_empty() {
         return Err("eval_id is empty".into());
     }
-    if case.conversation.is_some() == case.conversation_scenario.is_some() {
+    if conversation == scenario {
         return Err(format!(
-            "eval case `{}` must have exactly one of conversation and conversation_scenario",
-            case.eval_id
+            "eval case `{eval_id}` must have exactly one of conversation and conversation_scenario"
         ));
     }
     Ok(())

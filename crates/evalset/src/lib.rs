@@ -11,6 +11,7 @@ mod import;
 mod legacy_export;
 mod model;
 mod parallel_read;
+mod skim;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -33,4 +34,5 @@ pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,
     Invocation, InvocationEvent, IsDefault, Part, Rubric, RubricContent, SessionInput,
 };
-pub use parallel_read::{read_evalset_cases_parallel, CheckCase};
+pub use parallel_read::{read_evalset_cases_parallel, CaseRead, CheckCase};
+pub use skim::{skim_case, CaseHead};

@@ -1,11 +1,14 @@
 //! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
-//! whole before anything else can start (the expected set of `score`): two cases in three are
-//! parsed on a helper thread while this one cuts them from the input and parses the third. Each
-//! parsed case is checked and dropped on the thread that parsed it: the many small allocations
-//! of a case are never freed by the other thread (only its text and what is kept cross).
+//! whole before anything else can start (the expected set of `score`), and kept as text to be
+//! parsed later: two cases in three are skimmed (see [`crate::skim`]) on a helper thread while
+//! this one cuts them from the input and skims the third. Only each case's text and what is
+//! kept of it cross between the threads.
 
-use crate::import::{members_read_alone, read_again, read_evalset_cases, FormatError};
+use crate::import::{
+    members_read_alone, read_again, read_evalset_cases, validate_case, validate_head, FormatError,
+};
 use crate::model::{EvalCase, EvalSet};
+use crate::skim::{skim_case, CaseHead};
 use crate::split::{split_cases, Unexpected};
 use std::collections::VecDeque;
 use std::io::Read;
@@ -14,9 +17,27 @@ use std::sync::mpsc;
 /// Cases queued for the helper (beside the one it parses), at most: enough to keep it busy.
 const IN_FLIGHT: usize = 64;
 
-/// Turns a case into what is kept of it, on the thread that parsed it; its JSON as read is
-/// given when there is one (none when the exact reader read the case).
-pub type CheckCase<'a, T> = dyn Fn(EvalCase, Option<String>) -> Result<T, String> + Sync + 'a;
+/// Turns a case into what is kept of it, on the thread that read it.
+pub type CheckCase<'a, T> = dyn Fn(CaseRead) -> Result<T, String> + Sync + 'a;
+
+/// A case as the reader hands it to be checked.
+#[derive(Debug)]
+pub enum CaseRead {
+    /// Skimmed (so it parses): what a compact set keeps of it, and its JSON as read.
+    Skimmed { head: CaseHead, text: String },
+    /// Parsed by the exact reader (after the fast one stopped).
+    Parsed(Box<EvalCase>),
+}
+
+impl CaseRead {
+    /// As [`validate_case`] checks a case.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            CaseRead::Skimmed { head, .. } => validate_head(head),
+            CaseRead::Parsed(case) => validate_case(case),
+        }
+    }
+}
 
 /// What became of one case.
 enum Parsed<T> {
@@ -98,7 +119,7 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
     } = order;
     drop(waiting);
     read_again(reopen, kept, refused, &mut |index, case| {
-        keep(index, check(case, None)?)
+        keep(index, check(CaseRead::Parsed(Box::new(case)))?)
     })
 }
 
@@ -149,10 +170,10 @@ fn parse<T>(bytes: Vec<u8>, check: &CheckCase<'_, T>) -> Parsed<T> {
     let Ok(text) = String::from_utf8(bytes) else {
         return Parsed::Unreadable;
     };
-    let Ok(case) = serde_json::from_str::<EvalCase>(&text) else {
+    let Ok(head) = skim_case(&text) else {
         return Parsed::Unreadable;
     };
-    match check(case, Some(text)) {
+    match check(CaseRead::Skimmed { head, text }) {
         Ok(value) => Parsed::Kept(value),
         Err(reason) => Parsed::Refused(reason),
     }

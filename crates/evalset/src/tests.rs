@@ -532,10 +532,15 @@ fn the_parallel_reader_reads_as_the_exact_one() {
     let broken_header = text.replace("\"n\"}", "3}");
     for text in [&text, &broken_case, &broken_json, &broken_header] {
         let read = |parallel: bool, check_refuses: Option<&str>, keep_refuses: Option<&str>| {
-            let check = |case: EvalCase, _: Option<String>| match check_refuses == Some(case.eval_id.as_str())
-            {
-                true => Err(format!("checked {}", case.eval_id)),
-                false => Ok(case.eval_id),
+            let check = |case: CaseRead| {
+                let eval_id = match case {
+                    CaseRead::Skimmed { head, .. } => head.eval_id,
+                    CaseRead::Parsed(case) => case.eval_id,
+                };
+                match check_refuses == Some(eval_id.as_str()) {
+                    true => Err(format!("checked {eval_id}")),
+                    false => Ok(eval_id),
+                }
             };
             let mut kept = Vec::new();
             let mut keep = |index: usize, id: String| {
@@ -549,7 +554,7 @@ fn the_parallel_reader_reads_as_the_exact_one() {
                 read_evalset_cases_parallel(text.as_bytes(), || Ok(text.as_bytes()), &check, &mut keep)
             } else {
                 read_evalset_cases(text.as_bytes(), &mut |index, case| {
-                    keep(index, check(case, None)?)
+                    keep(index, check(CaseRead::Parsed(Box::new(case)))?)
                 })
             };
             (header, kept)
@@ -572,14 +577,16 @@ fn the_parallel_reader_reads_as_the_exact_one() {
 }
 
 /// Enough cases to fill the helper's queue: every one kept once, in order, with its text as
-/// read (which parses back to the case).
+/// read (which parses to a case of the head skimmed from it).
 #[test]
 fn the_parallel_reader_keeps_a_long_list_in_order_with_each_text_as_read() {
     let text = numbered_set(500);
-    let check = |case: EvalCase, text: Option<String>| {
-        let text = text.ok_or("no text as read")?;
-        assert_eq!(serde_json::from_str::<EvalCase>(&text).unwrap(), case);
-        Ok(case.eval_id)
+    let check = |case: CaseRead| {
+        let CaseRead::Skimmed { head, text } = case else {
+            return Err("not skimmed".to_string());
+        };
+        assert_eq!(CaseHead::of(&serde_json::from_str(&text).unwrap()), head);
+        Ok(head.eval_id)
     };
     let mut kept = Vec::new();
     read_evalset_cases_parallel(
@@ -646,4 +653,115 @@ fn accepting_an_actual_keeps_the_expected_form_and_the_users_message() {
     let mut events_form = actual.clone();
     events_form.accept_actual(&actual);
     assert_eq!(events_form.intermediate_data, actual.intermediate_data);
+}
+
+/// Every value of `value` (itself included) replaced in turn by each of `with`, and every key
+/// of an object left out in turn: as JSON texts.
+fn mutations(value: &serde_json::Value, with: &[serde_json::Value]) -> Vec<String> {
+    use serde_json::Value;
+    let mut texts: Vec<String> = with.iter().map(Value::to_string).collect();
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                let mut without = map.clone();
+                without.shift_remove(key);
+                texts.push(Value::Object(without).to_string());
+                for text in mutations(inner, with) {
+                    let mut changed = map.clone();
+                    changed.insert(key.clone(), serde_json::from_str(&text).unwrap_or(Value::Null));
+                    texts.push(Value::Object(changed).to_string());
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                for text in mutations(inner, with) {
+                    let mut changed = items.clone();
+                    changed[index] = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    texts.push(Value::Array(changed).to_string());
+                }
+            }
+        }
+        _ => {}
+    }
+    texts
+}
+
+/// What is skimmed without error parses, to a case of the same head, and what parses skims:
+/// over every ADK fixture's cases with each value replaced by one of another kind.
+#[test]
+fn a_case_skims_exactly_when_it_parses() {
+    let with = [
+        json!(null),
+        json!(7),
+        json!(2.5),
+        json!(-1),
+        json!("s"),
+        json!(true),
+        json!([]),
+        json!(["s", []]),
+        json!({}),
+        json!({"text": "t"}),
+    ];
+    // Every model of a case, which the fixtures do not all have.
+    let rich = json!({"eval_set_id": "rich", "eval_cases": [{
+        "eval_id": "r",
+        "conversation": [{
+            "invocationId": "i",
+            "user_content": {"parts": [{"text": "q", "thought": false}], "role": "user"},
+            "final_response": {"parts": [{"functionCall": {"name": "f", "args": {"a": [1, {"b": null}]}}}]},
+            "intermediate_data": {
+                "tool_uses": [{"id": "c", "name": "f", "args": {"x": 1}}],
+                "tool_responses": [{"name": "f", "response": {"ok": true}, "willContinue": false}],
+                "intermediate_responses": [["agent", [{"text": "hm"}]]],
+                "invocation_events": [{"author": "a", "content": {"parts": [{"text": "e"}]}}]
+            },
+            "creation_timestamp": 1.5,
+            "duration": 2,
+            "rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "good"}}],
+            "app_details": {"agent": "x"}
+        }],
+        "session_input": {"app_name": "a", "user_id": "u", "state": {"k": [1, 2]}},
+        "rubrics": [{"rubricId": "r2", "rubricContent": {"textProperty": "fine"}, "description": "d"}],
+        "final_session_state": {"s": 1},
+        "other": {"kept": true}
+    }, {
+        "eval_id": "s",
+        "conversation_scenario": {"starting_prompt": "hi", "conversation_plan": "ask", "user_persona": "p"}
+    }]});
+    let mut sets = fixture_evalsets();
+    sets.push(("rich".into(), rich.to_string()));
+    let mut checked = 0;
+    for (name, text) in sets {
+        let Ok(set) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let Some(cases) = set.get("eval_cases").and_then(|cases| cases.as_array()) else {
+            continue;
+        };
+        for case in cases {
+            let mut texts = mutations(case, &with);
+            // A number out of f64's range, which only reading it as a number refuses.
+            texts.push(case.to_string().replacen("1", "1e400", 1));
+            // A key twice: the last one counts.
+            texts.push(case.to_string().replacen('{', "{\"evalId\": null, ", 1));
+            texts.push(case.to_string().replacen('{', "{\"conversation\": 3, ", 1));
+            let last = case.to_string();
+            texts.push(format!("{}, \"eval_id\": null}}", &last[..last.len() - 1]));
+            texts.push(format!("{}, \"conversation\": null}}", &last[..last.len() - 1]));
+            for text in texts {
+                let parsed = serde_json::from_str::<EvalCase>(&text);
+                match skim_case(&text) {
+                    Ok(head) => assert_eq!(
+                        Some(head),
+                        parsed.as_ref().ok().map(CaseHead::of),
+                        "{name}: skimmed but not parsed: {text}"
+                    ),
+                    Err(err) => assert!(parsed.is_err(), "{name}: parsed but not skimmed ({err}): {text}"),
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3_000, "only {checked} texts checked");
 }
