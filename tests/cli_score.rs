@@ -123,3 +123,44 @@ fn a_broken_actual_file_names_its_line() {
         "{stderr}"
     );
 }
+
+/// Without `--json`, scoring keeps verdicts alone (no whole result is built): the verdicts and
+/// the table are those written beside ADK's file, over two runs.
+#[test]
+fn verdicts_written_alone_are_those_written_beside_adk_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = vec![case("a", "Paris"), case("b", "Oslo"), case("c", "Lima")];
+    write_set(dir.path(), "expected.json", expected);
+    write_set(
+        dir.path(),
+        "run1.json",
+        vec![case("c", "Lima"), case("b", "Oslo"), case("a", "Rome")],
+    );
+    write_set(
+        dir.path(),
+        "run2.json",
+        vec![case("a", "Paris"), case("c", "Quito"), case("b", "Oslo")],
+    );
+    let runs = ["expected.json", "run1.json", "run2.json"];
+    let with_adk = score(
+        dir.path(),
+        &[&runs[..], &["--json", "r.json", "--json-summary", "s1.json"]].concat(),
+    );
+    let alone = score(dir.path(), &[&runs[..], &["--json-summary", "s2.json"]].concat());
+    assert_eq!(with_adk, alone, "the same exit code and table");
+    let verdicts = |name: &str| {
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(name)).unwrap()).unwrap();
+        let header = value.as_object_mut().unwrap();
+        header.remove("eval_set_result_id");
+        header.remove("creation_timestamp");
+        value
+    };
+    let written = verdicts("s2.json");
+    assert_eq!(written, verdicts("s1.json"));
+    assert_eq!(written["case_runs"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        written["counts"],
+        json!({"passed": 1, "failed": 2, "not_evaluated": 0})
+    );
+}
