@@ -189,8 +189,9 @@ impl Config {
 
     /// The `[[evaluators]]` by name, and HTTP evaluators for criteria that give a url.
     fn build_evaluators(&self) -> Evaluators {
-        // Made when first needed: loading the system's certificates costs every command that
-        // scores (`score` among them) several milliseconds.
+        // Made when an HTTP evaluator is first made (at once for an `[[evaluators]]` entry with a
+        // url): loading the system's certificates costs every command that scores, `score`
+        // among them, several milliseconds.
         let client: Arc<LazyLock<reqwest::Client>> = Arc::new(LazyLock::new(reqwest::Client::new));
         let http_client = Arc::clone(&client);
         let mut evaluators = Evaluators::default().with_http(Arc::new(move |target: &HttpTarget| {

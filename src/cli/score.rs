@@ -96,7 +96,8 @@ pub(super) fn open_outputs(
 
 /// Once scoring is over (each result handed to `writer` as it came), finishes the files (or,
 /// after an error, removes them), prints the table of `runs` runs, and answers the exit code:
-/// 0 when every case passed, else 1.
+/// 0 when every case passed, else 1. The table is printed while the files are closed, so it
+/// shows even when closing one fails (which is then the error).
 pub(super) fn report(
     writer: ScoreWriter,
     scored: Result<(), CliError>,

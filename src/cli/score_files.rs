@@ -1,8 +1,8 @@
 //! `score`'s result files, written on a thread of their own as scored cases arrive, so that
 //! formatting each result runs beside the scoring rather than in its way; the same thread
-//! makes the case summaries as their runs come. Written results go back to be let go of on the
-//! scoring thread, which made most of what they hold: freeing there is cheaper, and the
-//! writing thread is the busier one.
+//! makes the case summaries as their runs come. Written whole results (kept for ADK's file) go
+//! back to be let go of on the scoring thread, which made most of what they hold: freeing there
+//! is cheaper, and the writing thread is the busier one. Verdicts are small and end here.
 
 use super::files::{write_error, ResultFile};
 use super::CliError;
@@ -106,7 +106,7 @@ impl ScoreWriter {
         let (give_back, written) = channel();
         let thread = std::thread::spawn(move || {
             for batch in receiver {
-                let mut results = Vec::with_capacity(batch.len());
+                let mut results = Vec::new();
                 for scored in batch {
                     files.write(&scored)?;
                     let verdict = scored.verdict;

@@ -579,7 +579,7 @@ impl CaseRunVerdict {
         }
     }
 
-    /// From a whole result (one scored with [`Keep::Results`], or an agent's run).
+    /// The verdict of a whole result: what [`score_cases`] makes beside it with [`Keep::Results`].
     pub fn of_result(result: &EvalCaseResult, config: &EvalConfig) -> CaseRunVerdict {
         CaseRunVerdict {
             eval_id: result.eval_id.clone(),

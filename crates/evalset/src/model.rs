@@ -162,7 +162,6 @@ macro_rules! adk_model {
         impl $name {
             /// Skims this model's object (see `crate::skim`). `intercept` may read a value of one
             /// of its names itself, answering whether it was set, or `None` to leave it here.
-            #[allow(dead_code)] // only EvalCase's is called from outside its Skim
             pub(crate) fn skim_map<'de, A: MapAccess<'de>>(
                 mut map: A,
                 intercept: &mut dyn FnMut(&'static str, &mut A) -> Result<Option<bool>, A::Error>,

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::mpsc;
 
-/// Cases queued for the helper (beside the one it parses), at most: enough to keep it busy.
+/// Cases queued for the helper (beside the one it skims), at most: enough to keep it busy.
 const IN_FLIGHT: usize = 64;
 
 /// Turns a case into what is kept of it, on the thread that read it.
@@ -40,7 +40,7 @@ impl CaseRead {
 }
 
 /// What became of one case.
-enum Parsed<T> {
+enum Skimmed<T> {
     Kept(T),
     /// Not UTF-8 or not a case: the exact reader says why.
     Unreadable,
@@ -48,7 +48,7 @@ enum Parsed<T> {
     Refused(String),
 }
 
-/// As [`read_evalset_cases_fast`](crate::read_evalset_cases_fast), with each case parsed and
+/// As [`read_evalset_cases_fast`](crate::read_evalset_cases_fast), with each case skimmed and
 /// given to `check` on one of two threads; `keep` takes what `check` made, in the list's order,
 /// on this thread. Errors read as the exact reader's, as there.
 pub fn read_evalset_cases_parallel<R: Read, T: Send>(
@@ -66,10 +66,10 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
     };
     let header = std::thread::scope(|scope| {
         let (to_helper, helper_in) = mpsc::sync_channel::<(usize, Vec<u8>)>(IN_FLIGHT);
-        let (helper_out, from_helper) = mpsc::channel::<(usize, Parsed<T>)>();
+        let (helper_out, from_helper) = mpsc::channel::<(usize, Skimmed<T>)>();
         scope.spawn(move || {
             for (index, bytes) in helper_in {
-                if helper_out.send((index, parse(bytes, check))).is_err() {
+                if helper_out.send((index, skim(bytes, check))).is_err() {
                     return;
                 }
             }
@@ -78,14 +78,14 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
             let (index, bytes) = (cut, bytes.to_vec());
             cut += 1;
-            // The helper parses two cases in three: this thread also cuts and copies them.
+            // The helper skims two cases in three: this thread also cuts and copies them.
             if index % 3 != 2 {
                 to_helper.send((index, bytes)).map_err(|_| Unexpected)?;
             } else {
-                order.arrive(index, parse(bytes, check))?;
+                order.arrive(index, skim(bytes, check))?;
             }
-            while let Ok((index, parsed)) = from_helper.try_recv() {
-                order.arrive(index, parsed)?;
+            while let Ok((index, skimmed)) = from_helper.try_recv() {
+                order.arrive(index, skimmed)?;
             }
             Ok(())
         });
@@ -93,10 +93,10 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         // Even when the cut stopped short, what was cut before is kept as read: the exact
         // reader then starts after it.
         while order.kept < cut && !order.stopped {
-            let Ok((index, parsed)) = from_helper.recv() else {
+            let Ok((index, skimmed)) = from_helper.recv() else {
                 break;
             };
-            if order.arrive(index, parsed).is_err() {
+            if order.arrive(index, skimmed).is_err() {
                 break;
             }
         }
@@ -123,7 +123,7 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
     })
 }
 
-/// Hands what was parsed to `keep` in the list's order, whichever thread finished first.
+/// Hands what was skimmed to `keep` in the list's order, whichever thread finished first.
 struct InOrder<'k, T> {
     keep: &'k mut dyn FnMut(usize, T) -> Result<(), String>,
     /// Cases handed to `keep`.
@@ -132,28 +132,28 @@ struct InOrder<'k, T> {
     refused: Option<String>,
     /// A case after the `kept` ones was not kept: nothing more is.
     stopped: bool,
-    /// Cases parsed after `kept`, by index from it (none where one is still being parsed).
-    waiting: VecDeque<Option<Parsed<T>>>,
+    /// Cases skimmed after `kept`, by index from it (none where one is still being skimmed).
+    waiting: VecDeque<Option<Skimmed<T>>>,
 }
 
 impl<T> InOrder<'_, T> {
     /// Takes case `index`, and hands on every case it completes the run of; stops at the first
     /// case that is not kept.
-    fn arrive(&mut self, index: usize, parsed: Parsed<T>) -> Result<(), Unexpected> {
+    fn arrive(&mut self, index: usize, skimmed: Skimmed<T>) -> Result<(), Unexpected> {
         let slot = index - self.kept;
         if self.waiting.len() <= slot {
             self.waiting.resize_with(slot + 1, || None);
         }
-        self.waiting[slot] = Some(parsed);
-        while let Some(parsed) = self.waiting.front_mut().and_then(Option::take) {
+        self.waiting[slot] = Some(skimmed);
+        while let Some(skimmed) = self.waiting.front_mut().and_then(Option::take) {
             self.waiting.pop_front();
-            let outcome = match parsed {
-                Parsed::Kept(value) => (self.keep)(self.kept, value),
-                Parsed::Unreadable => {
+            let outcome = match skimmed {
+                Skimmed::Kept(value) => (self.keep)(self.kept, value),
+                Skimmed::Unreadable => {
                     self.stopped = true;
                     return Err(Unexpected);
                 }
-                Parsed::Refused(reason) => Err(reason),
+                Skimmed::Refused(reason) => Err(reason),
             };
             if let Err(reason) = outcome {
                 self.refused = Some(reason);
@@ -166,15 +166,15 @@ impl<T> InOrder<'_, T> {
     }
 }
 
-fn parse<T>(bytes: Vec<u8>, check: &CheckCase<'_, T>) -> Parsed<T> {
+fn skim<T>(bytes: Vec<u8>, check: &CheckCase<'_, T>) -> Skimmed<T> {
     let Ok(text) = String::from_utf8(bytes) else {
-        return Parsed::Unreadable;
+        return Skimmed::Unreadable;
     };
     let Ok(head) = skim_case(&text) else {
-        return Parsed::Unreadable;
+        return Skimmed::Unreadable;
     };
     match check(CaseRead::Skimmed { head, text }) {
-        Ok(value) => Parsed::Kept(value),
-        Err(reason) => Parsed::Refused(reason),
+        Ok(value) => Skimmed::Kept(value),
+        Err(reason) => Skimmed::Refused(reason),
     }
 }

@@ -1,9 +1,11 @@
 //! Reading a case's JSON as its model would, keeping nothing: the check a large expected set
 //! gets when it is read (its cases are parsed for real later, one at a time, as they are
 //! scored). Each type is read through the same `Deserializer` call its own `Deserialize`
-//! makes, so what is skimmed without error parses (never the other way round: a skim may refuse
-//! what parses, which only costs the exact reader's slower pass). It allocates nothing but the
-//! eval_id it answers, which makes it several times faster than parsing.
+//! makes, so what is skimmed without error parses, and what parses skims, with one exception
+//! on the safe side: an object key serde_json reserves for itself (`$serde_json::private::…`,
+//! which its `Value` reads specially when a feature such as `raw_value` is on) is refused, and
+//! the exact reader reads that case instead. It allocates nothing but the eval_id it answers,
+//! which makes it several times faster than parsing.
 
 use crate::model::{ConversationScenario, EvalCase, Invocation};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -205,10 +207,37 @@ impl Skim for Value {
 
 /// An object's keys (strings) and values (any JSON).
 fn skim_entries<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_key_seed(SkimSeed::<String>::new())?.is_some() {
+    while map.next_key_seed(PlainKey)?.is_some() {
         map.next_value_seed(SkimSeed::<Value>::new())?;
     }
     Ok(())
+}
+
+/// The prefix of the keys serde_json's `Value` may read as its own tokens (a raw value, an
+/// arbitrary-precision number), depending on its features.
+const SERDE_JSON_TOKEN: &str = "$serde_json::private::";
+
+/// An object's key that is not one of serde_json's tokens.
+struct PlainKey;
+
+impl<'de> DeserializeSeed<'de> for PlainKey {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_string(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PlainKey {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
+        if key.starts_with(SERDE_JSON_TOKEN) {
+            return Err(E::custom("a key serde_json reserves"));
+        }
+        Ok(())
+    }
 }
 
 /// An object, as `serde_json::Map` reads one.

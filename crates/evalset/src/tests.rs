@@ -765,3 +765,27 @@ fn a_case_skims_exactly_when_it_parses() {
     }
     assert!(checked > 3_000, "only {checked} texts checked");
 }
+
+/// serde_json's own tokens, which its `Value` reads specially under some features (`raw_value`,
+/// on in the app's build), are refused by the skim whatever they hold: the exact reader then
+/// reads such a case, so a case kept as skimmed always parses.
+#[test]
+fn the_skim_refuses_serde_json_tokens() {
+    for token in [
+        r#"{"$serde_json::private::RawValue": 0}"#,
+        r#"{"$serde_json::private::RawValue": "{"}"#,
+        r#"{"$serde_json::private::RawValue": "1", "y": 1}"#,
+        r#"{"$serde_json::private::Number": "x"}"#,
+    ] {
+        for place in [
+            "\"x\": {token}",
+            "\"session_input\": {\"app_name\": \"a\", \"user_id\": \"u\", \"state\": {\"s\": {token}}}",
+        ] {
+            let text = format!(
+                "{{\"eval_id\": \"a\", \"conversation\": [], {}}}",
+                place.replace("{token}", token)
+            );
+            assert!(skim_case(&text).is_err(), "{text}");
+        }
+    }
+}
