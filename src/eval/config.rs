@@ -88,6 +88,11 @@ impl MetricConfig {
     pub fn is_informational(&self) -> bool {
         matches!(self.kind, MetricKind::Efficiency(_))
     }
+
+    /// The threshold results show: none for an informational metric, as ADK writes it.
+    pub fn shown_threshold(&self) -> Option<f64> {
+        (!self.is_informational()).then_some(self.threshold)
+    }
 }
 
 /// Why a config cannot be used; names the offending field.

@@ -276,12 +276,7 @@ impl<W: Write> SummaryWriter<W> {
         let metrics = config
             .metrics
             .iter()
-            .map(|metric| {
-                (
-                    metric.name.clone(),
-                    (!metric.is_informational()).then_some(metric.threshold),
-                )
-            })
+            .map(|metric| (metric.name.clone(), metric.shown_threshold()))
             .collect();
         Ok(SummaryWriter {
             out,

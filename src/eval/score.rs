@@ -487,7 +487,7 @@ fn metric_result(
     let informational = metric.is_informational();
     EvalMetricResult {
         metric_name: metric.name.clone(),
-        threshold: (!informational).then_some(metric.threshold),
+        threshold: metric.shown_threshold(),
         criterion: (!informational).then(|| metric.criterion.clone()),
         custom_function_path: None,
         score,
@@ -645,7 +645,7 @@ pub fn summarize_case(eval_id: &str, runs: &[CaseRunScores], config: &EvalConfig
             };
             MetricSummary {
                 metric_name: metric.name.clone(),
-                threshold: (!metric.is_informational()).then_some(metric.threshold),
+                threshold: metric.shown_threshold(),
                 score,
                 eval_status,
             }

@@ -27,25 +27,20 @@ pub struct CompactCase {
 }
 
 impl CompactCase {
-    /// `case`, holding `text`, its JSON as read, when there is one: writing it again would take
-    /// longer than reading it.
-    pub fn of(case: &EvalCase, text: Option<String>) -> Self {
-        let as_read = text.is_some();
-        let json = match text {
-            Some(text) => text.into_boxed_str(),
-            None => serde_json::to_string(case)
-                .expect("an eval case serialises")
-                .into_boxed_str(),
-        };
+    /// `case`, written as ADK's compact JSON.
+    pub fn of(case: &EvalCase) -> Self {
         CompactCase {
             eval_id: case.eval_id.as_str().into(),
             turns: case.conversation.as_ref().map(Vec::len),
-            json,
-            as_read,
+            json: serde_json::to_string(case)
+                .expect("an eval case serialises")
+                .into_boxed_str(),
+            as_read: false,
         }
     }
 
-    /// A case as the parallel reader read it: its text as read when it was skimmed.
+    /// A case as the parallel reader read it: a skimmed one holds its text as read (writing it
+    /// again would take longer than reading it).
     pub fn read(case: CaseRead) -> Self {
         match case {
             CaseRead::Skimmed { head, text } => CompactCase {
@@ -54,7 +49,7 @@ impl CompactCase {
                 json: text.into_boxed_str(),
                 as_read: true,
             },
-            CaseRead::Parsed(case) => CompactCase::of(&case, None),
+            CaseRead::Parsed(case) => CompactCase::of(&case),
         }
     }
 
@@ -139,10 +134,10 @@ impl CompactEvalSet {
     }
 
     pub fn push(&mut self, case: &EvalCase) {
-        self.push_case(CompactCase::of(case, None));
+        self.push_case(CompactCase::of(case));
     }
 
-    /// Adds a case made with [`CompactCase::of`].
+    /// Adds a case made with [`CompactCase::of`] or [`CompactCase::read`].
     pub fn push_case(&mut self, case: CompactCase) {
         self.cases.push(case);
     }
@@ -204,7 +199,11 @@ mod tests {
         let text = r#"{ "evalId": "a", "conversation": [] }"#;
         let case: EvalCase = serde_json::from_str(text).unwrap();
         let mut compact = CompactEvalSet::default();
-        compact.push_case(CompactCase::of(&case, Some(text.to_string())));
+        let head = crate::skim_case(text).unwrap();
+        compact.push_case(CompactCase::read(CaseRead::Skimmed {
+            head,
+            text: text.to_string(),
+        }));
         assert_eq!(compact.case(0), case);
         assert_eq!(compact.case_json(0), serde_json::to_string(&case).unwrap());
     }
