@@ -13,7 +13,7 @@ use crate::eval::result_file::ResultHeader;
 use crate::eval::{
     score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, ScoreError, ScoringServices,
 };
-use crate::evalset::{read_evalset_cases_fast, CompactEvalSet};
+use crate::evalset::{read_evalset_cases_fast, CaseParts, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;
 use std::io;
@@ -141,9 +141,10 @@ async fn score_runs(
     writer: &mut ScoreWriter,
 ) -> Result<(), CliError> {
     let (sender, receiver) = mpsc::channel(READ_AHEAD);
+    let parts = writer.keep().case_parts(config);
     let reader = tokio::task::spawn_blocking({
         let paths = paths.to_vec();
-        move || read_runs(&paths, &sender)
+        move || read_runs(&paths, parts, &sender)
     });
     let arrivals = futures::stream::unfold(receiver, |mut receiver| async move {
         receiver
@@ -168,15 +169,15 @@ fn score_error(paths: &[PathBuf], source: ScoreError) -> CliError {
     }
 }
 
-/// Sends each actual set's cases, run after run, then the run's end; stops when scoring has
-/// stopped listening.
-fn read_runs(paths: &[PathBuf], sender: &mpsc::Sender<Vec<ActualItem>>) {
+/// Sends each actual set's cases (the `parts` of them scoring reads), run after run, then the
+/// run's end; stops when scoring has stopped listening.
+fn read_runs(paths: &[PathBuf], parts: CaseParts, sender: &mpsc::Sender<Vec<ActualItem>>) {
     for (run, path) in paths.iter().enumerate() {
         let mut batches = Batches {
             sender,
             batch: Vec::with_capacity(BATCH),
         };
-        let last = match read_run(path, run, &mut batches) {
+        let last = match read_run(path, run, parts, &mut batches) {
             Ok(()) => ActualItem::RunEnd { run },
             Err(problem) => ActualItem::Unreadable { run, problem },
         };
@@ -210,7 +211,7 @@ impl Batches<'_> {
 }
 
 /// One actual set, a case at a time; a legacy `.test.json` list (small by nature) whole.
-fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), String> {
+fn read_run(path: &Path, run: usize, parts: CaseParts, batches: &mut Batches<'_>) -> Result<(), String> {
     let (mut reader, list) = open_evalset(path).map_err(|err| format!("cannot read it: {err}"))?;
     let mut send = |case| {
         batches.send(ActualItem::Case {
@@ -227,7 +228,7 @@ fn read_run(path: &Path, run: usize, batches: &mut Batches<'_>) -> Result<(), St
             .try_for_each(&mut send);
     }
     let reopen = || open_evalset(path).map(|(reader, _)| reader);
-    read_evalset_cases_fast(reader, reopen, &mut |_, case, _| send(case))
+    read_evalset_cases_fast(reader, reopen, parts, &mut |_, case, _| send(case))
         .map(drop)
         .map_err(|err| err.to_string())
 }

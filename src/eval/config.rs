@@ -64,6 +64,21 @@ pub enum MetricKind {
     Evaluator(EvaluatorTarget),
 }
 
+impl MetricKind {
+    /// Computed from each turn's outcome alone (its steps, final response and timings), so it
+    /// scores a case read lean ([`crate::evalset::CaseParts::Lean`]) as it scores the whole case.
+    pub fn reads_lean_case(&self) -> bool {
+        matches!(
+            self,
+            MetricKind::ToolTrajectory(_)
+                | MetricKind::ResponseMatch
+                | MetricKind::TrajectoryShare { .. }
+                | MetricKind::ToolUsed { .. }
+                | MetricKind::Efficiency(_)
+        )
+    }
+}
+
 impl MetricConfig {
     /// An informational metric as ADK appends it: no threshold, no criterion.
     fn efficiency(metric: Efficiency) -> MetricConfig {

@@ -4,7 +4,7 @@
 //! expected set, never with the actual ones). Pure.
 
 use super::score::ScoreError;
-use crate::evalset::{CompactEvalSet, EvalCase, EvalSet, Invocation};
+use crate::evalset::{CaseParts, CompactEvalSet, EvalCase, EvalSet, Invocation};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -16,7 +16,8 @@ pub trait ExpectedCases: Sync {
     fn eval_id(&self, index: usize) -> &str;
     /// How many invocations case `index` has; none for a conversation scenario.
     fn turns(&self, index: usize) -> Option<usize>;
-    fn case(&self, index: usize) -> Cow<'_, EvalCase>;
+    /// Case `index`: at least the `parts` of it asked for.
+    fn case(&self, index: usize, parts: CaseParts) -> Cow<'_, EvalCase>;
 }
 
 impl ExpectedCases for EvalSet {
@@ -32,7 +33,7 @@ impl ExpectedCases for EvalSet {
     fn turns(&self, index: usize) -> Option<usize> {
         self.eval_cases[index].conversation.as_ref().map(Vec::len)
     }
-    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
+    fn case(&self, index: usize, _: CaseParts) -> Cow<'_, EvalCase> {
         Cow::Borrowed(&self.eval_cases[index])
     }
 }
@@ -50,8 +51,8 @@ impl ExpectedCases for CompactEvalSet {
     fn turns(&self, index: usize) -> Option<usize> {
         CompactEvalSet::turns(self, index)
     }
-    fn case(&self, index: usize) -> Cow<'_, EvalCase> {
-        Cow::Owned(CompactEvalSet::case(self, index))
+    fn case(&self, index: usize, parts: CaseParts) -> Cow<'_, EvalCase> {
+        Cow::Owned(self.case_parts(index, parts))
     }
 }
 

@@ -18,7 +18,7 @@ use super::result::{
 use super::rouge::response_match_score;
 use super::services::{InvocationScore, ScoringServices};
 use super::trajectory::tool_trajectory_score;
-use crate::evalset::{EvalCase, EvalSet, Invocation};
+use crate::evalset::{CaseParts, EvalCase, EvalSet, Invocation};
 use futures::future;
 use futures::stream::{self, Stream, StreamExt};
 use serde_json::Map;
@@ -92,6 +92,19 @@ pub enum Keep {
     Verdicts,
 }
 
+impl Keep {
+    /// The parts of each case (expected and actual) scoring reads with `config`: with verdicts
+    /// alone and metrics that all read a lean case, only those.
+    pub fn case_parts(self, config: &EvalConfig) -> CaseParts {
+        let lean =
+            self == Keep::Verdicts && config.metrics.iter().all(|metric| metric.kind.reads_lean_case());
+        match lean {
+            true => CaseParts::Lean,
+            false => CaseParts::Whole,
+        }
+    }
+}
+
 /// Scores actual cases as they arrive (runs one after another, cases in any order; see
 /// [`LineUp`]), several at once since judged metrics wait on a model; results come in arrival
 /// order, and only the cases in flight are held. After an error the caller stops reading.
@@ -103,11 +116,12 @@ pub fn score_cases<'a, E: ExpectedCases>(
     keep: Keep,
 ) -> impl Stream<Item = Result<ScoredCase, ScoreError>> + 'a {
     let mut lineup = LineUp::new(expected);
+    let parts = keep.case_parts(config);
     actual
         .filter_map(move |item| future::ready(lineup.accept(item).transpose()))
         .map(move |lined| async move {
             let lined = lined?;
-            let case = expected.case(lined.case_index);
+            let case = expected.case(lined.case_index, parts);
             let eval_set_id = expected.eval_set_id();
             let evaluations = evaluate_case(eval_set_id, &case, &lined.actual, config, services).await;
             let verdict = CaseRunVerdict::of(&case.eval_id, &evaluations, lined.actual.len());

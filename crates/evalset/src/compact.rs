@@ -3,6 +3,7 @@
 //! used a case at a time (scoring) needs only its text.
 
 use crate::import::{read_evalset_cases_fast, FormatError};
+use crate::lean::CaseParts;
 use crate::model::{EvalCase, EvalSet};
 use crate::parallel_read::CaseRead;
 use std::borrow::Cow;
@@ -87,10 +88,15 @@ impl CompactEvalSet {
     /// A set in ADK's form (as [`CompactEvalSet::to_json`] writes it), read a case at a time.
     pub fn from_adk_json(text: &str) -> Result<Self, FormatError> {
         let mut compact = CompactEvalSet::default();
-        let header = read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut |_, case, _| {
-            compact.push(&case);
-            Ok(())
-        })?;
+        let header = read_evalset_cases_fast(
+            text.as_bytes(),
+            || Ok(text.as_bytes()),
+            CaseParts::Whole,
+            &mut |_, case, _| {
+                compact.push(&case);
+                Ok(())
+            },
+        )?;
         compact.header = header;
         Ok(compact)
     }
@@ -170,7 +176,14 @@ impl CompactEvalSet {
     /// Case `index`, parsed from its JSON: written from a parsed case, or as read and skimmed
     /// (a skim accepts only what parses).
     pub fn case(&self, index: usize) -> EvalCase {
-        serde_json::from_str(&self.cases[index].json).expect("a case kept here parses")
+        self.case_parts(index, CaseParts::Whole)
+    }
+
+    /// The `parts` of case `index`, parsed from its JSON (a lean read accepts what parses).
+    pub fn case_parts(&self, index: usize, parts: CaseParts) -> EvalCase {
+        parts
+            .parse(&self.cases[index].json)
+            .expect("a case kept here parses")
     }
 }
 

@@ -3,6 +3,7 @@
 //! Every error names the JSON path of the bad value and its line and column in the file.
 
 use super::ids::validate_eval_set_id;
+use super::lean::CaseParts;
 use super::model::{
     Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
     SessionInput,
@@ -237,13 +238,14 @@ pub fn read_evalset_cases<R: std::io::Read>(
 /// reader read it); an `Err` stops reading.
 pub type OnCaseAsRead<'a> = dyn FnMut(usize, EvalCase, Option<&str>) -> Result<(), String> + 'a;
 
-/// As [`read_evalset_cases`], faster: each case is parsed from its own bytes, which `on_case` is
-/// given too (none for a case the exact reader read). At anything it does not expect (an error
-/// among them) the exact reader reads the input again from `reopen`, skipping the cases already
-/// handed over, so errors read the same.
+/// As [`read_evalset_cases`], faster: each case is parsed from its own bytes (the `parts` of it
+/// asked for), which `on_case` is given too (none for a case the exact reader read, whole). At
+/// anything it does not expect (an error among them) the exact reader reads the input again
+/// from `reopen`, skipping the cases already handed over, so errors read the same.
 pub fn read_evalset_cases_fast<R: std::io::Read>(
     reader: R,
     reopen: impl FnOnce() -> std::io::Result<R>,
+    parts: CaseParts,
     on_case: &mut OnCaseAsRead<'_>,
 ) -> Result<EvalSet, FormatError> {
     let mut handed = 0;
@@ -253,7 +255,7 @@ pub fn read_evalset_cases_fast<R: std::io::Read>(
     let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
         // One check of the whole case's UTF-8 is faster than one per string.
         let text = std::str::from_utf8(bytes).map_err(|_| Unexpected)?;
-        let case: EvalCase = serde_json::from_str(text).map_err(|_| Unexpected)?;
+        let case = parts.parse(text).map_err(|_| Unexpected)?;
         on_case(handed, case, Some(text)).map_err(|reason| {
             refused = Some(reason);
             Unexpected

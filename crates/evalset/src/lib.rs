@@ -8,6 +8,7 @@ mod diff;
 mod export;
 mod ids;
 mod import;
+mod lean;
 mod legacy_export;
 mod model;
 mod parallel_read;
@@ -29,6 +30,7 @@ pub use import::{
     parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases,
     read_evalset_cases_fast, validate_case, FormatError, LegacyDefaults, SourceFormat,
 };
+pub use lean::{parse_case_lean, CaseParts};
 pub use legacy_export::to_file_form;
 pub use model::{
     Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,

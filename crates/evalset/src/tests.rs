@@ -488,7 +488,12 @@ fn the_fast_reader_reads_as_the_exact_one() {
                 Ok(())
             };
             let header = if fast {
-                read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut on_case)
+                read_evalset_cases_fast(
+                    text.as_bytes(),
+                    || Ok(text.as_bytes()),
+                    CaseParts::Whole,
+                    &mut on_case,
+                )
             } else {
                 read_evalset_cases(text.as_bytes(), &mut |index, case| on_case(index, case, None))
             };
@@ -502,10 +507,15 @@ fn the_fast_reader_reads_as_the_exact_one() {
             );
         }
         let mut asked = 0;
-        let _ = read_evalset_cases_fast(text.as_bytes(), || Ok(text.as_bytes()), &mut |_, _, _| {
-            asked += 1;
-            Err("no".into())
-        });
+        let _ = read_evalset_cases_fast(
+            text.as_bytes(),
+            || Ok(text.as_bytes()),
+            CaseParts::Whole,
+            &mut |_, _, _| {
+                asked += 1;
+                Err("no".into())
+            },
+        );
         assert!(asked <= 1, "a refused case is not offered again: {text}");
     }
 }
@@ -687,10 +697,42 @@ fn mutations(value: &serde_json::Value, with: &[serde_json::Value]) -> Vec<Strin
     texts
 }
 
-/// What is skimmed without error parses, to a case of the same head, and what parses skims:
-/// over every ADK fixture's cases with each value replaced by one of another kind.
+/// What a lean read keeps of a parsed case (see `crate::lean`).
+fn lean_part(case: EvalCase) -> EvalCase {
+    let lean_turn = |turn: Invocation| Invocation {
+        final_response: turn.final_response,
+        intermediate_data: turn.intermediate_data.map(|data| IntermediateData {
+            tool_uses: data
+                .tool_uses
+                .into_iter()
+                .map(|call| FunctionCall {
+                    name: call.name,
+                    args: call.args,
+                    ..FunctionCall::default()
+                })
+                .collect(),
+            invocation_events: data.invocation_events,
+            ..IntermediateData::default()
+        }),
+        duration: turn.duration,
+        model_duration: turn.model_duration,
+        tool_duration: turn.tool_duration,
+        ..Invocation::default()
+    };
+    EvalCase {
+        eval_id: case.eval_id,
+        conversation: case
+            .conversation
+            .map(|turns| turns.into_iter().map(lean_turn).collect()),
+        ..EvalCase::default()
+    }
+}
+
+/// What is skimmed without error parses, to a case of the same head, and what parses skims;
+/// what reads lean parses, to the case's lean part, and what parses reads lean: over every ADK
+/// fixture's cases with each value replaced by one of another kind.
 #[test]
-fn a_case_skims_exactly_when_it_parses() {
+fn a_case_skims_and_reads_lean_exactly_when_it_parses() {
     let with = [
         json!(null),
         json!(7),
@@ -718,6 +760,8 @@ fn a_case_skims_exactly_when_it_parses() {
             },
             "creation_timestamp": 1.5,
             "duration": 2,
+            "modelDuration": 0.5,
+            "tool_duration": 0.25,
             "rubrics": [{"rubric_id": "r1", "rubric_content": {"text_property": "good"}}],
             "app_details": {"agent": "x"}
         }],
@@ -759,6 +803,11 @@ fn a_case_skims_exactly_when_it_parses() {
                     ),
                     Err(err) => assert!(parsed.is_err(), "{name}: parsed but not skimmed ({err}): {text}"),
                 }
+                assert_eq!(
+                    parse_case_lean(&text).ok(),
+                    parsed.ok().map(lean_part),
+                    "{name}: read lean otherwise than parsed: {text}"
+                );
                 checked += 1;
             }
         }
@@ -767,8 +816,8 @@ fn a_case_skims_exactly_when_it_parses() {
 }
 
 /// serde_json's own tokens, which its `Value` reads specially under some features (`raw_value`,
-/// on in the app's build), are refused by the skim whatever they hold: the exact reader then
-/// reads such a case, so a case kept as skimmed always parses.
+/// on in the app's build), are refused by the skim (and a lean read, where it skims) whatever
+/// they hold: the exact reader then reads such a case, so a case kept as skimmed always parses.
 #[test]
 fn the_skim_refuses_serde_json_tokens() {
     for token in [
@@ -786,6 +835,7 @@ fn the_skim_refuses_serde_json_tokens() {
                 place.replace("{token}", token)
             );
             assert!(skim_case(&text).is_err(), "{text}");
+            assert!(parse_case_lean(&text).is_err(), "{text}");
         }
     }
 }

@@ -16,7 +16,7 @@ use super::result::EvalCaseResult;
 use super::score::score_case;
 use super::services::ScoringServices;
 use crate::agent::{Agent, ToolExecution};
-use crate::evalset::EvalCase;
+use crate::evalset::{CaseParts, EvalCase};
 use case_run::run_case;
 
 mod case_run;
@@ -66,7 +66,7 @@ impl<T: ExpectedCases + ?Sized> RunCases for T {
         ExpectedCases::case_count(self)
     }
     fn case(&self, index: usize) -> Cow<'_, EvalCase> {
-        ExpectedCases::case(self, index)
+        ExpectedCases::case(self, index, CaseParts::Whole)
     }
 }
 

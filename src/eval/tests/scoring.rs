@@ -505,6 +505,67 @@ fn verdicts_scored_alone_are_those_of_the_whole_results() {
 }
 
 #[test]
+fn cases_read_lean_score_as_whole_cases_do() {
+    use crate::evalset::{parse_case_lean, CaseParts, CompactEvalSet, EvalCase};
+    use futures::StreamExt;
+    let config = EvalConfig::parse(
+        r#"{"criteria": {
+            "tool_trajectory_avg_score": {"threshold": 1.0, "match_type": "IN_ORDER"},
+            "response_match_score": 0.5,
+            "tool_trajectory_f1": 0.5,
+            "tool_single_use": {"threshold": 1, "tool_name": "get_weather"}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(Keep::Verdicts.case_parts(&config), CaseParts::Lean);
+    assert_eq!(Keep::Results.case_parts(&config), CaseParts::Whole);
+    let weather = call("get_weather", json!({"city": "Paris"}));
+    // A turn in the events form, with token usage, and timed.
+    let events = json!({
+        "invocation_id": "e",
+        "user_content": {"parts": [{"text": "q"}]},
+        "final_response": {"parts": [{"text": "Sunny", "thought": true}, {"text": "in Paris."}]},
+        "intermediate_data": {"invocation_events": [
+            {"author": "a", "content": {"parts": [{"function_call": {"id": "x", "name": "get_weather", "args": {"city": "Paris"}}}]},
+             "usage_metadata": {"prompt_token_count": 7, "candidates_token_count": 3}, "model_version": "m"},
+            {"author": "a", "content": {"parts": [{"function_response": {"name": "get_weather", "response": {"sky": "sun"}}}]}}
+        ]},
+        "duration": 2.5, "model_duration": 1.0, "tool_duration": 0.5
+    });
+    let expected = eval_set(json!([
+        {"eval_id": "one", "conversation": [turn("Sunny in Paris.", json!([weather])), turn("Bye", json!([]))]},
+        {"eval_id": "events", "conversation": [events.clone()]},
+        {"eval_id": "scenario", "conversation_scenario": {"starting_prompt": "hi", "conversation_plan": "ask"}},
+    ]));
+    let actual = eval_set(json!([
+        {"eval_id": "events", "conversation": [events]},
+        {"eval_id": "scenario", "conversation": [turn("hello", json!([weather]))]},
+        {"eval_id": "one", "conversation": [turn("Rain in Paris.", json!([weather])), turn("Bye", json!([weather]))]},
+    ]));
+    let compact = CompactEvalSet::of(&expected);
+    let services = ScoringServices::default();
+    let verdicts = |cases: Vec<EvalCase>, keep| {
+        let arrivals = futures::stream::iter(ActualItem::one_run(cases));
+        let scored = score_cases(&compact, arrivals, &config, &services, keep);
+        let scored = block_on(scored.map(Result::unwrap).collect::<Vec<ScoredCase>>());
+        scored.into_iter().map(|case| case.verdict).collect::<Vec<_>>()
+    };
+    let lean: Vec<EvalCase> = actual
+        .eval_cases
+        .iter()
+        .map(|case| parse_case_lean(&serde_json::to_string(case).unwrap()).unwrap())
+        .collect();
+    assert_ne!(lean, actual.eval_cases, "the lean read keeps less");
+    let whole = verdicts(actual.eval_cases.clone(), Keep::Results);
+    assert_eq!(verdicts(lean, Keep::Verdicts), whole);
+    // The events case's token usage and duration, which the lean read keeps.
+    let names: Vec<&str> = config.metrics[6..].iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["token_usage_v1", "invocation_duration_v1"]);
+    let scores: Vec<Option<f64>> = whole[0].metrics[6..].iter().map(|m| m.score).collect();
+    assert_eq!(scores, [Some(10.0), Some(2.5)]);
+}
+
+#[test]
 fn summaries_made_as_runs_come_are_those_made_at_the_end() {
     let config = EvalConfig::default();
     let expected = eval_set(json!([
