@@ -1,8 +1,9 @@
 //! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
 //! whole before anything else can start (the expected set of `score`), and kept as text to be
-//! parsed later: two cases in three are skimmed (see [`crate::skim`]) on a helper thread while
-//! this one cuts them from the input and skims the third. Only each case's text and what is
-//! kept of it cross between the threads.
+//! parsed later: this thread cuts the cases from the input and hands them, a batch at a time,
+//! to a helper thread that skims them (see [`crate::skim`]); when the helper is behind, this
+//! thread skims the batch itself, so both stay busy whatever each step costs. Only each case's
+//! text and what is kept of it cross between the threads.
 
 use crate::import::{
     members_read_alone, read_again, read_evalset_cases, validate_case, validate_head, FormatError,
@@ -12,10 +13,12 @@ use crate::skim::{skim_case, CaseHead};
 use crate::split::{split_cases, Unexpected};
 use std::collections::VecDeque;
 use std::io::Read;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, TrySendError};
 
-/// Cases queued for the helper (beside the one it skims), at most: enough to keep it busy.
-const IN_FLIGHT: usize = 64;
+/// Cases handed to the helper at once (one wake-up each)…
+const BATCH: usize = 16;
+/// …and batches queued for it (beside the one it skims) before this thread skims one itself.
+const QUEUED: usize = 8;
 
 /// Turns a case into what is kept of it, on the thread that read it.
 pub type CheckCase<'a, T> = dyn Fn(CaseRead) -> Result<T, String> + Sync + 'a;
@@ -65,24 +68,28 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         waiting: VecDeque::new(),
     };
     let header = std::thread::scope(|scope| {
-        let (to_helper, helper_in) = mpsc::sync_channel::<(usize, Vec<u8>)>(IN_FLIGHT);
+        let (to_helper, helper_in) = mpsc::sync_channel::<Batch>(QUEUED);
         let (helper_out, from_helper) = mpsc::channel::<(usize, Skimmed<T>)>();
         scope.spawn(move || {
-            for (index, bytes) in helper_in {
-                if helper_out.send((index, skim(bytes, check))).is_err() {
-                    return;
+            for batch in helper_in {
+                for (index, bytes) in batch.numbered() {
+                    if helper_out.send((index, skim(bytes, check))).is_err() {
+                        return;
+                    }
                 }
             }
         });
-        let mut cut = 0;
-        let header = split_cases(reader, &mut members_read_alone, &mut |bytes| {
-            let (index, bytes) = (cut, bytes.to_vec());
-            cut += 1;
-            // The helper skims two cases in three: this thread also cuts and copies them.
-            if index % 3 != 2 {
-                to_helper.send((index, bytes)).map_err(|_| Unexpected)?;
-            } else {
-                order.arrive(index, skim(bytes, check))?;
+        let mut batch = Batch::starting_at(0);
+        let split = split_cases(reader, &mut members_read_alone, &mut |bytes| {
+            batch.cases.push(bytes.to_vec());
+            if batch.cases.len() == BATCH {
+                let next = Batch::starting_at(batch.end());
+                let full = std::mem::replace(&mut batch, next);
+                match to_helper.try_send(full) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(full)) => order.skim_here(full, check)?,
+                    Err(TrySendError::Disconnected(_)) => return Err(Unexpected),
+                }
             }
             while let Ok((index, skimmed)) = from_helper.try_recv() {
                 order.arrive(index, skimmed)?;
@@ -92,15 +99,18 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
         drop(to_helper);
         // Even when the cut stopped short, what was cut before is kept as read: the exact
         // reader then starts after it.
-        while order.kept < cut && !order.stopped {
-            let Ok((index, skimmed)) = from_helper.recv() else {
-                break;
-            };
-            if order.arrive(index, skimmed).is_err() {
-                break;
+        let cut = batch.end();
+        if order.skim_here(batch, check).is_ok() {
+            while order.kept < cut && !order.stopped {
+                let Ok((index, skimmed)) = from_helper.recv() else {
+                    break;
+                };
+                if order.arrive(index, skimmed).is_err() {
+                    break;
+                }
             }
         }
-        let header = header?;
+        let header = split?;
         if order.kept == cut {
             Ok(header)
         } else {
@@ -123,6 +133,30 @@ pub fn read_evalset_cases_parallel<R: Read, T: Send>(
     })
 }
 
+/// Cases cut from the input, in order, the first of them case `first`.
+struct Batch {
+    first: usize,
+    cases: Vec<Vec<u8>>,
+}
+
+impl Batch {
+    fn starting_at(first: usize) -> Self {
+        Batch {
+            first,
+            cases: Vec::with_capacity(BATCH),
+        }
+    }
+
+    /// The index of the case after this batch's last.
+    fn end(&self) -> usize {
+        self.first + self.cases.len()
+    }
+
+    fn numbered(self) -> impl Iterator<Item = (usize, Vec<u8>)> {
+        (self.first..).zip(self.cases)
+    }
+}
+
 /// Hands what was skimmed to `keep` in the list's order, whichever thread finished first.
 struct InOrder<'k, T> {
     keep: &'k mut dyn FnMut(usize, T) -> Result<(), String>,
@@ -137,6 +171,13 @@ struct InOrder<'k, T> {
 }
 
 impl<T> InOrder<'_, T> {
+    /// Skims a batch on this thread, taking each case as it is done.
+    fn skim_here(&mut self, batch: Batch, check: &CheckCase<'_, T>) -> Result<(), Unexpected> {
+        batch
+            .numbered()
+            .try_for_each(|(index, bytes)| self.arrive(index, skim(bytes, check)))
+    }
+
     /// Takes case `index`, and hands on every case it completes the run of; stops at the first
     /// case that is not kept.
     fn arrive(&mut self, index: usize, skimmed: Skimmed<T>) -> Result<(), Unexpected> {
