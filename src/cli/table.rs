@@ -4,7 +4,6 @@
 use crate::eval::{CaseSummary, EvalStatus};
 use crate::records::EvalRunCase;
 use std::collections::HashMap;
-use std::fmt::Display;
 use std::io;
 
 /// One row per case and metric, then the counts, each line ending with a newline; written as
@@ -26,17 +25,19 @@ pub fn write_results_table(
         }
     }
     let [w0, w1, w2, w3] = widths;
-    writeln!(
-        out,
-        "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  status",
-        "case", "metric", "score", "threshold"
-    )?;
-    let mut row = |case: &str, metric: &str, score: &str, threshold: &str, status: &dyn Display| {
-        writeln!(
-            out,
-            "{case:<w0$}  {metric:<w1$}  {score:>w2$}  {threshold:>w3$}  {status}"
-        )
+    // Lines are laid out here: padding through `fmt` writes a space at a time.
+    let mut line = String::new();
+    let mut row = |case: &str, metric: &str, score: &str, threshold: &str, status: &str| {
+        line.clear();
+        push_left(&mut line, case, w0);
+        push_left(&mut line, metric, w1);
+        push_right(&mut line, score, w2);
+        push_right(&mut line, threshold, w3);
+        line.push_str(status);
+        line.push('\n');
+        out.write_all(line.as_bytes())
     };
+    row("case", "metric", "score", "threshold", "status")?;
     for case in summaries {
         for metric in &case.metrics {
             row(
@@ -44,10 +45,10 @@ pub fn write_results_table(
                 &metric.metric_name,
                 numbers.get(metric.score),
                 numbers.get(metric.threshold),
-                &metric.eval_status,
+                metric.eval_status.label(),
             )?;
         }
-        row(&case.eval_id, "(case)", "", "", &case.final_eval_status)?;
+        row(&case.eval_id, "(case)", "", "", case.final_eval_status.label())?;
     }
     let count = |status: EvalStatus| {
         summaries
@@ -69,6 +70,23 @@ pub fn write_results_table(
         count(EvalStatus::Failed),
         count(EvalStatus::NotEvaluated),
     )
+}
+
+/// Adds `text` to a line in `width` columns, on the left, then the two spaces between columns.
+fn push_left(line: &mut String, text: &str, width: usize) {
+    line.push_str(text);
+    push_spaces(line, width.saturating_sub(text.chars().count()) + 2);
+}
+
+/// Adds `text` to a line in `width` columns, on the right, then the two spaces between columns.
+fn push_right(line: &mut String, text: &str, width: usize) {
+    push_spaces(line, width.saturating_sub(text.chars().count()));
+    line.push_str(text);
+    push_spaces(line, 2);
+}
+
+fn push_spaces(line: &mut String, count: usize) {
+    line.extend(std::iter::repeat_n(' ', count));
 }
 
 /// Scores and thresholds as the table shows them (four decimals, `-` when absent), each

@@ -56,14 +56,21 @@ impl EvalStatus {
     }
 }
 
-impl fmt::Display for EvalStatus {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(match self {
+impl EvalStatus {
+    /// The status as ADK's enum names it.
+    pub fn label(self) -> &'static str {
+        match self {
             EvalStatus::Passed => "PASSED",
             EvalStatus::Failed => "FAILED",
             EvalStatus::NotEvaluated => "NOT_EVALUATED",
             EvalStatus::Informational => "INFORMATIONAL",
-        })
+        }
+    }
+}
+
+impl fmt::Display for EvalStatus {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.label())
     }
 }
 
