@@ -59,8 +59,14 @@ impl ExpectedCases for CompactEvalSet {
 /// What arrives from the actual runs.
 #[derive(Debug)]
 pub enum ActualItem {
-    /// A case of run `run` (the order the runs were given in, from 0).
-    Case { run: usize, case: Box<EvalCase> },
+    /// A case of run `run` (the order the runs were given in, from 0). `expected`, when set,
+    /// is the expected case of the same eval_id, read (the parts scoring reads) by the thread
+    /// that read this one, to share scoring's work.
+    Case {
+        run: usize,
+        case: Box<EvalCase>,
+        expected: Option<Box<EvalCase>>,
+    },
     /// Run `run` has no more cases.
     RunEnd { run: usize },
     /// Run `run` could not be read.
@@ -75,16 +81,19 @@ impl ActualItem {
             .map(|case| ActualItem::Case {
                 run: 0,
                 case: Box::new(case),
+                expected: None,
             })
             .chain(std::iter::once(ActualItem::RunEnd { run: 0 }))
     }
 }
 
-/// An actual case ready to score: its run, the expected case's place, its invocations.
+/// An actual case ready to score: its run, the expected case's place (and the expected case,
+/// when it came read), its invocations.
 #[derive(Debug)]
 pub struct LinedUp {
     pub run: usize,
     pub case_index: usize,
+    pub expected: Option<Box<EvalCase>>,
     pub actual: Vec<Invocation>,
 }
 
@@ -112,13 +121,18 @@ impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
     /// The case to score, `None` at a run's end, or why the runs cannot be scored.
     pub fn accept(&mut self, item: ActualItem) -> Result<Option<LinedUp>, ScoreError> {
         match item {
-            ActualItem::Case { run, case } => self.case(run, case).map(Some),
+            ActualItem::Case { run, case, expected } => self.case(run, case, expected).map(Some),
             ActualItem::RunEnd { run } => self.end_run(run).map(|()| None),
             ActualItem::Unreadable { run, problem } => Err(ScoreError { run, problem }),
         }
     }
 
-    fn case(&mut self, run: usize, case: Box<EvalCase>) -> Result<LinedUp, ScoreError> {
+    fn case(
+        &mut self,
+        run: usize,
+        case: Box<EvalCase>,
+        expected: Option<Box<EvalCase>>,
+    ) -> Result<LinedUp, ScoreError> {
         self.start(run);
         let problem = |problem: String| ScoreError { run, problem };
         let eval_id = &case.eval_id;
@@ -146,6 +160,7 @@ impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
         Ok(LinedUp {
             run,
             case_index,
+            expected,
             actual,
         })
     }
@@ -202,6 +217,7 @@ mod tests {
         ActualItem::Case {
             run,
             case: Box::new(c),
+            expected: None,
         }
     }
 

@@ -49,6 +49,7 @@ pub async fn score_eval_set(
             .map(move |case| ActualItem::Case {
                 run,
                 case: Box::new(case),
+                expected: None,
             })
             .chain(std::iter::once(ActualItem::RunEnd { run }))
     });
@@ -121,7 +122,10 @@ pub fn score_cases<'a, E: ExpectedCases>(
         .filter_map(move |item| future::ready(lineup.accept(item).transpose()))
         .map(move |lined| async move {
             let lined = lined?;
-            let case = expected.case(lined.case_index, parts);
+            let case = match lined.expected {
+                Some(case) => Cow::Owned(*case),
+                None => expected.case(lined.case_index, parts),
+            };
             let eval_set_id = expected.eval_set_id();
             let evaluations = evaluate_case(eval_set_id, &case, &lined.actual, config, services).await;
             let verdict = CaseRunVerdict::of(&case.eval_id, &evaluations, lined.actual.len());

@@ -544,8 +544,8 @@ fn cases_read_lean_score_as_whole_cases_do() {
     ]));
     let compact = CompactEvalSet::of(&expected);
     let services = ScoringServices::default();
-    let verdicts = |cases: Vec<EvalCase>, keep| {
-        let arrivals = futures::stream::iter(ActualItem::one_run(cases));
+    let verdicts = |arrivals: Vec<ActualItem>, keep| {
+        let arrivals = futures::stream::iter(arrivals);
         let scored = score_cases(&compact, arrivals, &config, &services, keep);
         let scored = block_on(scored.map(Result::unwrap).collect::<Vec<ScoredCase>>());
         scored.into_iter().map(|case| case.verdict).collect::<Vec<_>>()
@@ -556,8 +556,30 @@ fn cases_read_lean_score_as_whole_cases_do() {
         .map(|case| parse_case_lean(&serde_json::to_string(case).unwrap()).unwrap())
         .collect();
     assert_ne!(lean, actual.eval_cases, "the lean read keeps less");
-    let whole = verdicts(actual.eval_cases.clone(), Keep::Results);
-    assert_eq!(verdicts(lean, Keep::Verdicts), whole);
+    let whole = verdicts(
+        ActualItem::one_run(actual.eval_cases.clone()).collect(),
+        Keep::Results,
+    );
+    assert_eq!(
+        verdicts(ActualItem::one_run(lean.clone()).collect(), Keep::Verdicts),
+        whole
+    );
+    // As `score`'s reading thread sends them when scoring is behind: with their expected cases.
+    let with_expected = ActualItem::one_run(lean)
+        .map(|item| match item {
+            ActualItem::Case { run, case, .. } => {
+                let index = (0..compact.len()).position(|i| compact.eval_id(i) == case.eval_id);
+                let expected = compact.case_parts(index.unwrap(), CaseParts::Lean);
+                ActualItem::Case {
+                    run,
+                    case,
+                    expected: Some(Box::new(expected)),
+                }
+            }
+            end => end,
+        })
+        .collect();
+    assert_eq!(verdicts(with_expected, Keep::Verdicts), whole);
     // The events case's token usage and duration, which the lean read keeps.
     let names: Vec<&str> = config.metrics[6..].iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["token_usage_v1", "invocation_duration_v1"]);
