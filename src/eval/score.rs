@@ -94,8 +94,9 @@ pub enum Keep {
 }
 
 impl Keep {
-    /// The parts of each case (expected and actual) scoring reads with `config`: with verdicts
-    /// alone and metrics that all read a lean case, only those.
+    /// The parts of each case scoring reads with `config`: with verdicts alone and metrics that
+    /// all read a lean case, only those. [`score_cases`] reads expected cases so; whoever reads
+    /// the actual ones may too.
     pub fn case_parts(self, config: &EvalConfig) -> CaseParts {
         let lean =
             self == Keep::Verdicts && config.metrics.iter().all(|metric| metric.kind.reads_lean_case());

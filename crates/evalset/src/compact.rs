@@ -179,7 +179,7 @@ impl CompactEvalSet {
         self.case_parts(index, CaseParts::Whole)
     }
 
-    /// The `parts` of case `index`, parsed from its JSON (a lean read accepts what parses).
+    /// The `parts` of case `index`, parsed from its JSON (see [`CaseParts::parse`]).
     pub fn case_parts(&self, index: usize, parts: CaseParts) -> EvalCase {
         parts
             .parse(&self.cases[index].json)

@@ -5,7 +5,7 @@
 //! times faster and into a fraction of the memory.
 //!
 //! The case keeps its eval_id and its conversation's turns. Each turn keeps its final response,
-//! its timings and its steps: `tool_uses` (each call's name and arguments) or whole
+//! its timings and its steps: `tool_uses` (each call's name and arguments) and whole
 //! `invocation_events`. Every other field is left at its default.
 
 use crate::model::{EvalCase, FunctionCall, IntermediateData, Invocation};
@@ -23,11 +23,13 @@ pub enum CaseParts {
 }
 
 impl CaseParts {
-    /// Parses one case's JSON (the whole text), reading these parts of it.
+    /// Parses one case's JSON (the whole text), reading at least these parts of it: what only
+    /// a lean read refuses (a key serde_json reserves) is parsed whole, so this parses exactly
+    /// what parsing does.
     pub fn parse(self, text: &str) -> Result<EvalCase, serde_json::Error> {
         match self {
             CaseParts::Whole => serde_json::from_str(text),
-            CaseParts::Lean => parse_case_lean(text),
+            CaseParts::Lean => parse_case_lean(text).or_else(|_| serde_json::from_str(text)),
         }
     }
 }

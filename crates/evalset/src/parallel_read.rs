@@ -181,6 +181,9 @@ impl<T> InOrder<'_, T> {
     /// Takes case `index`, and hands on every case it completes the run of; stops at the first
     /// case that is not kept.
     fn arrive(&mut self, index: usize, skimmed: Skimmed<T>) -> Result<(), Unexpected> {
+        if self.stopped {
+            return Err(Unexpected);
+        }
         let slot = index - self.kept;
         if self.waiting.len() <= slot {
             self.waiting.resize_with(slot + 1, || None);
@@ -217,5 +220,33 @@ fn skim<T>(bytes: Vec<u8>, check: &CheckCase<'_, T>) -> Skimmed<T> {
     match check(CaseRead::Skimmed { head, text }) {
         Ok(value) => Skimmed::Kept(value),
         Err(reason) => Skimmed::Refused(reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After the first case not kept, nothing more is, even a case skimmed ahead and waiting.
+    #[test]
+    fn nothing_is_kept_after_a_refusal() {
+        let mut kept = Vec::new();
+        let mut keep = |index: usize, case: &str| {
+            kept.push((index, case.to_string()));
+            Ok(())
+        };
+        let mut order = InOrder {
+            keep: &mut keep,
+            kept: 0,
+            refused: None,
+            stopped: false,
+            waiting: VecDeque::new(),
+        };
+        assert!(order.arrive(2, Skimmed::Kept("c2")).is_ok());
+        assert!(order.arrive(0, Skimmed::Kept("c0")).is_ok());
+        assert!(order.arrive(1, Skimmed::Refused("no".into())).is_err());
+        assert!(order.arrive(3, Skimmed::Kept("c3")).is_err());
+        assert_eq!((order.kept, order.refused.as_deref()), (1, Some("no")));
+        assert_eq!(kept, [(0, "c0".to_string())]);
     }
 }

@@ -1,6 +1,6 @@
 //! Reading a case's JSON as its model would, keeping nothing: the check a large expected set
-//! gets when it is read (its cases are parsed for real later, one at a time, as they are
-//! scored). Each type is read through the same `Deserializer` call its own `Deserialize`
+//! gets when it is read (its cases are parsed later, whole or lean, one at a time, as they
+//! are scored). Each type is read through the same `Deserializer` call its own `Deserialize`
 //! makes, so what is skimmed without error parses, and what parses skims, with one exception
 //! on the safe side: an object key serde_json reserves for itself (`$serde_json::private::…`,
 //! which its `Value` reads specially when a feature such as `raw_value` is on) is refused, and

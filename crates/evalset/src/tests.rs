@@ -532,56 +532,68 @@ fn numbered_set(count: usize) -> String {
 }
 
 /// The two-thread reader against the exact one: cases kept once each, in order, whichever
-/// thread parsed them; the first case refused in the list's order (by the check on either
-/// thread, or by the keeper) stops it with the exact reader's error.
+/// thread skimmed them; the first case refused in the list's order (by the check on either
+/// thread, or by the keeper) stops it with the exact reader's error. With 7 cases all are
+/// skimmed on the cutting thread; with 400 a check slowed on every tenth case keeps the
+/// helper behind, so batches are skimmed on both threads and refusals meet either.
 #[test]
 fn the_parallel_reader_reads_as_the_exact_one() {
-    let text = numbered_set(7);
-    let broken_case = text.replace("\"c4\", \"conversation\": []", "\"c4\", \"conversation\": 7");
-    let broken_json = text.replace("\"c5\", ", "\"c5\" ");
-    let broken_header = text.replace("\"n\"}", "3}");
-    for text in [&text, &broken_case, &broken_json, &broken_header] {
-        let read = |parallel: bool, check_refuses: Option<&str>, keep_refuses: Option<&str>| {
-            let check = |case: CaseRead| {
-                let eval_id = match case {
-                    CaseRead::Skimmed { head, .. } => head.eval_id,
-                    CaseRead::Parsed(case) => case.eval_id,
+    for count in [7, 400] {
+        let at = |share: usize| format!("c{}", (count - 1) * share / 6);
+        let text = numbered_set(count);
+        let broken_case = text.replace(
+            &format!("\"{}\", \"conversation\": []", at(4)),
+            &format!("\"{}\", \"conversation\": 7", at(4)),
+        );
+        let broken_json = text.replace(&format!("\"{}\", ", at(5)), &format!("\"{}\" ", at(5)));
+        let broken_header = text.replace("\"n\"}", "3}");
+        for text in [&text, &broken_case, &broken_json, &broken_header] {
+            let read = |parallel: bool, check_refuses: Option<&str>, keep_refuses: Option<&str>| {
+                let check = |case: CaseRead| {
+                    let eval_id = match case {
+                        CaseRead::Skimmed { head, .. } => head.eval_id,
+                        CaseRead::Parsed(case) => case.eval_id,
+                    };
+                    if parallel && count > 7 && eval_id.ends_with('7') {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                    match check_refuses == Some(eval_id.as_str()) {
+                        true => Err(format!("checked {eval_id}")),
+                        false => Ok(eval_id),
+                    }
                 };
-                match check_refuses == Some(eval_id.as_str()) {
-                    true => Err(format!("checked {eval_id}")),
-                    false => Ok(eval_id),
-                }
+                let mut kept = Vec::new();
+                let mut keep = |index: usize, id: String| {
+                    if keep_refuses == Some(id.as_str()) {
+                        return Err(format!("kept {id}"));
+                    }
+                    kept.push((index, id));
+                    Ok(())
+                };
+                let header = if parallel {
+                    read_evalset_cases_parallel(text.as_bytes(), || Ok(text.as_bytes()), &check, &mut keep)
+                } else {
+                    read_evalset_cases(text.as_bytes(), &mut |index, case| {
+                        keep(index, check(CaseRead::Parsed(Box::new(case)))?)
+                    })
+                };
+                (header, kept)
             };
-            let mut kept = Vec::new();
-            let mut keep = |index: usize, id: String| {
-                if keep_refuses == Some(id.as_str()) {
-                    return Err(format!("kept {id}"));
-                }
-                kept.push((index, id));
-                Ok(())
-            };
-            let header = if parallel {
-                read_evalset_cases_parallel(text.as_bytes(), || Ok(text.as_bytes()), &check, &mut keep)
-            } else {
-                read_evalset_cases(text.as_bytes(), &mut |index, case| {
-                    keep(index, check(CaseRead::Parsed(Box::new(case)))?)
-                })
-            };
-            (header, kept)
-        };
-        for (check_refuses, keep_refuses) in [
-            (None, None),
-            (Some("c0"), None),
-            (Some("c3"), None),
-            (None, Some("c6")),
-            (Some("c5"), Some("c2")),
-            (Some("c2"), Some("c5")),
-        ] {
-            assert_eq!(
-                read(true, check_refuses, keep_refuses),
-                read(false, check_refuses, keep_refuses),
-                "{text} refusing {check_refuses:?} {keep_refuses:?}"
-            );
+            for (check_refuses, keep_refuses) in [
+                (None, None),
+                (Some(at(0)), None),
+                (Some(at(3)), None),
+                (None, Some(at(6))),
+                (Some(at(5)), Some(at(2))),
+                (Some(at(2)), Some(at(5))),
+            ] {
+                let (check_refuses, keep_refuses) = (check_refuses.as_deref(), keep_refuses.as_deref());
+                assert_eq!(
+                    read(true, check_refuses, keep_refuses),
+                    read(false, check_refuses, keep_refuses),
+                    "{count} cases refusing {check_refuses:?} {keep_refuses:?}"
+                );
+            }
         }
     }
 }
@@ -813,6 +825,21 @@ fn a_case_skims_and_reads_lean_exactly_when_it_parses() {
         }
     }
     assert!(checked > 3_000, "only {checked} texts checked");
+}
+
+/// A key serde_json reserves but reads as any other (no feature's token) parses, though the
+/// skim and the lean read refuse it: reading such a case for its lean parts parses it whole.
+#[test]
+fn a_case_only_the_lean_read_refuses_reads_whole_for_its_lean_parts() {
+    let text = r#"{"eval_id": "a", "conversation": [], "x": {"$serde_json::private::other": 1}}"#;
+    let whole: EvalCase = serde_json::from_str(text).unwrap();
+    assert!(parse_case_lean(text).is_err());
+    assert_eq!(CaseParts::Lean.parse(text).unwrap(), whole);
+    let set = EvalSet {
+        eval_cases: vec![whole.clone()],
+        ..EvalSet::default()
+    };
+    assert_eq!(CompactEvalSet::of(&set).case_parts(0, CaseParts::Lean), whole);
 }
 
 /// serde_json's own tokens, which its `Value` reads specially under some features (`raw_value`,
