@@ -164,3 +164,17 @@ fn verdicts_written_alone_are_those_written_beside_adk_file() {
         json!({"passed": 1, "failed": 2, "not_evaluated": 0})
     );
 }
+
+/// A key only the fast readers refuse (serde_json reserves the prefix, but reads this one as any
+/// other) in either set: the case is read whole, and scores.
+#[test]
+fn a_key_the_fast_readers_refuse_still_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut odd = case("a", "Paris");
+    odd["x"] = json!({"$serde_json::private::other": 1});
+    write_set(dir.path(), "expected.json", vec![odd.clone(), case("b", "Oslo")]);
+    write_set(dir.path(), "actual.json", vec![case("b", "Oslo"), odd]);
+    let (code, stdout, stderr) = score(dir.path(), &["expected.json", "actual.json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("2 cases: 2 passed"), "{stdout}");
+}
