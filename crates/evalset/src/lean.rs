@@ -9,7 +9,8 @@
 //! `invocation_events`. Every other field is left at its default.
 
 use crate::model::{EvalCase, FunctionCall, IntermediateData, Invocation};
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use crate::skim::OptionOf;
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -59,25 +60,7 @@ impl<'de, T: Lean> DeserializeSeed<'de> for LeanSeed<T> {
 
 impl<T: Lean> Lean for Option<T> {
     fn lean<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_option(LeanOption(PhantomData))
-    }
-}
-
-struct LeanOption<T>(PhantomData<T>);
-
-impl<'de, T: Lean> Visitor<'de> for LeanOption<T> {
-    type Value = Option<T>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("option")
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        T::lean(deserializer).map(Some)
+        OptionOf(LeanSeed::<T>(PhantomData)).deserialize(deserializer)
     }
 }
 

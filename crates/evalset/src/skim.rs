@@ -46,23 +46,35 @@ impl<T> SkimOption<T> {
 impl<'de, T: Skim> DeserializeSeed<'de> for SkimOption<T> {
     type Value = bool;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        let read = OptionOf(SkimSeed::<T>::new()).deserialize(deserializer)?;
+        Ok(read.is_some())
+    }
+}
+
+/// Reads an option through the calls serde's `Option<T>` makes (null is none), its value with
+/// the seed `S`: how the skim and the lean read take every optional value.
+pub(crate) struct OptionOf<S>(pub(crate) S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for OptionOf<S> {
+    type Value = Option<S::Value>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_option(self)
     }
 }
 
-impl<'de, T: Skim> Visitor<'de> for SkimOption<T> {
-    type Value = bool;
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for OptionOf<S> {
+    type Value = Option<S::Value>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("option")
     }
-    fn visit_none<E: de::Error>(self) -> Result<bool, E> {
-        Ok(false)
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
     }
-    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
-        Ok(false)
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
     }
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
-        T::skim(deserializer).map(|()| true)
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(deserializer).map(Some)
     }
 }
 
@@ -327,7 +339,7 @@ impl<'de> Visitor<'de> for HeadVisitor {
                 Ok(Some(eval_id.is_some()))
             }
             "conversation" => {
-                turns = map.next_value_seed(CountOption::<Invocation>(PhantomData))?;
+                turns = map.next_value_seed(OptionOf(CountSeq::<Invocation>(PhantomData)))?;
                 Ok(Some(turns.is_some()))
             }
             "conversation_scenario" | "conversationScenario" => {
@@ -345,28 +357,12 @@ impl<'de> Visitor<'de> for HeadVisitor {
     }
 }
 
-/// An `Option<Vec<T>>`, answering its length when set.
-struct CountOption<T>(PhantomData<T>);
+/// A list's elements, counted.
+struct CountSeq<T>(PhantomData<T>);
 
-impl<'de, T: Skim> DeserializeSeed<'de> for CountOption<T> {
-    type Value = Option<usize>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_option(self)
-    }
-}
-
-impl<'de, T: Skim> Visitor<'de> for CountOption<T> {
-    type Value = Option<usize>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("option")
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(SkimSeq::<T>(PhantomData)).map(Some)
+impl<'de, T: Skim> DeserializeSeed<'de> for CountSeq<T> {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_seq(SkimSeq::<T>(PhantomData))
     }
 }
