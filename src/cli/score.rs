@@ -13,8 +13,8 @@ use crate::clock::now_seconds;
 use crate::config::Config;
 use crate::eval::result_file::ResultHeader;
 use crate::eval::{
-    score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, Keep, ScoreError,
-    ScoringServices,
+    places_by_id, score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, Keep,
+    ScoreError, ScoringServices,
 };
 use crate::evalset::{read_evalset_cases_fast, CaseParts, CompactEvalSet};
 use clap::Args;
@@ -206,8 +206,8 @@ fn read_runs(
     }
 }
 
-/// The expected set as the reading thread reads it: the parts of a case scoring reads, by
-/// eval_id.
+/// The expected set as the reading thread reads it: the parts of a case scoring reads, found
+/// as scoring's line-up finds it.
 struct ExpectedLookup<'a> {
     set: &'a CompactEvalSet,
     by_id: HashMap<&'a str, usize>,
@@ -216,8 +216,11 @@ struct ExpectedLookup<'a> {
 
 impl<'a> ExpectedLookup<'a> {
     fn new(set: &'a CompactEvalSet, parts: CaseParts) -> Self {
-        let by_id = (0..set.len()).map(|index| (set.eval_id(index), index)).collect();
-        ExpectedLookup { set, by_id, parts }
+        ExpectedLookup {
+            set,
+            by_id: places_by_id(set),
+            parts,
+        }
     }
 
     /// Reads the expected case of each actual case of `batch` that has one.

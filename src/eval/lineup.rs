@@ -56,6 +56,14 @@ impl ExpectedCases for CompactEvalSet {
     }
 }
 
+/// Each expected case's place by its eval_id (the last one's, should an id repeat): where an
+/// actual case's expected case is.
+pub fn places_by_id<E: ExpectedCases + ?Sized>(expected: &E) -> HashMap<&str, usize> {
+    (0..expected.case_count())
+        .map(|index| (expected.eval_id(index), index))
+        .collect()
+}
+
 /// What arrives from the actual runs.
 #[derive(Debug)]
 pub enum ActualItem {
@@ -107,12 +115,9 @@ pub struct LineUp<'a, E: ExpectedCases + ?Sized> {
 
 impl<'a, E: ExpectedCases + ?Sized> LineUp<'a, E> {
     pub fn new(expected: &'a E) -> Self {
-        let by_id = (0..expected.case_count())
-            .map(|index| (expected.eval_id(index), index))
-            .collect();
         LineUp {
             expected,
-            by_id,
+            by_id: places_by_id(expected),
             seen: vec![false; expected.case_count()],
             run: 0,
         }

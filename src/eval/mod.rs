@@ -65,7 +65,7 @@ pub use judge::{
 };
 #[cfg(feature = "ssr")]
 pub use judge::{JudgeConfig, OpenAiJudge};
-pub use lineup::{ActualItem, ExpectedCases};
+pub use lineup::{places_by_id, ActualItem, ExpectedCases};
 pub use metrics::{
     metric_infos, MetricFamily, MetricInfo, Need, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE,
     TOOL_SINGLE_USE, TOOL_TRAJECTORY_AVG_SCORE, TOOL_TRAJECTORY_F1, TOOL_TRAJECTORY_PRECISION,
