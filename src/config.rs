@@ -45,22 +45,28 @@
 //! [[evaluators]]                    # your own scoring; a test_config.json criterion names it:
 //! name = "orders_written"           # {"threshold": 1, "evaluator": "orders_written"}
 //! command = ["python3", "checks/orders_written.py"]   # reads the case on stdin, prints the reply
+//! env = { ORDERS_DB = "env:ORDERS_DB_URL" }  # all it gets besides PATH, HOME, the locale…
 //! timeout_secs = 30                 # default 30
 //!
 //! [[evaluators]]
 //! name = "house_style"
 //! url = "http://127.0.0.1:9000/score"  # POSTed the case; answers {score, passed?, reason?, details?}
+//! headers = { Authorization = "env:HOUSE_STYLE_AUTH" }  # a value, or a variable read when called
 //! retries = 2                       # after connection failures, timeouts, 429 and 5xx (default 2)
 //!
 //! [auth]                            # users, roles and tokens on a shared server (config/auth.rs)
 //!
 //! [otlp]                            # the OpenTelemetry receiver at /v1/traces (config/otlp.rs)
+//!
+//! [limits]                          # live views held open at once (config/limits.rs)
 //! ```
 
 mod auth;
+mod limits;
 mod otlp;
 
 pub use auth::AuthConfig;
+pub use limits::LimitsConfig;
 pub use otlp::OtlpConfig;
 
 use std::path::Path;
@@ -68,13 +74,17 @@ use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 
+use crate::agent::mcp::config::{named_variable, EnvTable};
 use crate::agent::mcp::{check_mcp_servers, McpServerEntry, McpServers};
 use crate::agent::{AgentKind, AgentProfile, AgentProfiles, ToolRegistry};
 use crate::eval::evaluators::{
-    CommandEvaluator, CommandSpec, Evaluator, Evaluators, HttpEvaluator, HttpTarget,
+    CommandEvaluator, CommandSpec, Evaluator, EvaluatorHeaders, Evaluators, HttpEvaluator, HttpTarget,
     DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT,
 };
 use crate::eval::{Judge, JudgeConfig, LazyMiniLm, OpenAiJudge, ScoringServices};
+
+/// How long an HTTP evaluator may take to accept a connection.
+const EVALUATOR_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Where the configuration comes from when `--config` is not given.
 pub const DEFAULT_CONFIG_FILE: &str = "evalstudio.toml";
@@ -96,6 +106,8 @@ struct ConfigFile {
     auth: Option<AuthConfig>,
     #[serde(default)]
     otlp: Option<OtlpConfig>,
+    #[serde(default)]
+    limits: LimitsConfig,
 }
 
 /// One `[[evaluators]]` entry: a command or a URL.
@@ -107,6 +119,12 @@ pub struct EvaluatorEntry {
     pub command: Option<Vec<String>>,
     #[serde(default)]
     pub url: Option<String>,
+    /// Sent with each request to `url`, a value or `env:NAME`, as `[[mcp_servers]]` spell them.
+    #[serde(default)]
+    pub headers: EvaluatorHeaders,
+    /// A command's environment besides PATH, HOME and the locale, as `[[mcp_servers]]` spell it.
+    #[serde(default)]
+    pub env: EnvTable,
     #[serde(default)]
     pub timeout_secs: Option<f64>,
     #[serde(default)]
@@ -128,6 +146,8 @@ pub struct Config {
     pub auth: Option<AuthConfig>,
     /// The `[otlp]` table: the trace receiver is on when there is one (see config/otlp.rs).
     pub otlp: Option<OtlpConfig>,
+    /// The `[limits]` table (see config/limits.rs).
+    pub limits: LimitsConfig,
 }
 
 impl Config {
@@ -159,6 +179,7 @@ impl Config {
         if let Some(otlp) = &file.otlp {
             otlp::check_otlp(otlp)?;
         }
+        limits::check_limits(&file.limits)?;
         let profiles = check_profiles(file.profiles, &file.mcp_servers)?;
         Ok(Config {
             profiles: AgentProfiles::new(profiles, McpServers::new(file.mcp_servers)),
@@ -167,11 +188,13 @@ impl Config {
             evaluators: check_evaluators(file.evaluators)?,
             auth: file.auth,
             otlp: file.otlp,
+            limits: file.limits,
         })
     }
 
-    /// What scoring and running evals use: the judge, the embedding model (loaded on first
-    /// use), the simulator's model and the evaluators. The server and the CLI build it here.
+    /// What a server's scoring and running evals use: the judge, the embedding model (loaded on
+    /// first use), the simulator's model and the evaluators evalstudio.toml declares. A
+    /// criterion's own `url` is refused: the server sends requests only where its config says.
     pub fn build_scoring(&self) -> ScoringServices {
         ScoringServices {
             judge: self.build_judge(),
@@ -181,40 +204,50 @@ impl Config {
         }
     }
 
+    /// What the CLI scores its user's own files with: as [`Config::build_scoring`], and a
+    /// criterion's `url` is called too (the file, like the machine, is the user's).
+    pub fn build_scoring_for_own_files(&self) -> ScoringServices {
+        let mut scoring = self.build_scoring();
+        // Made when first needed: loading the system's certificates costs every command that
+        // scores, `score` among them, several milliseconds.
+        let client = LazyLock::new(|| crate::outbound::client(EVALUATOR_CONNECT_TIMEOUT));
+        scoring.evaluators = scoring.evaluators.with_http(Arc::new(move |target: &HttpTarget| {
+            let evaluator: Arc<dyn Evaluator> =
+                Arc::new(HttpEvaluator::new((*client).clone(), target.clone()));
+            evaluator
+        }));
+        scoring
+    }
+
     /// A ready judge for the LLM-as-judge metrics, if one is configured.
     fn build_judge(&self) -> Option<Arc<dyn Judge>> {
         let judge: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(self.judge.clone()?));
         Some(judge)
     }
 
-    /// The `[[evaluators]]` by name, and HTTP evaluators for criteria that give a url.
+    /// The `[[evaluators]]` by name.
     fn build_evaluators(&self) -> Evaluators {
-        // Made when an HTTP evaluator is first made (at once for an `[[evaluators]]` entry with a
-        // url): loading the system's certificates costs every command that scores, `score`
-        // among them, several milliseconds.
-        let client: Arc<LazyLock<reqwest::Client>> = Arc::new(LazyLock::new(reqwest::Client::new));
-        let http_client = Arc::clone(&client);
-        let mut evaluators = Evaluators::default().with_http(Arc::new(move |target: &HttpTarget| {
-            let evaluator: Arc<dyn Evaluator> =
-                Arc::new(HttpEvaluator::new((**http_client).clone(), target.clone()));
-            evaluator
-        }));
+        let mut evaluators = Evaluators::default();
         for entry in &self.evaluators {
             let timeout = entry
                 .timeout_secs
                 .map_or(DEFAULT_EVALUATOR_TIMEOUT, std::time::Duration::from_secs_f64);
             let evaluator: Arc<dyn Evaluator> = match (&entry.command, &entry.url) {
-                (Some(argv), _) => Arc::new(CommandEvaluator::new(CommandSpec {
-                    name: entry.name.clone(),
-                    argv: argv.clone(),
-                    timeout,
-                })),
+                (Some(argv), _) => Arc::new(
+                    CommandEvaluator::new(CommandSpec {
+                        name: entry.name.clone(),
+                        argv: argv.clone(),
+                        timeout,
+                    })
+                    .with_env(entry.env.clone()),
+                ),
                 (None, Some(url)) => Arc::new(HttpEvaluator::new(
-                    (**client).clone(),
+                    crate::outbound::client(EVALUATOR_CONNECT_TIMEOUT),
                     HttpTarget {
                         url: url.clone(),
                         timeout,
                         retries: entry.retries.unwrap_or(DEFAULT_EVALUATOR_RETRIES),
+                        headers: entry.headers.clone(),
                     },
                 )),
                 (None, None) => unreachable!("check_evaluators refuses an entry with neither"),
@@ -230,6 +263,30 @@ impl Config {
         let model = self.simulator.clone().or_else(|| self.judge.clone())?;
         let simulator: Arc<dyn Judge> = Arc::new(OpenAiJudge::new(model));
         Some(simulator)
+    }
+
+    /// The variables the file names for its parts: the judge's, the simulator's and the
+    /// profiles' `api_key_env`, `[auth]`'s `proxy_secret_env`, the `env:NAME` values of
+    /// evaluators and MCP servers. ADK's server in folder mode is not given them.
+    pub fn secret_variable_names(&self) -> Vec<String> {
+        let models = [&self.judge, &self.simulator].into_iter().flatten();
+        let keys = (models.map(|m| &m.api_key_env))
+            .chain(self.profiles.iter().map(|p| &p.api_key_env))
+            .chain(self.auth.iter().map(|a| &a.proxy_secret_env))
+            .flatten()
+            .map(String::as_str);
+        let servers = self.profiles.mcp_servers().iter().map(|s| s.entry());
+        let server_values = servers.flat_map(|s| s.env.values().chain(s.headers.values()));
+        let evaluator_values =
+            (self.evaluators.iter()).flat_map(|e| e.env.0.values().chain(e.headers.0.values()));
+        let values = server_values.chain(evaluator_values);
+        let mut names: Vec<String> = keys
+            .chain(values.filter_map(|value| named_variable(value)))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 }
 
@@ -322,6 +379,14 @@ fn check_evaluators(entries: Vec<EvaluatorEntry>) -> Result<Vec<EvaluatorEntry>,
         }
         if !names.insert(entry.name.as_str()) {
             return Err(format!("{at}: the name is used twice"));
+        }
+        if entry.url.is_none() && !entry.headers.0.is_empty() {
+            return Err(format!(
+                "{at}.headers: only an HTTP evaluator (`url`) takes headers"
+            ));
+        }
+        if entry.command.is_none() && !entry.env.0.is_empty() {
+            return Err(format!("{at}.env: only a command evaluator takes env"));
         }
         match (&entry.command, &entry.url) {
             (Some(_), Some(_)) => return Err(format!("{at}: give either `command` or `url`, not both")),
@@ -559,5 +624,67 @@ mod tests {
             let error = Config::parse(text).unwrap_err();
             assert!(error.contains(expected), "{error}");
         }
+    }
+
+    #[test]
+    fn the_variables_the_file_names_are_its_secrets() {
+        let text = r#"
+            [judge]
+            base_url = "http://h/v1"
+            model = "m"
+            api_key_env = "JUDGE_KEY"
+
+            [simulator]
+            base_url = "http://h/v1"
+            model = "m"
+            api_key_env = "JUDGE_KEY"
+
+            [[profiles]]
+            name = "gpt"
+            kind = "openai"
+            model = "m"
+            base_url = "http://h/v1"
+            api_key_env = "OPENAI_API_KEY"
+
+            [[mcp_servers]]
+            name = "files"
+            command = "npx"
+            env = { API_TOKEN = "env:FILES_TOKEN", MODE = "fast" }
+
+            [[mcp_servers]]
+            name = "github"
+            url = "https://h/mcp"
+            headers = { Authorization = "env:GITHUB_MCP_AUTH" }
+
+            [[evaluators]]
+            name = "orders"
+            command = ["python3", "check.py"]
+            env = { DB = "env:ORDERS_DB_URL", LEVEL = "strict" }
+
+            [auth]
+            trusted_proxies = ["127.0.0.1"]
+            proxy_secret_env = "PROXY_SECRET"
+        "#;
+        let config = Config::parse(text).unwrap();
+        assert_eq!(
+            config.secret_variable_names(),
+            [
+                "FILES_TOKEN",
+                "GITHUB_MCP_AUTH",
+                "JUDGE_KEY",
+                "OPENAI_API_KEY",
+                "ORDERS_DB_URL",
+                "PROXY_SECRET"
+            ]
+        );
+        assert!(
+            !format!("{:?}", config.evaluators).contains("strict"),
+            "env values stay out of Debug"
+        );
+        let url_with_env = "[[evaluators]]\nname = \"e\"\nurl = \"http://h\"\nenv = { A = \"b\" }\n";
+        assert_eq!(
+            Config::parse(url_with_env).unwrap_err(),
+            "evaluators[0] (`e`).env: only a command evaluator takes env"
+        );
     }
 }

@@ -22,7 +22,11 @@ pub mod folder;
 pub use evalset;
 #[cfg(feature = "ssr")]
 mod llm_http;
+#[cfg(feature = "ssr")]
+mod outbound;
 pub mod records;
+/// What people are shown of a configured URL (browser too).
+pub mod redact;
 #[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]

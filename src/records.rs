@@ -541,12 +541,17 @@ pub struct CaseInRun {
 }
 
 /// An MCP server as the Settings page shows it. Holds no secret: the transport names the
-/// command and its arguments or the URL, never an env or header value.
+/// program or the URL without userinfo, query or fragment (`redact::redacted_url`), never an
+/// env or header value; a stdio server's arguments only for an admin.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct McpServerView {
     pub name: String,
-    /// `stdio: npx …` or `http: https://…`.
+    /// `stdio: npx` or `http: https://host/path`.
     pub transport: String,
+    /// A stdio server's arguments, joined by spaces, which may hold a token: shown to admins
+    /// alone (`None` for anyone else, and for an HTTP server).
+    #[serde(default)]
+    pub args: Option<String>,
     pub status: McpServerStatus,
     /// The tools it offers while running, in its order.
     pub tools: Vec<McpToolView>,

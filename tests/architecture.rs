@@ -45,13 +45,17 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // The case editor's draft (crates/draft): pure like the format it edits; browser too.
     ("draft",    &["evalset"], PURE),
     // The OpenAI-compatible HTTP transport knows nothing of agents, judges or evals.
-    ("llm_http", &[], &[WEB]),
+    ("llm_http", &["outbound", "redact"], &[WEB]),
+    // What every outgoing request obeys (redirects on its origin, a body cap): knows no caller.
+    ("outbound", &[], &[WEB]),
     // Agents never reach eval, the store, the services or the faces.
-    ("agent",    &["evalset", "llm_http", "clock", "child"], &[WEB]),
-    ("eval",     &["evalset", "agent", "llm_http", "clock"], &[WEB]),
+    ("agent",    &["evalset", "llm_http", "outbound", "redact", "clock", "child"], &[WEB]),
+    ("eval",     &["evalset", "agent", "llm_http", "outbound", "clock", "redact"], &[WEB]),
     // evalstudio.toml: builds the agent profiles and the judge; nothing below reads it.
-    ("config",   &["evalset", "agent", "eval", "llm_http"], &[WEB]),
+    ("config",   &["evalset", "agent", "eval", "llm_http", "outbound"], &[WEB]),
     ("records",  &["evalset", "agent", "eval"], PURE),
+    // What people are shown of a configured URL (no userinfo, query or fragment): pure, browser too.
+    ("redact",   &[], PURE),
     // Roles and the signed-in user: plain data, browser too.
     ("access",   &[], PURE),
     ("store",    &["evalset", "records", "access", "agent", "eval", "clock"], &[WEB]),
@@ -60,11 +64,11 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // Children that die with Evalstudio (an MCP server, ADK's api_server).
     ("child",    &[], &[WEB]),
     // The user's agents folder on disk (folder mode): knows nothing of the store.
-    ("folder",   &["child"], &[WEB]),
+    ("folder",   &["child", "outbound"], &[WEB]),
     // Use cases: everything below, nothing of HTTP or Leptos.
-    ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder", "traces"], &[WEB, STATUS]),
+    ("service",  &["evalset", "records", "access", "agent", "eval", "store", "clock", "folder", "traces", "redact"], &[WEB, STATUS]),
     // The faces: adapters over the services. `api` never reaches the store, not even its error.
-    ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock"], &[]),
+    ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock", "redact"], &[]),
     // `score` and `score-traces` score files with eval's and traces' pure code, no store.
     ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder", "traces"], &[]),
     // The server opens the store and hands it to the services.

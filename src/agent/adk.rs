@@ -16,6 +16,8 @@ use serde_json::{json, Map, Value};
 use super::adk_event::{AdkEvent, FunctionCall, FunctionResponse};
 use super::{turn_stream, Agent, AgentEvent, Emitter, SessionContext, Turn};
 use crate::llm_http::{causes, server_message, sse_data, SseLines};
+use crate::outbound::{read_capped, AGENT_BODY_CAP};
+use crate::redact::redacted_url;
 
 /// How to reach the api_server.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +30,30 @@ pub struct AdkConfig {
     pub streaming: bool,
     /// Limit on waiting for the response headers and on any silence while events stream.
     pub request_timeout: Duration,
+    /// Sent with every request (folder mode's ADK server wants its secret).
+    pub headers: ServerHeaders,
+}
+
+/// Headers every request to a server carries; shown by name only, as a value may be a secret.
+#[derive(Clone, Default, PartialEq)]
+pub struct ServerHeaders(pub Vec<(String, String)>);
+
+impl std::fmt::Debug for ServerHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(name, _)| name))
+            .finish()
+    }
+}
+
+impl ServerHeaders {
+    /// `request` with every header added.
+    fn added_to(&self, mut request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        for (name, value) in &self.0 {
+            request = request.header(name, value);
+        }
+        request
+    }
 }
 
 impl AdkConfig {
@@ -39,11 +65,26 @@ impl AdkConfig {
             app_name: app_name.into(),
             streaming: true,
             request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
+            headers: ServerHeaders::default(),
         }
     }
 
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base_url.trim_end_matches('/'))
+    /// The server's address with `segments` appended, each escaped as one path segment: an id
+    /// holding `/`, `..`, `?` or `#` stays inside its own segment.
+    pub fn url(&self, segments: &[&str]) -> Result<reqwest::Url, String> {
+        // The url crate drops `.` and `..` segments, which would shift the others.
+        if let Some(bad) = segments.iter().find(|s| matches!(**s, "" | "." | "..")) {
+            return Err(format!(
+                "`{bad}` cannot name a user, a session or an app on an ADK server"
+            ));
+        }
+        let mut url = reqwest::Url::parse(&self.base_url)
+            .map_err(|e| format!("the ADK server's base_url `{}` is not a URL: {e}", self.base_url))?;
+        url.path_segments_mut()
+            .map_err(|()| format!("the ADK server's base_url `{}` cannot take a path", self.base_url))?
+            .pop_if_empty()
+            .extend(segments);
+        Ok(url)
     }
 }
 
@@ -55,10 +96,7 @@ pub struct AdkAgent {
 
 impl AdkAgent {
     pub fn new(config: AdkConfig) -> Self {
-        let client = reqwest::Client::builder()
-            .connect_timeout(config.request_timeout)
-            .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+        let client = crate::outbound::client(config.request_timeout);
         Self { config, client }
     }
 
@@ -77,7 +115,8 @@ impl AdkAgent {
         if history.is_empty() {
             self.create_session(session).await?;
         }
-        let url = self.config.url("/run_sse");
+        let url = self.config.url(&["run_sse"])?;
+        let shown = redacted_url(url.as_str());
         let body = json!({
             "app_name": self.config.app_name,
             "user_id": session.user_id,
@@ -86,10 +125,19 @@ impl AdkAgent {
             "streaming": self.config.streaming,
         });
         let timeout = self.config.request_timeout;
-        let response = match tokio::time::timeout(timeout, self.client.post(&url).json(&body).send()).await {
+        let response = match tokio::time::timeout(
+            timeout,
+            self.config
+                .headers
+                .added_to(self.client.post(url.clone()))
+                .json(&body)
+                .send(),
+        )
+        .await
+        {
             Err(_) => {
                 return Err(format!(
-                    "the ADK server at {url} did not answer within {timeout:?}"
+                    "the ADK server at {shown} did not answer within {timeout:?}"
                 ))
             }
             Ok(Err(e)) => return Err(unreachable(&url, &e)),
@@ -97,7 +145,7 @@ impl AdkAgent {
         };
         let status = response.status();
         if !status.is_success() {
-            let text = response.text().await.unwrap_or_default();
+            let text = error_body(response).await;
             return Err(match status.as_u16() {
                 404 => format!(
                     "the ADK server has no session `{}` of app `{}` for user `{}` ({status}: {}); an \
@@ -109,7 +157,7 @@ impl AdkAgent {
                     server_message(&text)
                 ),
                 _ => format!(
-                    "the ADK server at {url} failed ({status}): {}",
+                    "the ADK server at {shown} failed ({status}): {}",
                     server_message(&text)
                 ),
             });
@@ -121,9 +169,9 @@ impl AdkAgent {
         let emit = |events: Vec<AgentEvent>| events.into_iter().for_each(|event| out.emit(event));
         loop {
             let chunk = match tokio::time::timeout(timeout, bytes.next()).await {
-                Err(_) => return Err(format!("the ADK server at {url} sent nothing for {timeout:?}")),
+                Err(_) => return Err(format!("the ADK server at {shown} sent nothing for {timeout:?}")),
                 Ok(None) => break,
-                Ok(Some(Err(e))) => return Err(format!("the connection to {url} broke: {e}")),
+                Ok(Some(Err(e))) => return Err(format!("the connection to {shown} broke: {}", causes(&e))),
                 Ok(Some(Ok(chunk))) => chunk,
             };
             for line in lines.push(&chunk) {
@@ -142,21 +190,26 @@ impl AdkAgent {
     /// Creates the remote session with our session's id and state. One that already exists (the
     /// same chat resumed against the same server) is used as it is.
     async fn create_session(&self, session: SessionContext<'_>) -> Result<(), String> {
-        let url = self.config.url(&format!(
-            "/apps/{}/users/{}/sessions/{}",
-            self.config.app_name, session.user_id, session.session_id
-        ));
+        let (app, user) = (self.config.app_name.as_str(), session.user_id);
+        let url = self
+            .config
+            .url(&["apps", app, "users", user, "sessions", session.session_id])?;
+        let shown = redacted_url(url.as_str());
         // The body is the state itself (ADK's create_session_with_id takes `state` as the body).
-        let request = self.client.post(&url).json(session.state);
+        let request = self
+            .config
+            .headers
+            .added_to(self.client.post(url.clone()))
+            .json(session.state);
         let response = tokio::time::timeout(self.config.request_timeout, request.send())
             .await
-            .map_err(|_| format!("the ADK server at {url} did not answer"))?
+            .map_err(|_| format!("the ADK server at {shown} did not answer"))?
             .map_err(|e| unreachable(&url, &e))?;
         let status = response.status();
         if status.is_success() {
             return Ok(());
         }
-        let text = response.text().await.unwrap_or_default();
+        let text = error_body(response).await;
         if text.contains("already exists") {
             return Ok(());
         }
@@ -184,7 +237,54 @@ impl Agent for AdkAgent {
     }
 }
 
-fn unreachable(url: &str, e: &reqwest::Error) -> String {
+/// What an ADK server answered to a GET: its status, content type and body.
+pub struct ServerAnswer {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+}
+
+/// How long a GET of an ADK server's app list or graph may take.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// GETs `path_and_query` (a path the router matched, with its query) from the ADK server at
+/// `base_url`: on its origin only, under a timeout and the body cap.
+pub async fn get_from_server(
+    base_url: &str,
+    headers: &ServerHeaders,
+    path_and_query: &str,
+) -> Result<ServerAnswer, String> {
+    let url = format!("{}{path_and_query}", base_url.trim_end_matches('/'));
+    let shown = redacted_url(&url);
+    let client = crate::outbound::client(READ_TIMEOUT);
+    let response = tokio::time::timeout(READ_TIMEOUT, headers.added_to(client.get(&url)).send())
+        .await
+        .map_err(|_| format!("the ADK server at {shown} did not answer within {READ_TIMEOUT:?}"))?
+        .map_err(|e| format!("could not reach the ADK server at {shown}: {}", causes(&e)))?;
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let body = tokio::time::timeout(READ_TIMEOUT, read_capped(response, AGENT_BODY_CAP))
+        .await
+        .map_err(|_| format!("the ADK server at {shown} did not finish its answer within {READ_TIMEOUT:?}"))?
+        .map_err(|e| format!("the ADK server at {shown} {e}"))?;
+    Ok(ServerAnswer {
+        status,
+        content_type,
+        body: body.into_bytes(),
+    })
+}
+
+/// An error answer's body, read up to the cap (what does not arrive is left out).
+async fn error_body(response: reqwest::Response) -> String {
+    read_capped(response, AGENT_BODY_CAP).await.unwrap_or_default()
+}
+
+fn unreachable(url: &reqwest::Url, e: &reqwest::Error) -> String {
+    let url = redacted_url(url.as_str());
     format!(
         "could not reach the ADK server at {url}: {} (is `adk api_server` running?)",
         causes(e)

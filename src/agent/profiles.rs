@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::adk::{AdkAgent, AdkConfig};
+use super::adk::{AdkAgent, AdkConfig, ServerHeaders};
 use super::mcp::McpServers;
 use super::openai::{OpenAiAgent, OpenAiConfig};
 use super::outline::AgentOutline;
@@ -23,7 +23,9 @@ pub enum AgentKind {
     Adk,
 }
 
-/// One profile as the config file states it. Holds no secret: only the key's variable name.
+/// One profile as the config file states it. Holds no secret the file states: only the key's
+/// variable name (folder mode's `adk` profiles also carry the secret of the ADK server it
+/// started, never serialised or shown).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentProfile {
@@ -59,6 +61,9 @@ pub struct AgentProfile {
     /// For `adk`: the app the api_server runs (its agent folder); the profile name when absent.
     #[serde(default)]
     pub adk_app: Option<String>,
+    /// For `adk`: headers every request to its server carries (folder mode's secret).
+    #[serde(skip)]
+    pub server_headers: ServerHeaders,
 }
 
 impl AgentProfile {
@@ -78,6 +83,7 @@ impl AgentProfile {
             stream: None,
             tool_choice: None,
             adk_app: None,
+            server_headers: ServerHeaders::default(),
         }
     }
 
@@ -149,10 +155,13 @@ impl AgentProfile {
                     .collect();
                 Arc::new(OpenAiAgent::new(config, Toolbox::new(tools, servers)))
             }
-            AgentKind::Adk => Arc::new(AdkAgent::new(AdkConfig::new(
-                self.base_url.clone().unwrap_or_default(),
-                self.adk_app.clone().unwrap_or_else(|| self.name.clone()),
-            ))),
+            AgentKind::Adk => Arc::new(AdkAgent::new(AdkConfig {
+                headers: self.server_headers.clone(),
+                ..AdkConfig::new(
+                    self.base_url.clone().unwrap_or_default(),
+                    self.adk_app.clone().unwrap_or_else(|| self.name.clone()),
+                )
+            })),
         }
     }
 }
@@ -193,8 +202,9 @@ impl AgentProfiles {
     }
 
     /// Adds an `adk` profile for an app of a running api_server (folder mode), named as the
-    /// app, unless the config already has a profile of that name.
-    pub fn add_adk_app(&mut self, app: &str, base_url: &str) {
+    /// app, unless the config already has a profile of that name; `headers` go with every
+    /// request to it.
+    pub fn add_adk_app(&mut self, app: &str, base_url: &str, headers: &[(String, String)]) {
         if self.get(app).is_some() {
             return;
         }
@@ -203,6 +213,7 @@ impl AgentProfiles {
             kind: AgentKind::Adk,
             base_url: Some(base_url.to_string()),
             adk_app: Some(app.to_string()),
+            server_headers: ServerHeaders(headers.to_vec()),
             ..AgentProfile::demo()
         };
         let agent = profile.build(&self.mcp);

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use crate::access::{Account, TokenSummary, UserSummary};
 #[cfg(feature = "ssr")]
 use crate::{
-    api::access::{session_cookie, Caller, Client},
+    access::Role,
+    api::access::{require, session_cookie, Caller, Client},
     api::{server_error, services, AppState},
     service::auth,
 };
@@ -22,7 +23,8 @@ pub async fn who_am_i() -> Result<Account, ServerFnError> {
 }
 
 /// Checks the password and starts a session: its cookie set, the browser sent on to `next`
-/// (a path of this server; anything else goes to the home page).
+/// (a path of this server; anything else goes to the home page). Too many failures: 429 with
+/// `Retry-After` in seconds.
 #[server(endpoint = "log_in")]
 pub async fn log_in(name: String, password: String, next: Option<String>) -> Result<(), ServerFnError> {
     let state = expect_context::<AppState>();
@@ -38,7 +40,16 @@ pub async fn log_in(name: String, password: String, next: Option<String>) -> Res
         &client.address,
     )
     .await
-    .map_err(server_error)?;
+    .map_err(|err| {
+        // Throttled: 429, with when to try again (the attempt is answered at once, never held).
+        if let auth::AuthError::Throttled { retry_after_seconds } = &err {
+            expect_context::<leptos_axum::ResponseOptions>().insert_header(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after_seconds),
+            );
+        }
+        server_error(err)
+    })?;
     let response = expect_context::<leptos_axum::ResponseOptions>();
     response.insert_header(
         axum::http::header::SET_COOKIE,
@@ -70,17 +81,20 @@ pub async fn log_out() -> Result<(), ServerFnError> {
 
 #[server]
 pub async fn list_users() -> Result<Vec<UserSummary>, ServerFnError> {
+    require(Role::Admin)?;
     auth::list_users(&services().store).await.map_err(server_error)
 }
 
 #[server]
 pub async fn list_tokens() -> Result<Vec<TokenSummary>, ServerFnError> {
+    require(Role::Admin)?;
     auth::list_tokens(&services().store).await.map_err(server_error)
 }
 
 /// Makes a token for `user`; the answer is its secret, shown this once.
 #[server]
 pub async fn create_token(name: String, user: String) -> Result<String, ServerFnError> {
+    require(Role::Admin)?;
     auth::create_token(&services().store, user.trim(), name.trim())
         .await
         .map_err(server_error)
@@ -88,6 +102,7 @@ pub async fn create_token(name: String, user: String) -> Result<String, ServerFn
 
 #[server]
 pub async fn revoke_token(name: String) -> Result<(), ServerFnError> {
+    require(Role::Admin)?;
     auth::revoke_token(&services().store, &name)
         .await
         .map_err(server_error)

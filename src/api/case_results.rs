@@ -12,6 +12,8 @@ use super::server_error;
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::{case_results, cases};
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// One case in one run: each of its runs' results and the case as it is stored now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,6 +57,7 @@ pub async fn accept_actual(
     turn: Option<usize>,
     version: i64,
 ) -> Result<i64, ServerFnError> {
+    require(Role::Editor)?;
     case_results::accept_actual(&services().store, &app, &result_id, &eval_id, run, turn, version)
         .await
         .map(|saved| saved.version)
@@ -64,6 +67,7 @@ pub async fn accept_actual(
 /// Runs the case again with the run's metrics and agent; answers the new run's result id.
 #[server]
 pub async fn rerun_case(app: String, result_id: String, eval_id: String) -> Result<String, ServerFnError> {
+    require(Role::Editor)?;
     case_results::rerun_case(&services(), &app, &result_id, &eval_id)
         .await
         .map(|record| record.summary.result_id)

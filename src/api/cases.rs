@@ -14,6 +14,8 @@ use super::server_error;
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::cases;
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// Copies the case under the first free `<eval_id>_copy` id; answers the copy's id.
 #[server]
@@ -22,6 +24,7 @@ pub async fn duplicate_case(
     eval_set_id: String,
     eval_id: String,
 ) -> Result<String, ServerFnError> {
+    require(Role::Editor)?;
     let copy = cases::duplicate_case(&services().store, &app, &eval_set_id, &eval_id, None)
         .await
         .map_err(server_error)?;
@@ -39,6 +42,7 @@ pub async fn new_scenario_case(
     conversation_plan: String,
     persona: String,
 ) -> Result<Result<String, String>, ServerFnError> {
+    require(Role::Editor)?;
     let new = cases::NewScenario {
         eval_id: eval_id.trim(),
         starting_prompt: &starting_prompt,
@@ -59,6 +63,7 @@ pub async fn new_scenario_case(
 /// Deletes the case; [`undo_delete_cases`] brings it back for a day.
 #[server]
 pub async fn delete_case(app: String, eval_set_id: String, eval_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     cases::delete_case(&services().store, &app, &eval_set_id, &eval_id)
         .await
         .map_err(server_error)
@@ -71,6 +76,7 @@ pub async fn delete_cases(
     eval_set_id: String,
     eval_ids: Vec<String>,
 ) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     cases::delete_cases(&services().store, &app, &eval_set_id, &eval_ids)
         .await
         .map_err(server_error)
@@ -82,6 +88,7 @@ pub async fn undo_delete_cases(
     eval_set_id: String,
     eval_ids: Vec<String>,
 ) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     cases::undo_delete(&services().store, &app, &eval_set_id, &eval_ids)
         .await
         .map_err(server_error)
@@ -109,6 +116,7 @@ pub async fn restore_case_version(
     version: i64,
     current_version: i64,
 ) -> Result<i64, ServerFnError> {
+    require(Role::Editor)?;
     let store = &services().store;
     let restored = cases::restore_version(store, &app, &eval_set_id, &eval_id, version, current_version)
         .await
@@ -133,6 +141,7 @@ pub async fn save_case(
     case: EvalCase,
     version: i64,
 ) -> Result<SaveOutcome, ServerFnError> {
+    require(Role::Editor)?;
     let store = &services().store;
     match cases::save_case(store, &app, &eval_set_id, &eval_id, &case, version).await {
         Ok(saved) => Ok(SaveOutcome::Saved {

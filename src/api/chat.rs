@@ -12,6 +12,8 @@ use super::server_error;
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::{add_session, sessions, turns};
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// The user id the browser's sessions belong to (ADK's web UI uses a fixed one too).
 pub const BROWSER_USER: &str = "user";
@@ -25,6 +27,7 @@ pub async fn list_chat_sessions(app: String) -> Result<Vec<SessionSummary>, Serv
 
 #[server]
 pub async fn new_chat_session(app: String) -> Result<SessionRecord, ServerFnError> {
+    require(Role::Editor)?;
     let services = services();
     if services.profiles.get(&app).is_none() {
         return Err(ServerFnError::new(format!("no agent profile is named `{app}`")));
@@ -69,6 +72,7 @@ pub async fn stream_chat_message(
     session_id: String,
     message: String,
 ) -> Result<ByteStream, ServerFnError> {
+    require(Role::Editor)?;
     use futures::StreamExt;
     let turn = turns::NewTurn {
         app,
@@ -125,6 +129,7 @@ fn stream_line(item: ChatStreamItem) -> Result<String, ServerFnError> {
 /// False if none ran.
 #[server(endpoint = "stop_chat_turn")]
 pub async fn stop_chat_turn(session_id: String) -> Result<bool, ServerFnError> {
+    require(Role::Editor)?;
     turns::stop_turn(&services(), &session_id)
         .await
         .map_err(server_error)
@@ -156,6 +161,7 @@ pub async fn rename_chat_session(
     session_id: String,
     title: String,
 ) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     sessions::rename_session(&services().store, &app, BROWSER_USER, &session_id, &title)
         .await
         .map_err(server_error)
@@ -163,6 +169,7 @@ pub async fn rename_chat_session(
 
 #[server]
 pub async fn delete_chat_session(app: String, session_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     sessions::delete_session(&services().store, &app, BROWSER_USER, &session_id)
         .await
         .map_err(server_error)
@@ -188,6 +195,7 @@ pub async fn add_chat_session_to_eval_set(
     session_id: String,
     overwrite: bool,
 ) -> Result<AddSessionOutcome, ServerFnError> {
+    require(Role::Editor)?;
     use add_session::{add_session_to_eval_set, AddSession, AddSessionError};
     let added = add_session_to_eval_set(
         &services().store,
@@ -259,7 +267,8 @@ mod tests {
     }
 }
 
-/// An agent profile as the browser may see it: never the key, only whether its variable is set.
+/// An agent profile as the browser may see it: never the key, only whether its variable is set;
+/// its `base_url` without userinfo, query or fragment (`redact::redacted_url`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProfileView {
     pub name: String,
@@ -292,7 +301,7 @@ pub async fn list_agent_profiles() -> Result<Vec<ProfileView>, ServerFnError> {
             name: p.name.clone(),
             kind: format!("{:?}", p.kind).to_lowercase(),
             model: p.model.clone(),
-            base_url: p.base_url.clone(),
+            base_url: p.base_url.as_deref().map(crate::redact::redacted_url),
             api_key_env: p.api_key_env.clone(),
             api_key_set: p
                 .api_key_env

@@ -13,6 +13,8 @@ use super::server_error;
 use crate::service::eval_sets::ImportMode;
 #[cfg(feature = "ssr")]
 use crate::service::{cases, eval_sets};
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// What the browser's import gets back: the new evalset, or why not.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,6 +49,7 @@ pub async fn list_eval_sets(app: String) -> Result<Vec<EvalSetSummary>, ServerFn
 
 #[server]
 pub async fn create_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     eval_sets::create_eval_set(&super::services().store, &app, &eval_set_id)
         .await
         .map_err(server_error)
@@ -54,6 +57,7 @@ pub async fn create_eval_set(app: String, eval_set_id: String) -> Result<(), Ser
 
 #[server]
 pub async fn delete_eval_set(app: String, eval_set_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     eval_sets::delete_eval_set(&super::services().store, &app, &eval_set_id)
         .await
         .map_err(server_error)
@@ -69,6 +73,7 @@ pub async fn import_eval_set(
     replace: bool,
     import_as: Option<String>,
 ) -> Result<ImportOutcome, ServerFnError> {
+    require(Role::Editor)?;
     use eval_sets::ImportError;
     let store = &super::services().store;
     let import_as = import_as.as_deref().map(str::trim).filter(|id| !id.is_empty());

@@ -17,6 +17,8 @@ use super::services;
 use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
 #[cfg(feature = "ssr")]
 use crate::service::{eval_runs, run_views};
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// What the panel offers: the metrics to pick from and the agent profiles to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +66,7 @@ pub async fn eval_set_tool_mode(
 
 #[server(input = leptos::server_fn::codec::Json)]
 pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
+    require(Role::Editor)?;
     let request = RunRequest {
         app_name: run.app,
         eval_set: RunEvalSet::Stored(run.eval_set_id),
@@ -119,6 +122,7 @@ pub async fn get_eval_run(
 
 #[server]
 pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     eval_runs::cancel_eval_run(&services(), &app, &result_id)
         .await
         .map_err(server_error)
@@ -126,6 +130,7 @@ pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnE
 
 #[server]
 pub async fn resume_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
+    require(Role::Editor)?;
     eval_runs::resume_eval_run(&services(), &app, &result_id)
         .await
         .map(|_| ())

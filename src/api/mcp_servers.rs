@@ -1,20 +1,24 @@
 //! Server functions of the Settings page's MCP section: the servers' states, and (re)connecting
-//! one by name. The name picks a server of evalstudio.toml; nothing in a request is run.
+//! one by name. The name picks a server of evalstudio.toml; nothing in a request is run. What
+//! each shows is shaped for the caller's role (a stdio server's arguments for admins alone).
 
 use leptos::prelude::*;
 
 use crate::records::McpServerView;
 #[cfg(feature = "ssr")]
-use crate::{api::server_error, api::services, service::mcp_servers};
+use crate::{access::Role, api::access::require};
+#[cfg(feature = "ssr")]
+use crate::{api::caller_role, api::server_error, api::services, service::mcp_servers};
 
 #[server]
 pub async fn list_mcp_servers() -> Result<Vec<McpServerView>, ServerFnError> {
-    Ok(mcp_servers::list(&services()))
+    Ok(mcp_servers::list(&services(), caller_role()))
 }
 
 #[server]
 pub async fn reconnect_mcp_server(name: String) -> Result<McpServerView, ServerFnError> {
-    mcp_servers::reconnect(&services(), &name)
+    require(Role::Editor)?;
+    mcp_servers::reconnect(&services(), &name, caller_role())
         .await
         .map_err(server_error)
 }

@@ -80,6 +80,24 @@ where
     }
 }
 
+/// The role a server function's answer is shaped for: the caller's, as the gate found it
+/// (Leptos hands the body the request's parts), an admin's where auth is off (the one local
+/// user may do everything), and a viewer's when no caller is known, so what is hidden stays
+/// hidden.
+#[cfg(feature = "ssr")]
+pub(crate) fn caller_role() -> crate::access::Role {
+    use crate::access::Role;
+    let parts = leptos::prelude::use_context::<axum::http::request::Parts>();
+    let caller = parts
+        .as_ref()
+        .and_then(|parts| parts.extensions.get::<access::Caller>());
+    match caller {
+        Some(access::Caller::AuthOff) => Role::Admin,
+        Some(access::Caller::User { user, .. }) => user.role,
+        Some(access::Caller::Anonymous) | None => Role::Viewer,
+    }
+}
+
 /// Logs a fault of ours with a new short id, which the answer carries instead of the cause.
 #[cfg(feature = "ssr")]
 pub(crate) fn log_fault(cause: &dyn std::fmt::Display) -> String {

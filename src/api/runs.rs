@@ -10,6 +10,8 @@ use super::server_error;
 use super::services;
 #[cfg(feature = "ssr")]
 use crate::service::run_views;
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// The app's runs, newest first (of one evalset when given).
 #[server]
@@ -35,6 +37,7 @@ pub async fn set_run_label(
     result_id: String,
     label: String,
 ) -> Result<Option<String>, ServerFnError> {
+    require(Role::Editor)?;
     crate::service::eval_runs::set_run_label(&services().store, &app, &result_id, Some(&label))
         .await
         .map_err(server_error)

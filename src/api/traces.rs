@@ -12,6 +12,8 @@ use leptos::prelude::*;
 use super::{found, server_error, services};
 #[cfg(feature = "ssr")]
 use crate::service::{add_session, recorded_runs, run_plan::RunMetrics, traces};
+#[cfg(feature = "ssr")]
+use crate::{access::Role, api::access::require};
 
 /// Page `page` (from 0) of the recorded sessions `filter` keeps, newest first.
 #[server]
@@ -41,6 +43,7 @@ pub async fn add_recorded_session(
     session_id: String,
     eval_id: String,
 ) -> Result<String, ServerFnError> {
+    require(Role::Editor)?;
     let stored = add_session::add_trace_session_to_eval_set(
         &services(),
         add_session::AddSession {
@@ -66,6 +69,7 @@ pub async fn add_recorded_sessions(
     eval_set_id: String,
     session_ids: Vec<String>,
 ) -> Result<SessionsAdded, ServerFnError> {
+    require(Role::Editor)?;
     add_session::add_trace_sessions_to_eval_set(&services(), &app, &eval_set_id, &session_ids)
         .await
         .map_err(server_error)
@@ -83,6 +87,7 @@ pub async fn score_recorded_sessions(
     metrics: Vec<MetricChoice>,
     label: Option<String>,
 ) -> Result<(String, Vec<(String, String)>), ServerFnError> {
+    require(Role::Editor)?;
     let sessions = match session_ids {
         Some(ids) => recorded_runs::RecordedSessions::Chosen(ids),
         None => recorded_runs::RecordedSessions::Filtered(filter),

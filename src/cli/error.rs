@@ -81,6 +81,7 @@ impl From<EvalRunError> for CliError {
             | EvalRunError::NoSessions
             | EvalRunError::TooManySessions(_)
             | EvalRunError::FilterTooWide
+            | EvalRunError::UndeclaredUrl(_)
             | EvalRunError::NothingScorable(_) => CliError::Usage(err.to_string()),
         }
     }

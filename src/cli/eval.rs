@@ -87,14 +87,16 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
     }
     let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
     let store = Store::open(db).await?;
+    let services = config.build_scoring_for_own_files();
     // Each run with its agent: a resumed run keeps the one it started with.
     let mut runs: Vec<(EvalRunRecord, Arc<dyn Agent>)> = Vec::new();
     if let Some(result_id) = &args.resume {
-        runs.push(take_up_run(&store, &config.profiles, &args.app, result_id).await?);
+        let evaluators = &services.evaluators;
+        runs.push(take_up_run(&store, &config.profiles, evaluators, &args.app, result_id).await?);
     }
     for name in &args.sets {
         let request = run_request(&store, &args, name).await?;
-        let plan = plan_run(&store, &config.profiles, request).await?;
+        let plan = plan_run(&store, &config.profiles, &services.evaluators, request).await?;
         runs.push((record_run(&store, &plan).await?, plan.agent));
     }
 
@@ -103,7 +105,6 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
         concurrency: args.concurrency,
         ..RunOptions::default()
     };
-    let services = config.build_scoring();
     // Ctrl-C stops the run; what finished stays stored and `--resume` picks it up.
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {

@@ -63,7 +63,7 @@ const READ_AHEAD: usize = 4;
 /// passed, else 1. A file is written whole or not at all.
 pub async fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     let config = Config::load(args.profiles.as_deref()).map_err(CliError::Profiles)?;
-    let services = config.build_scoring();
+    let services = config.build_scoring_for_own_files();
     let config = match &args.config {
         None => EvalConfig::default(),
         Some(path) => read_eval_config(path)?,

@@ -57,7 +57,7 @@ const NO_REFERENCE: &str = "recorded_sessions";
 pub async fn score_traces(args: ScoreTracesArgs) -> Result<ExitCode, CliError> {
     let services = Config::load(args.profiles.as_deref())
         .map_err(CliError::Profiles)?
-        .build_scoring();
+        .build_scoring_for_own_files();
     let config = read_eval_config(&args.config)?;
     let reference = match &args.expected {
         Some(path) => Some(read_compact_eval_set(path)?),

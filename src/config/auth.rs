@@ -7,8 +7,12 @@
 //! secure_cookie = true               # served over TLS (or trust X-Forwarded-Proto below)
 //! trusted_proxies = ["127.0.0.1"]    # whose X-Forwarded-For/-Proto and proxy_header count
 //! proxy_header = "X-Forwarded-User"  # the user a trusted proxy (oauth2-proxy, SSO) signed in
-//! failed_login_limit = 5             # failed logins per user, and per address, ...
-//! failed_login_window_minutes = 15   # ... within this window; then refused until it passes
+//! proxy_secret_env = "PROXY_SECRET"  # a variable holding the secret the proxy sends as
+//!                                    # X-Evalstudio-Proxy-Secret; without it the proxy's headers
+//!                                    # are believed from any process on a trusted address
+//! failed_login_limit = 5             # failed logins per user from one address (4x per address,
+//!                                    # 20x an hour per user from all: service/auth/logins.rs) ...
+//! failed_login_window_minutes = 15   # ... within this window; then 429 with Retry-After
 //! ```
 
 use serde::Deserialize;
@@ -25,6 +29,9 @@ pub struct AuthConfig {
     pub trusted_proxies: Vec<IpAddr>,
     #[serde(default)]
     pub proxy_header: Option<String>,
+    /// The variable holding the secret a trusted proxy proves itself with.
+    #[serde(default)]
+    pub proxy_secret_env: Option<String>,
     #[serde(default = "default_failed_login_limit")]
     pub failed_login_limit: u32,
     #[serde(default = "default_window_minutes")]
@@ -56,6 +63,9 @@ pub fn check_auth(auth: &AuthConfig) -> Result<(), String> {
     }
     if auth.failed_login_window_minutes.is_nan() || auth.failed_login_window_minutes <= 0.0 {
         return Err("auth.failed_login_window_minutes: must be more than 0".into());
+    }
+    if auth.proxy_secret_env.is_some() && auth.trusted_proxies.is_empty() {
+        return Err("auth.proxy_secret_env: list the proxies that send it in auth.trusted_proxies".into());
     }
     if let Some(header) = &auth.proxy_header {
         let valid = !header.is_empty()

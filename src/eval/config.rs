@@ -138,6 +138,14 @@ impl Default for EvalConfig {
 }
 
 impl EvalConfig {
+    /// The first metric whose criterion names its own evaluator `url` (not a declared one).
+    pub fn criterion_url_metric(&self) -> Option<&str> {
+        self.metrics
+            .iter()
+            .find(|m| matches!(m.kind, MetricKind::Evaluator(EvaluatorTarget::Http(_))))
+            .map(|m| m.name.as_str())
+    }
+
     /// The given metrics, then ADK's informational metrics (`append_default_efficiency_metrics`:
     /// every eval reports them, and they cannot be configured).
     pub fn with_informational(mut metrics: Vec<MetricConfig>) -> EvalConfig {
@@ -442,6 +450,7 @@ fn evaluator_target(
                 url: url.clone(),
                 timeout,
                 retries,
+                headers: Default::default(),
             })))
         }
         (Some(other), None) => Err(ConfigError(format!(

@@ -10,6 +10,8 @@ use serde_json::Value;
 use super::auth::scrub;
 use super::error_text::{causes, fmt_duration, server_message};
 use super::retry::{backoff, next_salt, retry_after};
+use crate::outbound::{read_capped, ReadFailure};
+use crate::redact::redacted_url;
 
 /// Where and how a model is called.
 pub(crate) struct Endpoint<'a> {
@@ -24,6 +26,8 @@ pub(crate) struct Endpoint<'a> {
     pub timeout_setting: &'static str,
     pub max_retries: u32,
     pub retry_base_delay: Duration,
+    /// The most an answer may hold ([`crate::outbound`]'s caps).
+    pub body_cap: usize,
 }
 
 impl Endpoint<'_> {
@@ -89,32 +93,37 @@ impl Endpoint<'_> {
         }
     }
 
-    /// The whole body of a non-streamed answer, read under the request timeout. Nothing of it
-    /// was used yet when reading fails, so asking again is safe.
+    /// The whole body of a non-streamed answer, read under the request timeout and the cap.
+    /// Nothing of it was used yet when reading fails, so asking again is safe.
     pub(crate) async fn read_text(&self, response: reqwest::Response) -> Result<String, Failure> {
-        let (url, timeout) = (&self.url, self.request_timeout);
-        match tokio::time::timeout(timeout, response.text()).await {
+        let (url, timeout) = (self.shown_url(), self.request_timeout);
+        match tokio::time::timeout(timeout, read_capped(response, self.body_cap)).await {
             Err(_) => Err(Failure::fatal(format!(
                 "the answer from {url} stalled: it did not arrive within {} ({})",
                 fmt_duration(timeout),
                 self.timeout_setting
             ))),
-            Ok(Err(e)) => Err(Failure::retry(
+            Ok(Err(ReadFailure::Broke(e))) => Err(Failure::retry(
                 format!(
                     "the connection to {url} broke while the answer arrived: {}",
                     causes(&e)
                 ),
                 None,
             )),
+            Ok(Err(too_large)) => Err(Failure::fatal(format!("the server at {url} {too_large}"))),
             Ok(Ok(text)) => Ok(text),
         }
     }
 
+    /// The URL as messages name it: no credentials or query, which a page may show anyone.
+    fn shown_url(&self) -> String {
+        redacted_url(&self.url)
+    }
+
     /// One request; the response if its status is a success.
     async fn send(&self, body: &Value, key: Option<&str>) -> Result<reqwest::Response, Failure> {
-        let url = &self.url;
-        let timeout = self.request_timeout;
-        let mut request = self.client.post(url).json(body);
+        let (url, timeout) = (self.shown_url(), self.request_timeout);
+        let mut request = self.client.post(&self.url).json(body);
         if let Some(key) = key {
             request = request.bearer_auth(key);
         }
@@ -126,7 +135,7 @@ impl Endpoint<'_> {
                     self.timeout_setting
                 )))
             }
-            Ok(Err(e)) => return Err(send_failure(url, &e)),
+            Ok(Err(e)) => return Err(send_failure(&url, &e)),
             Ok(Ok(response)) => response,
         };
         let status = response.status();
@@ -134,7 +143,7 @@ impl Endpoint<'_> {
             return Ok(response);
         }
         let retry_after = retry_after(response.headers());
-        let text = match tokio::time::timeout(timeout, response.text()).await {
+        let text = match tokio::time::timeout(timeout, read_capped(response, self.body_cap)).await {
             Ok(Ok(text)) => text,
             _ => String::new(),
         };
@@ -147,7 +156,7 @@ impl Endpoint<'_> {
         body: &str,
         retry_after: Option<Duration>,
     ) -> Failure {
-        let (url, model) = (&self.url, self.model);
+        let (url, model) = (self.shown_url(), self.model);
         let detail = server_message(body);
         let detail = if detail.is_empty() {
             String::new()

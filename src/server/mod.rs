@@ -3,8 +3,13 @@
 
 mod adk_web_ui;
 mod assets;
+mod headers;
+mod listen;
 
-use crate::api::access::{guard_pages_and_server_fns, identify, refuse_page, AuthGate, Routes};
+use crate::api::access::{
+    guard_pages_and_server_fns, identify, limit_streams, refuse_page, AuthGate, Routes, StreamCounter,
+    StreamLimits,
+};
 use crate::api::{rest, AppState};
 use crate::app::{shell, App};
 use crate::config::{AuthConfig, Config, OtlpConfig};
@@ -20,7 +25,6 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::Uri;
 use axum::middleware;
 use axum::response::Response;
-use axum::serve::ListenerExt;
 use axum::{Extension, Router};
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
@@ -74,7 +78,14 @@ pub fn leptos_options(config: &ServeConfig) -> LeptosOptions {
 
 /// The whole application as one router, auth off.
 pub fn router(services: Services, options: LeptosOptions, max_body_bytes: usize) -> Router {
-    router_with(services, options, max_body_bytes, None, Gate::Open)
+    router_with(
+        services,
+        options,
+        max_body_bytes,
+        None,
+        Gate::Open,
+        StreamLimits::default(),
+    )
 }
 
 /// Every route the server declares, with the role each needs (the route-walk test lists them).
@@ -100,6 +111,7 @@ pub fn router_with(
     max_body_bytes: usize,
     adk_web_ui: Option<&std::path::Path>,
     gate: Gate,
+    streams: StreamLimits,
 ) -> Router {
     let (site_root, pkg_dir) = (options.site_root.to_string(), options.site_pkg_dir.to_string());
     let state = AppState {
@@ -122,7 +134,12 @@ pub fn router_with(
         .merge(pages)
         .fallback(fallback);
     assets::serve_assets(app, &site_root, &pkg_dir)
+        .layer(middleware::from_fn_with_state(
+            StreamCounter::new(streams),
+            limit_streams,
+        ))
         .layer(middleware::from_fn_with_state(state.clone(), identify))
+        .layer(middleware::from_fn(headers::security_headers))
         .layer(DefaultBodyLimit::max(max_body_bytes))
         .layer(Extension(rest::BodyLimit(max_body_bytes)))
         .with_state(state)
@@ -228,6 +245,10 @@ impl Server {
             config.max_body_bytes,
             web_ui.as_deref(),
             gate,
+            StreamLimits {
+                per_user: app_config.limits.event_streams_per_user,
+                total: app_config.limits.event_streams_total,
+            },
         );
         tracing::info!(db = %config.db, "Evalstudio listening on http://{}", listener.local_addr()?);
         Ok(Server {
@@ -250,13 +271,8 @@ impl Server {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        // Without TCP_NODELAY, streamed answers (small SSE writes) wait ~40 ms for delayed ACKs.
-        let listener = self.listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        // The peer's address: the login's rate limit, and which proxies are trusted.
-        let app = self.app.into_make_service_with_connect_info::<SocketAddr>();
-        let served = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+        // The peer's address reaches the gate: the login's rate limit, which proxies are trusted.
+        let served = listen::serve(self.listener, self.app, shutdown).await;
         drop(self.worker);
         drop(self.pruner);
         stop_working(&self.services).await;
@@ -287,10 +303,13 @@ async fn open_folder(
     let dir =
         AgentsDir::new(dir).map_err(|e| format!("cannot open the agents folder {}: {e}", dir.display()))?;
     tracing::info!("starting ADK's api_server for {}", dir.root().display());
-    let (apps, server, chat_off) = match AdkServer::start(&dir, adk).await {
+    let secrets = config.secret_variable_names();
+    let (apps, server, chat_off) = match AdkServer::start(&dir, adk, &secrets).await {
         Ok(server) => {
             for app in server.apps() {
-                config.profiles.add_adk_app(app, server.base_url());
+                config
+                    .profiles
+                    .add_adk_app(app, server.base_url(), &server.request_headers());
             }
             (server.apps().to_vec(), Some(server), None)
         }
@@ -335,6 +354,14 @@ fn gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Gate, String>
         None => None,
     };
     tracing::info!("auth is on: sign in at /login, or send an API token");
+    if !config.addr.ip().is_loopback() && !auth.secure_cookie && auth.trusted_proxies.is_empty() {
+        tracing::warn!(
+            "serving {} over plain HTTP: passwords, tokens and session cookies cross the network \
+             readable; put a TLS proxy in front (auth.trusted_proxies) or set auth.secure_cookie when \
+             TLS ends here",
+            config.addr
+        );
+    }
     Ok(Gate::SignIn(Arc::new(AuthGate {
         policy: LoginPolicy {
             session_seconds: auth.session_hours * 3600.0,
@@ -344,7 +371,32 @@ fn gate(config: &ServeConfig, auth: Option<&AuthConfig>) -> Result<Gate, String>
         secure_cookie: auth.secure_cookie,
         trusted_proxies: auth.trusted_proxies.clone(),
         proxy_header,
+        proxy_secret_digest: proxy_secret_digest(auth)?,
     })))
+}
+
+/// The digest of the secret a trusted proxy sends, read from `proxy_secret_env`; warns when
+/// a loopback proxy is believed without one (every local process could claim to be it).
+fn proxy_secret_digest(auth: &AuthConfig) -> Result<Option<String>, String> {
+    let Some(var) = &auth.proxy_secret_env else {
+        if auth.trusted_proxies.iter().any(|ip| ip.is_loopback()) {
+            tracing::warn!(
+                "auth.trusted_proxies lists a loopback address: any process on this machine (an MCP \
+                 server, an evaluator command, agent code) can send the proxy's headers; set \
+                 auth.proxy_secret_env so the proxy proves itself with a secret"
+            );
+        }
+        return Ok(None);
+    };
+    match std::env::var(var) {
+        Ok(secret) if secret.len() >= 16 => Ok(Some(crate::service::auth::digest(&secret))),
+        Ok(_) => Err(format!(
+            "auth.proxy_secret_env: {var} holds fewer than 16 characters"
+        )),
+        Err(_) => Err(format!(
+            "auth.proxy_secret_env: the environment variable {var} is not set"
+        )),
+    }
 }
 
 /// Tidies the store as start-up does, saying what it did.

@@ -152,6 +152,9 @@ pub enum EvalRunError {
     NothingScorable(usize),
     #[error(transparent)]
     Unreadable(#[from] UnreadableRun),
+    /// A criterion naming its own `url` on a server, which calls only declared evaluators.
+    #[error("the criterion of `{0}` names a url: {UNDECLARED_URL}", UNDECLARED_URL = crate::eval::evaluators::UNDECLARED_URL)]
+    UndeclaredUrl(String),
     #[error("{0}")]
     NotFound(String),
     /// An id already taken.
@@ -178,6 +181,7 @@ impl DomainError for EvalRunError {
             | EvalRunError::NoSessions
             | EvalRunError::TooManySessions(_)
             | EvalRunError::FilterTooWide
+            | EvalRunError::UndeclaredUrl(_)
             | EvalRunError::NothingScorable(_) => ErrorKind::Invalid,
             EvalRunError::NotFound(_) => ErrorKind::NotFound,
             EvalRunError::NotRunning(_)
@@ -259,7 +263,8 @@ pub async fn start_eval_run(
     services: &Services,
     request: RunRequest,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    let mut plan = plan_run(&services.store, &services.profiles, request).await?;
+    let evaluators = &services.scoring.evaluators;
+    let mut plan = plan_run(&services.store, &services.profiles, evaluators, request).await?;
     if let Some(folder) = &services.folder {
         plan.commit = folder.commit_of(&plan.app_name).await;
     }
@@ -275,7 +280,9 @@ pub async fn resume_eval_run(
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, tokio::task::JoinHandle<()>), EvalRunError> {
-    let (record, agent) = requeue_run(&services.store, &services.profiles, app, result_id).await?;
+    let evaluators = &services.scoring.evaluators;
+    let (record, agent) =
+        requeue_run(&services.store, &services.profiles, evaluators, app, result_id).await?;
     let handle = take_up(services, record.clone(), agent);
     Ok((record, handle))
 }

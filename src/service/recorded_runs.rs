@@ -54,7 +54,7 @@ pub async fn score_recorded_sessions(
     request: RecordedRunRequest,
 ) -> Result<RecordedRun, EvalRunError> {
     let started = now_seconds();
-    let config = run_config(request.metrics, None)?;
+    let config = run_config(request.metrics, None, &services.scoring.evaluators)?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
     }

@@ -4,11 +4,12 @@
 //! added here, once. Recording a plan takes this process's lease on the run, and resuming
 //! claims it the same way, so whoever runs it holds it.
 
-use super::eval_runs::{eval_run, EvalRunError, UnreadableRun};
+use super::eval_runs::{eval_run, stored_config, EvalRunError, UnreadableRun};
 use super::eval_sets::eval_set_tool_mode;
 use super::last_run::failed_in_latest_run;
 use crate::agent::{Agent, AgentKind, AgentProfiles, ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::clock::now_seconds;
+use crate::eval::evaluators::Evaluators;
 use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
 use crate::evalset::CompactEvalSet;
@@ -95,9 +96,10 @@ pub struct RunPlan {
 pub async fn plan_run(
     store: &Store,
     profiles: &AgentProfiles,
+    evaluators: &Evaluators,
     request: RunRequest,
 ) -> Result<RunPlan, EvalRunError> {
-    let config = run_config(request.metrics, request.simulator.as_ref())?;
+    let config = run_config(request.metrics, request.simulator.as_ref(), evaluators)?;
     let label = super::eval_runs::clean_label(request.label.as_deref())?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
@@ -204,10 +206,13 @@ pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, 
 pub async fn requeue_run(
     store: &Store,
     profiles: &AgentProfiles,
+    evaluators: &Evaluators,
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
     let mut record = resumable_run(store, app, result_id).await?;
+    let config = stored_config(&record.summary.result_id, &record.config_json)?;
+    check_criterion_urls(&config, evaluators)?;
     let agent = profile_agent(profiles, &record.summary.agent)?;
     // Between the read and here another process may have resumed it: the update decides.
     if !store.resume_eval_run(record.row).await? {
@@ -223,12 +228,13 @@ pub async fn requeue_run(
 pub async fn take_up_run(
     store: &Store,
     profiles: &AgentProfiles,
+    evaluators: &Evaluators,
     app: &str,
     result_id: &str,
 ) -> Result<(EvalRunRecord, Arc<dyn Agent>), EvalRunError> {
     let record = eval_run(store, app, result_id).await?;
     if record.summary.status != RunStatus::Running {
-        return requeue_run(store, profiles, app, result_id).await;
+        return requeue_run(store, profiles, evaluators, app, result_id).await;
     }
     let agent = profile_agent(profiles, &record.summary.agent)?;
     Ok((record, agent))
@@ -244,7 +250,13 @@ pub async fn resumable_run(store: &Store, app: &str, result_id: &str) -> Result<
     Ok(record)
 }
 
-pub(super) fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Result<EvalConfig, EvalRunError> {
+/// The config a request asks for, checked; a criterion's own `url` only where `evaluators`
+/// call such urls (the CLI, on its user's files).
+pub(super) fn run_config(
+    metrics: RunMetrics,
+    simulator: Option<&Value>,
+    evaluators: &Evaluators,
+) -> Result<EvalConfig, EvalRunError> {
     let mut config = match metrics {
         RunMetrics::Default => EvalConfig::default(),
         RunMetrics::EvalMetrics(metrics) => {
@@ -261,7 +273,19 @@ pub(super) fn run_config(metrics: RunMetrics, simulator: Option<&Value>) -> Resu
         config.simulator =
             SimulatorConfig::parse(simulator, "user_simulator_config").map_err(EvalRunError::BadConfig)?;
     }
+    check_criterion_urls(&config, evaluators)?;
     Ok(config)
+}
+
+/// A server sends requests only where its evalstudio.toml says: a criterion naming its own
+/// `url` is refused, whether it arrives in a request or in a stored run resumed.
+fn check_criterion_urls(config: &EvalConfig, evaluators: &Evaluators) -> Result<(), EvalRunError> {
+    match config.criterion_url_metric() {
+        Some(metric) if !evaluators.calls_criterion_urls() => {
+            Err(EvalRunError::UndeclaredUrl(metric.to_string()))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn profile_agent(profiles: &AgentProfiles, name: &str) -> Result<Arc<dyn Agent>, EvalRunError> {

@@ -1,7 +1,7 @@
 //! Chat sessions: create, list, read, rename, delete. Their turns are `turns`.
 
 use super::errors::{store_refusals, DomainError, ErrorKind};
-use crate::evalset::validate_app_name;
+use crate::evalset::{validate_app_name, validate_session_key};
 use crate::records::{SessionRecord, SessionSummary};
 use crate::store::{Store, StoreError};
 use serde_json::{Map, Value};
@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 pub enum SessionError {
     #[error("{0}")]
     InvalidApp(String),
-    #[error("user id is empty")]
-    EmptyUser,
+    /// A user or session id that cannot name a session; the message names the field.
+    #[error("{0}")]
+    InvalidId(String),
     /// The session id is taken.
     #[error("{0}")]
     Exists(String),
@@ -27,7 +28,7 @@ pub enum SessionError {
 impl DomainError for SessionError {
     fn kind(&self) -> ErrorKind {
         match self {
-            SessionError::InvalidApp(_) | SessionError::EmptyUser | SessionError::Exists(_) => {
+            SessionError::InvalidApp(_) | SessionError::InvalidId(_) | SessionError::Exists(_) => {
                 ErrorKind::Invalid
             }
             SessionError::NotFound(_) => ErrorKind::NotFound,
@@ -48,8 +49,9 @@ pub async fn create_session(
     initial_state: &Map<String, Value>,
 ) -> Result<SessionRecord, SessionError> {
     validate_app_name(app).map_err(SessionError::InvalidApp)?;
-    if user.trim().is_empty() {
-        return Err(SessionError::EmptyUser);
+    validate_session_key("user id", user).map_err(SessionError::InvalidId)?;
+    if let Some(id) = session_id {
+        validate_session_key("session id", id).map_err(SessionError::InvalidId)?;
     }
     store
         .create_session(app, user, session_id, initial_state)

@@ -170,9 +170,10 @@ pub async fn user_of_token(&self, token_hash: &str) -> StoreResult<Option<Signed
 pub async fn start_login_session(&self, user_row: i64, token_hash: &str, lifetime_seconds: f64) -> StoreResult<()>;
 pub async fn user_of_login_session(&self, token_hash: &str) -> StoreResult<Option<SignedIn>>;
 pub async fn end_login_session(&self, token_hash: &str) -> StoreResult<()>;
-pub async fn record_failed_login(&self, user: &str, address: &str, window_seconds: f64) -> StoreResult<()>;
-pub async fn failed_logins(&self, user: &str, address: &str, window_seconds: f64) -> StoreResult<(i64, i64)>;
-pub async fn clear_failed_logins(&self, user: &str) -> StoreResult<()>;
+pub async fn record_failed_login(&self, user: &str, address: &str, keep_seconds: f64) -> StoreResult<i64>;
+pub async fn forget_failed_login(&self, id: i64) -> StoreResult<()>;
+pub async fn failed_logins(&self, user: Option<&str>, address: Option<&str>, window_seconds: f64) -> StoreResult<(i64, Option<f64>)>;
+pub async fn clear_failed_logins(&self, user: &str, address: &str) -> StoreResult<()>;
 // sql/pulls.rs
 pub async fn record_pull(&self, server: &str, app: &str, eval_set_id: &str, tag: &str) -> StoreResult<()>;
 pub async fn pulled_tag(&self, server: &str, app: &str, eval_set_id: &str) -> StoreResult<Option<String>>;

@@ -241,7 +241,12 @@ async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
     })
     .await;
     assert_eq!(ids.len(), 1);
-    let run = app.get_json(&format!("/apps/weather/eval_results/{id}")).await;
+    // The run is stored in three writes (its head, its cases, its end): wait for the last.
+    let run = wait_until("ADK's run is stored whole", || async {
+        let run = app.get_json(&format!("/apps/weather/eval_results/{id}")).await;
+        (run["status"] == "finished").then_some(run)
+    })
+    .await;
     assert_eq!(run["eval_case_results"][0]["final_eval_status"], 1, "{run}");
 
     // Older ADK wrote the result's JSON as one JSON string.

@@ -72,12 +72,42 @@ fn anonymous() -> Client {
 
 /// Logs in through the login form's endpoint as a browser on this server's own page does.
 async fn log_in(app: &TestApp, name: &str, password: &str) -> reqwest::Response {
-    anonymous()
+    log_in_with(anonymous(), app, name, password).await
+}
+
+/// Logs in as [`log_in`] does, from the loopback address `from` (`127.0.0.2`, …): the server
+/// sees another client's address.
+async fn log_in_from(app: &TestApp, from: &str, name: &str, password: &str) -> reqwest::Response {
+    let client = Client::builder()
+        .local_address(Some(from.parse().unwrap()))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    log_in_with(client, app, name, password).await
+}
+
+async fn log_in_with(client: Client, app: &TestApp, name: &str, password: &str) -> reqwest::Response {
+    client
         .post(app.url("/api/log_in"))
         .header(ORIGIN, &app.address)
         .form(&[("name", name), ("password", password), ("next", "/runs")])
         .send()
         .await
+        .unwrap()
+}
+
+fn signed_in(response: &reqwest::Response) -> bool {
+    (response.status().is_success() || response.status().is_redirection())
+        && response.headers().get(SET_COOKIE).is_some()
+}
+
+/// A 429's `Retry-After`, in seconds.
+fn retry_after(response: &reqwest::Response) -> u64 {
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    response.headers()[reqwest::header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
         .unwrap()
 }
 
@@ -341,19 +371,105 @@ async fn a_wrong_password_is_refused_and_repeated_failures_are_throttled() {
     assert_eq!(
         throttled.status(),
         StatusCode::TOO_MANY_REQUESTS,
-        "even the right password, until the window passes"
+        "even the right password from this address, until the window passes"
     );
+    assert!(throttled.headers().get(SET_COOKIE).is_none());
     assert!(throttled
         .text()
         .await
         .unwrap()
         .contains("try again in 15 minute(s)"));
-    // The count is the store's: another user from the same address is throttled too.
+    // The count is per user and address: another user from the same address signs in.
     add_user(&app, "otto", Role::Editor).await;
-    assert_eq!(
-        log_in(&app, "otto", PASSWORD).await.status(),
-        StatusCode::TOO_MANY_REQUESTS
-    );
+    assert!(signed_in(&log_in(&app, "otto", PASSWORD).await));
+}
+
+#[tokio::test]
+async fn failures_from_one_address_do_not_lock_the_user_out_from_another() {
+    let app = auth_app("").await;
+    add_user(&app, "alice", Role::Editor).await;
+    for _ in 0..8 {
+        let wrong = log_in_from(&app, "127.0.0.2", "alice", "not the password").await;
+        assert!(
+            [StatusCode::UNAUTHORIZED, StatusCode::TOO_MANY_REQUESTS].contains(&wrong.status()),
+            "{}",
+            wrong.status()
+        );
+    }
+    let elsewhere = log_in_from(&app, "127.0.0.3", "alice", PASSWORD).await;
+    assert!(signed_in(&elsewhere), "{}", elsewhere.status());
+}
+
+#[tokio::test]
+async fn past_the_limit_even_the_right_password_is_told_when_to_try_again() {
+    let app = auth_app("").await;
+    add_user(&app, "alice", Role::Editor).await;
+    for _ in 0..5 {
+        let wrong = log_in_from(&app, "127.0.0.4", "alice", "not the password").await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    }
+    let sixth = log_in_from(&app, "127.0.0.4", "alice", "not the password").await;
+    assert!((1..=900).contains(&retry_after(&sixth)));
+    let right = log_in_from(&app, "127.0.0.4", "alice", PASSWORD).await;
+    let seconds = retry_after(&right);
+    assert!((1..=900).contains(&seconds), "Retry-After: {seconds}");
+    assert!(right.headers().get(SET_COOKIE).is_none());
+    // Refused attempts are not failures: the count stays at the five checked.
+    let counted = store(&app)
+        .await
+        .failed_logins(Some("alice"), None, 3600.0)
+        .await
+        .unwrap();
+    assert_eq!(counted.0, 5);
+}
+
+#[tokio::test]
+async fn one_address_failing_for_many_names_is_throttled_for_every_name() {
+    let app = auth_app("").await;
+    add_user(&app, "alice", Role::Editor).await;
+    for n in 0..20 {
+        let wrong = log_in_from(&app, "127.0.0.5", &format!("guess{n}"), "not the password").await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    }
+    let throttled = log_in_from(&app, "127.0.0.5", "alice", PASSWORD).await;
+    assert!((1..=900).contains(&retry_after(&throttled)));
+    assert!(signed_in(
+        &log_in_from(&app, "127.0.0.6", "alice", PASSWORD).await
+    ));
+}
+
+#[tokio::test]
+async fn past_a_users_hourly_ceiling_only_addresses_that_failed_for_them_are_refused() {
+    // Per user and address 1 failure in 1.2 s; per user 20 an hour from all addresses.
+    let app = auth_app("failed_login_limit = 1\nfailed_login_window_minutes = 0.02").await;
+    add_user(&app, "alice", Role::Editor).await;
+    for n in 1..=21 {
+        let wrong = log_in_from(&app, &format!("127.0.1.{n}"), "alice", "not the password").await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "attempt {n}");
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let again = log_in_from(&app, "127.0.1.1", "alice", PASSWORD).await;
+    let seconds = retry_after(&again);
+    assert!((900..=3600).contains(&seconds), "Retry-After: {seconds}");
+    let fresh = log_in_from(&app, "127.0.2.1", "alice", PASSWORD).await;
+    assert!(signed_in(&fresh), "{}", fresh.status());
+}
+
+#[tokio::test]
+async fn a_user_name_no_user_could_have_is_refused_unrecorded() {
+    let app = auth_app("").await;
+    let huge = "a".repeat(100 * 1024);
+    for name in [huge.as_str(), "al ice", ""] {
+        let refused = log_in(&app, name, PASSWORD).await;
+        assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+        assert!(refused
+            .text()
+            .await
+            .unwrap()
+            .contains("wrong user name or password"));
+    }
+    let recorded = store(&app).await.failed_logins(None, None, 3600.0).await.unwrap();
+    assert_eq!(recorded.0, 0, "no failed login stored");
 }
 
 #[tokio::test]
@@ -696,4 +812,44 @@ async fn with_auth_off_a_change_from_another_site_or_host_name_is_refused() {
         .await
         .unwrap();
     assert_eq!(own_page.status(), StatusCode::OK);
+}
+
+/// A server function as a signed-in browser's page or a script calls it: a form, with a token.
+async fn call_server_fn(app: &TestApp, token: &str, path: &str, form: &str) -> reqwest::Response {
+    client_with_token(token)
+        .post(app.url(path))
+        .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form.to_string())
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn editors_and_admins_server_functions_let_their_roles_through() {
+    // Past the gate, each such body checks the caller again (`api::access::require`): it must
+    // find the caller the gate identified, or no one could edit.
+    use evalstudio::api::auth::ListTokens;
+    use evalstudio::api::CreateEvalSet;
+    use leptos::server_fn::ServerFn;
+    let app = auth_app("").await;
+    let editor = token_for(&app, "edna", Role::Editor).await;
+    let created = call_server_fn(&app, &editor, CreateEvalSet::PATH, "app=demo&eval_set_id=fresh").await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let listed = client_with_token(&editor)
+        .get(app.url("/apps/demo/eval_sets"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(listed.contains("fresh"), "{listed}");
+
+    let refused = call_server_fn(&app, &editor, ListTokens::PATH, "").await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let admin = token_for(&app, "ada", Role::Admin).await;
+    let tokens = call_server_fn(&app, &admin, ListTokens::PATH, "").await;
+    assert_eq!(tokens.status(), StatusCode::OK);
+    assert!(tokens.text().await.unwrap().contains("edna-token"));
 }

@@ -44,6 +44,7 @@ mod push_pull;
 mod run;
 mod run_export;
 mod scenarios;
+mod security;
 mod servers;
 mod sessions;
 mod tool_replay;

@@ -307,3 +307,102 @@ async fn a_tool_name_prefix_tells_two_servers_tools_apart() {
         "The sum of 2 and 3 is 5."
     );
 }
+
+/// Secrets in the config's URLs and a stdio server's arguments: what the Settings page's lists
+/// answer each role.
+const WITH_SECRETS: &str = "[[mcp_servers]]\nname = \"local\"\ncommand = \"sh\"\n\
+    args = [\"-c\", \"exec tool-server --token=SECRET-ARG\"]\n\
+    [[mcp_servers]]\nname = \"remote\"\n\
+    url = \"https://me:SECRET-PASS@mcp.example.com/mcp?token=SECRET-QUERY#SECRET-FRAGMENT\"\n\
+    [[profiles]]\nname = \"remote_model\"\nkind = \"openai\"\nmodel = \"m\"\n\
+    base_url = \"http://key:SECRET-PASS@127.0.0.1:9/v1?token=SECRET-QUERY\"\n\
+    mcp_servers = [\"local\", \"remote\"]\n";
+
+/// A server function's JSON answer to a bearer token (or to no one, auth off).
+async fn server_fn_answer(app: &TestApp, path: &str, token: Option<&str>) -> String {
+    let mut request = reqwest::Client::new()
+        .post(app.url(path))
+        .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.text().await.unwrap()
+}
+
+/// The MCP servers' list and the agent profiles' list, as `token`'s user reads them.
+async fn settings_lists(app: &TestApp, token: Option<&str>) -> (String, String) {
+    use evalstudio::api::chat::ListAgentProfiles;
+    use evalstudio::api::mcp_servers::ListMcpServers;
+    use leptos::server_fn::ServerFn;
+    (
+        server_fn_answer(app, ListMcpServers::PATH, token).await,
+        server_fn_answer(app, ListAgentProfiles::PATH, token).await,
+    )
+}
+
+fn server<'a>(servers: &'a Value, name: &str) -> &'a Value {
+    servers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|server| server["name"] == name)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn viewers_see_no_url_secrets_and_no_arguments_which_admins_alone_see() {
+    use evalstudio::access::Role;
+    let app = spawn_app_with_config(&format!("[auth]\n{WITH_SECRETS}")).await;
+    let mut tokens = Vec::new();
+    for (name, role) in [
+        ("vera", Role::Viewer),
+        ("edna", Role::Editor),
+        ("ada", Role::Admin),
+    ] {
+        app.add_user(name, role, None).await;
+        tokens.push((role, app.new_token(name, &format!("{name}-token")).await));
+    }
+    for (role, token) in &tokens {
+        let (servers, profiles) = settings_lists(&app, Some(token)).await;
+        let (servers, profiles): (Value, Value) = (
+            serde_json::from_str(&servers).unwrap(),
+            serde_json::from_str(&profiles).unwrap(),
+        );
+        let local = server(&servers, "local");
+        assert_eq!(local["transport"], "stdio: sh", "{role}");
+        assert_eq!(
+            server(&servers, "remote")["transport"],
+            "http: https://mcp.example.com/mcp",
+            "{role}"
+        );
+        let profile = profiles
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "remote_model")
+            .unwrap();
+        assert_eq!(profile["base_url"], "http://127.0.0.1:9/v1", "{role}");
+        let everything = format!("{servers}{profiles}");
+        if *role == Role::Admin {
+            assert_eq!(local["args"], "-c exec tool-server --token=SECRET-ARG");
+            assert!(
+                !everything.replace("SECRET-ARG", "").contains("SECRET"),
+                "{everything}"
+            );
+        } else {
+            assert_eq!(local["args"], Value::Null, "{role}");
+            assert!(!everything.contains("SECRET"), "{role}: {everything}");
+            assert!(!everything.contains("token="), "{role}: {everything}");
+        }
+    }
+    // Without [auth] the one local user may do everything: they see the arguments too.
+    let local_only = spawn_app_with_config(WITH_SECRETS).await;
+    let (servers, _) = settings_lists(&local_only, None).await;
+    let servers: Value = serde_json::from_str(&servers).unwrap();
+    assert_eq!(
+        server(&servers, "local")["args"],
+        "-c exec tool-server --token=SECRET-ARG"
+    );
+}

@@ -29,6 +29,30 @@ pub fn validate_app_name(app: &str) -> Result<(), String> {
     validate_eval_set_id(app).map_err(|message| message.replace("eval_set_id", "app name"))
 }
 
+/// A chat's user id or session id (`field` names which): they become path segments of ADK's
+/// session URLs, so `[A-Za-z0-9_.@:-]{1,128}` and never `.` or `..`.
+pub fn validate_session_key(field: &str, id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err(format!("{field} is empty"));
+    }
+    if id.chars().count() > 128 {
+        return Err(format!("{field} is longer than 128 characters"));
+    }
+    if id == "." || id == ".." {
+        return Err(format!("{field} `{id}` is not allowed"));
+    }
+    match id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | ':')))
+    {
+        Some(bad) => Err(format!(
+            "{field} contains `{}`; use letters, digits, `_`, `-`, `.`, `@` and `:`",
+            bad.escape_default()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Turns a file name such as `trip inquiry.test.json` into a valid eval set id (`trip_inquiry`).
 pub fn eval_set_id_from_file_name(file_name: &str) -> String {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);

@@ -24,7 +24,7 @@ pub use diff::{case_diff, line_diff, DiffKind, DiffLine};
 pub use export::{to_adk_json, AdkFileWriter};
 pub use ids::{
     eval_set_id_from_file_name, validate_app_name, validate_eval_id, validate_eval_set_id,
-    validate_new_eval_id,
+    validate_new_eval_id, validate_session_key,
 };
 pub use import::{
     parse_eval_case, parse_evalset_file, parse_evalset_file_streaming, read_evalset_cases,

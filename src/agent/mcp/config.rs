@@ -1,7 +1,9 @@
 //! One `[[mcp_servers]]` entry of evalstudio.toml, and its checks (errors name the entry and
 //! the field). A command runs only from this file, never from a request. Values of `env` and
 //! `headers` may name an environment variable (`"env:MY_TOKEN"`), read when the server is
-//! connected; no value of either is ever shown, logged or exported.
+//! connected; no value of either is ever shown, logged or exported. A stdio server gets only
+//! PATH, HOME, the locale and the like of Evalstudio's environment (`child::only_needed`), then
+//! its `env`.
 //!
 //! ```toml
 //! [[mcp_servers]]
@@ -101,14 +103,65 @@ pub fn resolve_value(
     value: &str,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<String, String> {
-    match value.strip_prefix(ENV_PREFIX) {
+    resolve_value_of(&format!("the MCP server `{server}`"), table, key, value, lookup)
+}
+
+/// `resolve_value` for any `owner` ("the evaluator `x`"), whom the error names.
+pub fn resolve_value_of(
+    owner: &str,
+    table: &str,
+    key: &str,
+    value: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
+    match named_variable(value) {
         None => Ok(value.to_string()),
         Some(var) => lookup(var).filter(|v| !v.is_empty()).ok_or_else(|| {
-            format!(
-                "the MCP server `{server}` needs the environment variable {var} (its {table}.{key}), \
-                 which is not set"
-            )
+            format!("{owner} needs the environment variable {var} (its {table}.{key}), which is not set")
         }),
+    }
+}
+
+/// The variable a value of `env` or `headers` names (`env:NAME`), if it names one.
+pub fn named_variable(value: &str) -> Option<&str> {
+    value.strip_prefix(ENV_PREFIX)
+}
+
+/// The environment of a child with this `env` table (a stdio server's, a command evaluator's):
+/// only what it needs of `parent` (`child::only_needed`: PATH, HOME, the locale…) and the table,
+/// its `env:NAME` values read through `lookup`. Err names `owner` and the variable not set.
+pub fn child_environment(
+    owner: &str,
+    env: &BTreeMap<String, String>,
+    parent: impl IntoIterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<crate::child::Environment, String> {
+    let own = resolve_table(owner, "env", env, lookup)?;
+    Ok(crate::child::only_needed(parent, own))
+}
+
+/// Every value of a table resolved (`resolve_value_of`), in the table's order.
+fn resolve_table(
+    owner: &str,
+    table: &str,
+    values: &BTreeMap<String, String>,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<Vec<(String, String)>, String> {
+    values
+        .iter()
+        .map(|(key, value)| Ok((key.clone(), resolve_value_of(owner, table, key, value, &lookup)?)))
+        .collect()
+}
+
+/// An `env` table written as `[[mcp_servers]]` writes it, for `[[evaluators]]`: each value
+/// itself or `env:NAME`. Its Debug shows the names alone, as values may be secrets.
+#[derive(Clone, Default, PartialEq, Deserialize)]
+#[serde(transparent)]
+pub struct EnvTable(pub BTreeMap<String, String>);
+
+impl fmt::Debug for EnvTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.keys()).finish()
     }
 }
 

@@ -15,7 +15,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::io::AsyncBufReadExt;
 
-use super::config::{resolve_value, McpServerEntry};
+use super::config::{child_environment, resolve_value, McpServerEntry};
 use super::dump::function_response;
 use super::names::model_tool_name;
 use crate::llm_http::fmt_duration;
@@ -117,7 +117,7 @@ impl McpServer {
                     "the MCP server `{server}` stopped during the call to `{remote_name}` ({}); it is \
                      started again on the next call{}",
                     plain_causes(&error),
-                    connection.stderr.explain()
+                    connection.stderr.explain(server)
                 ))
             }
             Ok(Err(error)) => Err(format!(
@@ -141,7 +141,10 @@ impl McpServer {
             Ok(State::NotStarted) => McpServerState::NotStarted,
             Ok(State::Failed(reason)) => McpServerState::Failed(reason.clone()),
             Ok(State::Connected(connection)) if connection.client.is_transport_closed() => {
-                McpServerState::Failed(format!("the server stopped{}", connection.stderr.explain()))
+                McpServerState::Failed(format!(
+                    "the server stopped{}",
+                    connection.stderr.explain(self.name())
+                ))
             }
             Ok(State::Connected(connection)) => McpServerState::Running(connection.tools.clone()),
         }
@@ -203,7 +206,7 @@ impl McpServer {
                 "the MCP server `{}` did not list its tools: {}{}",
                 self.name(),
                 plain_causes(&e),
-                stderr.explain()
+                stderr.explain(self.name())
             )
         })?;
         let prefix = self.entry.tool_name_prefix.as_deref();
@@ -231,9 +234,8 @@ impl McpServer {
         let name = self.name();
         let mut process = tokio::process::Command::new(command);
         process.args(&self.entry.args);
-        for (key, value) in &self.entry.env {
-            process.env(key, resolve_value(name, "env", key, value, env_var)?);
-        }
+        let environment = stdio_environment(&self.entry, std::env::vars_os(), env_var)?;
+        crate::child::set_environment(&mut process, environment);
         if let Some(cwd) = &self.entry.cwd {
             process.current_dir(cwd);
         }
@@ -252,7 +254,12 @@ impl McpServer {
             tokio::spawn(stderr.clone().collect(pipe));
         }
         let client = ().serve(transport).await;
-        client.map_err(|e| format!("the MCP server `{name}` did not start: {e}{}", stderr.explain()))
+        client.map_err(|e| {
+            format!(
+                "the MCP server `{name}` did not start: {e}{}",
+                stderr.explain(name)
+            )
+        })
     }
 
     async fn connect_http(&self, url: &str) -> Result<RunningService<RoleClient, ()>, String> {
@@ -308,6 +315,17 @@ fn without_type_names(text: &str) -> Option<String> {
     (!text.contains("::") && !text.trim().is_empty()).then(|| text.to_string())
 }
 
+/// A stdio server's environment: only what it needs of `parent` (`child::only_needed`) and its
+/// entry's `env`, whose `env:NAME` values are read through `lookup`.
+fn stdio_environment(
+    entry: &McpServerEntry,
+    parent: impl IntoIterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<crate::child::Environment, String> {
+    let owner = format!("the MCP server `{}`", entry.name);
+    child_environment(&owner, &entry.env, parent, lookup)
+}
+
 fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -330,8 +348,9 @@ impl StderrTail {
         }
     }
 
-    /// `; it wrote: …` with the last lines, or nothing.
-    fn explain(&self) -> String {
+    /// Logs the last lines (the server log is an admin's; a reason is shown to viewers and
+    /// kept in results, and stderr may hold a token) and says so, or nothing without any.
+    fn explain(&self, server: &str) -> String {
         let tail = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let lines: Vec<&str> = tail
             .iter()
@@ -339,16 +358,20 @@ impl StderrTail {
             .filter(|l| !l.trim().is_empty())
             .collect();
         if lines.is_empty() {
-            String::new()
-        } else {
-            format!("; it wrote: {}", lines.join(" / "))
+            return String::new();
         }
+        tracing::warn!(
+            mcp_server = server,
+            "its last stderr lines: {}",
+            lines.join(" / ")
+        );
+        "; its last stderr lines are in Evalstudio's log".to_string()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::without_type_names;
+    use super::*;
 
     #[test]
     fn rust_type_names_are_left_out_of_messages() {
@@ -365,5 +388,90 @@ mod tests {
             Some("connection refused")
         );
         assert_eq!(without_type_names("Send message error rmcp::A<B>"), None);
+    }
+
+    fn stdio_entry(env: &[(&str, &str)], command: &str, args: &[&str]) -> McpServerEntry {
+        McpServerEntry {
+            name: "files".into(),
+            command: Some(command.into()),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            cwd: None,
+            url: None,
+            headers: Default::default(),
+            tool_name_prefix: None,
+            timeout_secs: Some(5.0),
+        }
+    }
+
+    #[test]
+    fn a_stdio_server_gets_path_home_the_locale_and_its_own_env_only() {
+        let parent: [(std::ffi::OsString, std::ffi::OsString); 7] = [
+            ("PATH", "/usr/bin"),
+            ("HOME", "/home/me"),
+            ("LC_ALL", "C.UTF-8"),
+            ("DATABASE_URL", "postgres://u:hunter2@db/x"),
+            ("EVALSTUDIO_TOKEN", "es_secret"),
+            ("OPENAI_API_KEY", "sk-judge"),
+            ("FILES_TOKEN", "files-secret"),
+        ]
+        .map(|(k, v)| (k.into(), v.into()));
+        let lookup = |var: &str| {
+            parent
+                .iter()
+                .find(|(k, _)| k == var)
+                .map(|(_, v)| v.to_string_lossy().into())
+        };
+        let entry = stdio_entry(&[("API_TOKEN", "env:FILES_TOKEN"), ("MODE", "fast")], "npx", &[]);
+        let environment = stdio_environment(&entry, parent.clone(), lookup).unwrap();
+        let seen: Vec<(&str, &str)> = environment
+            .iter()
+            .map(|(k, v)| (k.to_str().unwrap(), v.to_str().unwrap()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("API_TOKEN", "files-secret"),
+                ("HOME", "/home/me"),
+                ("LC_ALL", "C.UTF-8"),
+                ("MODE", "fast"),
+                ("PATH", "/usr/bin"),
+            ]
+        );
+        let missing = stdio_entry(&[("API_TOKEN", "env:NOPE")], "npx", &[]);
+        assert_eq!(
+            stdio_environment(&missing, parent.clone(), lookup).unwrap_err(),
+            "the MCP server `files` needs the environment variable NOPE (its env.API_TOKEN), which is not set"
+        );
+    }
+
+    /// A real child: a "server" that writes what it sees and exits (so connecting fails).
+    #[tokio::test]
+    async fn a_real_stdio_server_sees_only_the_kept_variables_and_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen_file = dir.path().join("env.txt");
+        let script = format!("env > '{}'", seen_file.display());
+        let server = McpServer::new(stdio_entry(&[("MODE", "fast")], "sh", &["-c", &script]));
+        assert!(server.tools().await.is_err());
+        let seen = std::fs::read_to_string(&seen_file).unwrap();
+        let names: Vec<&str> = seen
+            .lines()
+            .filter_map(|line| line.split_once('='))
+            .map(|(k, _)| k)
+            .collect();
+        assert!(seen.contains("MODE=fast\n") && names.contains(&"PATH"), "{seen}");
+        // The test's own environment (cargo's CARGO_*, RUSTFLAGS, …) is not passed on; only the
+        // shell adds PWD (and maybe SHLVL, _, OLDPWD).
+        let shell = ["PWD", "OLDPWD", "SHLVL", "_"];
+        let extra: Vec<&&str> = names
+            .iter()
+            .filter(|name| {
+                !(crate::child::KEPT.contains(name)
+                    || name.starts_with("LC_")
+                    || **name == "MODE"
+                    || shell.contains(name))
+            })
+            .collect();
+        assert!(extra.is_empty(), "{extra:?} in {seen}");
     }
 }

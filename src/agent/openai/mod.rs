@@ -54,10 +54,7 @@ impl fmt::Debug for OpenAiAgent {
 
 impl OpenAiAgent {
     pub fn new(config: OpenAiConfig, tools: impl Into<Toolbox>) -> Self {
-        let client = reqwest::Client::builder()
-            .connect_timeout(config.request_timeout)
-            .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+        let client = crate::outbound::client(config.request_timeout);
         Self {
             config,
             tools: tools.into(),
@@ -94,6 +91,7 @@ impl OpenAiAgent {
             timeout_setting: "request_timeout",
             max_retries: self.config.max_retries,
             retry_base_delay: self.config.retry_base_delay,
+            body_cap: crate::outbound::AGENT_BODY_CAP,
         }
     }
 

@@ -35,7 +35,25 @@ pub struct AuthGate {
     pub trusted_proxies: Vec<IpAddr>,
     /// The header a trusted proxy names the signed-in user in (oauth2-proxy, an SSO gateway).
     pub proxy_header: Option<HeaderName>,
+    /// The SHA-256 of the secret a trusted proxy sends in [`PROXY_SECRET_HEADER`]; without it
+    /// any process on a trusted address is believed.
+    pub proxy_secret_digest: Option<String>,
 }
+
+/// The header a proxy proves itself with, when `[auth] proxy_secret_env` is set.
+pub const PROXY_SECRET_HEADER: &str = "x-evalstudio-proxy-secret";
+
+/// Headers only a proxy adds: without `[auth]` a request carrying one came from elsewhere.
+const PROXY_HEADERS: &[&str] = &[
+    "forwarded",
+    "x-forwarded-for",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+    "x-forwarded-port",
+    "x-forwarded-prefix",
+    "x-real-ip",
+    "via",
+];
 
 /// Who is calling, as the checks see it (a request extension).
 #[derive(Debug, Clone)]
@@ -89,6 +107,9 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
         .map(|info| info.0.ip());
     let (caller, client) = match &state.auth {
         None => {
+            if let Some(header) = PROXY_HEADERS.iter().find(|h| request.headers().contains_key(**h)) {
+                return Refusal::Proxied(header).into_response();
+            }
             let host = text(request.headers(), "host").map(str::to_string);
             if state.loopback_only && !host.as_deref().is_some_and(names_loopback) {
                 return Refusal::NotLoopbackHost.into_response();
@@ -118,12 +139,19 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
 }
 
 impl AuthGate {
-    fn trusts(&self, peer: Option<IpAddr>) -> bool {
-        peer.is_some_and(|peer| self.trusted_proxies.contains(&peer))
+    /// A trusted proxy: one of its addresses, with its secret when one is set.
+    fn trusts(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> bool {
+        let proven = match &self.proxy_secret_digest {
+            None => true,
+            Some(expected) => {
+                text(headers, PROXY_SECRET_HEADER).is_some_and(|sent| auth::digest(sent) == *expected)
+            }
+        };
+        proven && peer.is_some_and(|peer| self.trusted_proxies.contains(&peer))
     }
 
     fn client(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> Client {
-        let trusted = self.trusts(peer);
+        let trusted = self.trusts(headers, peer);
         let forwarded_for = trusted
             .then(|| text(headers, "x-forwarded-for"))
             .flatten()
@@ -157,7 +185,7 @@ impl AuthGate {
         if let Some(name) = self
             .proxy_header
             .as_ref()
-            .filter(|_| self.trusts(peer))
+            .filter(|_| self.trusts(headers, peer))
             .and_then(|h| text(headers, h.as_str()))
         {
             let found = auth::proxy_user(store, name).await;

@@ -5,12 +5,15 @@
 //! functions and pages in `server_fns`. Nothing without a declared role is served.
 
 mod gate;
+mod path_ids;
 mod routes;
 mod server_fns;
+mod streams;
 
 pub use gate::{identify, session_cookie, AuthGate, Caller, Client};
 pub use routes::{Access, RouteEntry, Routes};
-pub use server_fns::{guard_pages_and_server_fns, refuse_page, server_fn_access, PUBLIC_PAGES};
+pub use server_fns::{guard_pages_and_server_fns, refuse_page, require, server_fn_access, PUBLIC_PAGES};
+pub use streams::{limit_streams, StreamCounter, StreamLimits};
 
 use crate::access::Role;
 use axum::extract::Request;
@@ -20,10 +23,15 @@ use serde_json::json;
 
 /// Lets the request through when its caller's role may do what `needed` asks.
 fn check(needed: Access, request: &Request) -> Result<(), Refusal> {
+    allows(needed, request.extensions().get::<Caller>())
+}
+
+/// Whether `caller` (`None`: the gate identified no one) may do what `needed` asks.
+fn allows(needed: Access, caller: Option<&Caller>) -> Result<(), Refusal> {
     let Access::Role(needed) = needed else {
         return Ok(());
     };
-    match request.extensions().get::<Caller>() {
+    match caller {
         Some(Caller::AuthOff) => Ok(()),
         Some(Caller::User { user, .. }) if user.role.may(needed) => Ok(()),
         Some(Caller::User { user, .. }) => Err(Refusal::Forbidden {
@@ -49,6 +57,8 @@ pub enum Refusal {
     CrossSite,
     /// A request to a loopback-only server by another host name (DNS rebinding).
     NotLoopbackHost,
+    /// A request through a proxy (it carries this header) to a server without `[auth]`.
+    Proxied(&'static str),
     /// A server function declared with no role: refused until it is.
     Undeclared,
     /// The store failed while checking: the id of the logged cause.
@@ -79,6 +89,11 @@ impl Refusal {
             Refusal::NotLoopbackHost => {
                 "this server listens on loopback only: open it as localhost or 127.0.0.1".into()
             }
+            Refusal::Proxied(header) => format!(
+                "this request came through a proxy (it carries {header}), and a server without [auth] \
+                 answers only what is asked on this machine: to publish Evalstudio, add [auth] to \
+                 evalstudio.toml with the proxy in trusted_proxies"
+            ),
             Refusal::Fault(_) => "internal error".into(),
         }
     }
@@ -90,6 +105,7 @@ impl Refusal {
             | Refusal::CrossSite
             | Refusal::UnknownProxyUser
             | Refusal::Undeclared
+            | Refusal::Proxied(_)
             | Refusal::NotLoopbackHost => StatusCode::FORBIDDEN,
             Refusal::Fault(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -134,3 +150,6 @@ fn url_escaped(text: &str) -> impl Iterator<Item = String> + '_ {
         other => format!("%{other:02X}"),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -103,9 +103,12 @@ impl Routes {
     }
 
     fn add(mut self, method: Method, path: &str, access: Access, route: MethodRouter<AppState>) -> Routes {
-        let guarded = route.route_layer(from_fn(move |request: Request, next: Next| {
-            guard(access, request, next)
-        }));
+        // The role first, so a caller who may not call the route learns nothing of its ids.
+        let guarded = route
+            .route_layer(from_fn(super::path_ids::check_path_ids))
+            .route_layer(from_fn(move |request: Request, next: Next| {
+                guard(access, request, next)
+            }));
         self.router = self.router.route(path, guarded);
         self.entries.push(RouteEntry {
             method,

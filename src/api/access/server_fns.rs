@@ -1,12 +1,15 @@
 //! The role each server function needs, and the check in front of them and of the pages. A
-//! server function missing here is refused (and the route-walk test names it).
+//! server function missing here is refused (and the route-walk test names it). An editor's or
+//! admin's server function checks again, first thing in its body ([`require`]).
 
-use super::{check, to_login, Access, Refusal};
-use crate::access::Role::{Admin, Editor, Viewer};
+use super::{allows, check, to_login, Access, Caller, Refusal};
+use crate::access::Role::{self, Admin, Editor, Viewer};
 use crate::api::{auth, case_results, cases, chat, evalsets, evaluate, folder, mcp_servers, runs, traces};
 use axum::extract::Request;
+use axum::http::{header, request::Parts, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use leptos::prelude::{use_context, ServerFnError};
 use leptos::server_fn::ServerFn;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -118,4 +121,23 @@ pub fn refuse_page(request: &Request) -> Option<Response> {
         Err(Refusal::SignIn) => Some(to_login(request)),
         Err(refusal) => Some(refusal.into_response()),
     }
+}
+
+/// The first statement of every editor's and admin's server function: the caller the gate
+/// identified (a request extension, which Leptos hands the body with the request's parts) must
+/// have `needed`, as the table says, so a function the gate somehow let through still refuses.
+/// No parts or no caller is no one signed in; with auth off everything is allowed, as in the
+/// gate. A refusal reads and answers (401 or 403) as the gate's.
+pub fn require(needed: Role) -> Result<(), ServerFnError> {
+    let parts = use_context::<Parts>();
+    let caller = parts.as_ref().and_then(|parts| parts.extensions.get::<Caller>());
+    allows(Access::Role(needed), caller).map_err(|refusal| {
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(refusal.status());
+            if refusal == Refusal::SignIn {
+                response.insert_header(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+        }
+        ServerFnError::new(refusal.message())
+    })
 }

@@ -4,12 +4,13 @@
 //! agent only its own server knows, so those answers are read from it.
 
 use super::adk_dev::{DevError, DevResult};
-use super::error::ApiError;
 use crate::access::Role::Viewer;
+use crate::agent::adk::{get_from_server, ServerHeaders};
 use crate::agent::outline::AgentOutline;
 use crate::agent::profiles::AgentProfile;
 use crate::api::access::Routes;
 use crate::api::AppState;
+use crate::redact::redacted_url;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
@@ -68,7 +69,7 @@ async fn list_apps(
         }
         let base_url = adk_base_url(profile).unwrap_or_default();
         if !listed_by.contains_key(&base_url) {
-            let listed = adk_detailed_list(&base_url).await?;
+            let listed = adk_detailed_list(&base_url, &profile.server_headers).await?;
             listed_by.insert(base_url.clone(), listed);
         }
         detailed.extend(adk_list_entry(profile, &listed_by[&base_url]));
@@ -77,15 +78,33 @@ async fn list_apps(
 }
 
 /// ADK's `ListAppsResponse` from its server.
-async fn adk_detailed_list(base_url: &str) -> Result<Value, DevError> {
-    let listed = reqwest::get(format!("{base_url}/list-apps?detailed=true"))
+async fn adk_detailed_list(base_url: &str, headers: &ServerHeaders) -> Result<Value, DevError> {
+    let answer = get_from_server(base_url, headers, "/list-apps?detailed=true")
         .await
-        .and_then(reqwest::Response::error_for_status)
-        .map_err(ApiError::internal)?
-        .json()
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(listed)
+        .map_err(|message| bad_gateway(base_url, message))?;
+    if answer.status != 200 {
+        let message = format!(
+            "the ADK server at {base_url} answered /list-apps with {}",
+            answer.status
+        );
+        return Err(bad_gateway(base_url, message));
+    }
+    serde_json::from_slice(&answer.body).map_err(|e| {
+        bad_gateway(
+            base_url,
+            format!("the ADK server at {base_url} answered /list-apps with no JSON: {e}"),
+        )
+    })
+}
+
+/// A 502 saying what went wrong with the ADK server at `base_url`, which its caller (any viewer)
+/// reads: the URL there without userinfo, query or fragment.
+fn bad_gateway(base_url: &str, message: String) -> DevError {
+    let message = match base_url {
+        "" => message,
+        _ => message.replace(base_url, &redacted_url(base_url)),
+    };
+    DevError(StatusCode::BAD_GATEWAY, message)
 }
 
 /// An `adk` profile's app as its server listed it, named as the profile.
@@ -111,7 +130,7 @@ struct GraphQuery {
 async fn build_graph(State(state): State<AppState>, Path(app): Path<String>, uri: OriginalUri) -> DevResult {
     match app_agent(&state, &app)? {
         AppAgent::Outlined(outline) => Ok(Json(outline.app_info()).into_response()),
-        AppAgent::OnAdkServer(base_url) => from_adk(&base_url, &uri).await,
+        AppAgent::OnAdkServer(base_url, headers) => from_adk(&base_url, &headers, &uri).await,
     }
 }
 
@@ -125,7 +144,7 @@ async fn build_graph_image(
 ) -> DevResult {
     let outline = match app_agent(&state, &app)? {
         AppAgent::Outlined(outline) => outline,
-        AppAgent::OnAdkServer(base_url) => return from_adk(&base_url, &uri).await,
+        AppAgent::OnAdkServer(base_url, headers) => return from_adk(&base_url, &headers, &uri).await,
     };
     if let Some(node) = query.node.filter(|node| !node.is_empty() && *node != app) {
         return Err(DevError(StatusCode::NOT_FOUND, format!("Node not found: {node}")));
@@ -138,7 +157,7 @@ async fn build_graph_image(
 async fn builder(State(state): State<AppState>, Path(app): Path<String>, uri: OriginalUri) -> DevResult {
     match app_agent(&state, &app)? {
         AppAgent::Outlined(_) => Ok("".into_response()),
-        AppAgent::OnAdkServer(base_url) => from_adk(&base_url, &uri).await,
+        AppAgent::OnAdkServer(base_url, headers) => from_adk(&base_url, &headers, &uri).await,
     }
 }
 
@@ -147,7 +166,7 @@ enum AppAgent {
     /// Its profile.
     Outlined(AgentOutline),
     /// Only its ADK server, at this address.
-    OnAdkServer(String),
+    OnAdkServer(String, ServerHeaders),
 }
 
 fn app_agent(state: &AppState, app: &str) -> Result<AppAgent, DevError> {
@@ -158,7 +177,10 @@ fn app_agent(state: &AppState, app: &str) -> Result<AppAgent, DevError> {
         .ok_or_else(|| DevError(StatusCode::NOT_FOUND, format!("App not found: {app}")))?;
     Ok(match profile.outline() {
         Some(outline) => AppAgent::Outlined(outline),
-        None => AppAgent::OnAdkServer(adk_base_url(profile).unwrap_or_default()),
+        None => AppAgent::OnAdkServer(
+            adk_base_url(profile).unwrap_or_default(),
+            profile.server_headers.clone(),
+        ),
     })
 }
 
@@ -171,16 +193,14 @@ fn adk_base_url(profile: &AgentProfile) -> Option<String> {
 
 /// The same request, read-only, answered by the app's ADK server: status, body and type as
 /// they come.
-async fn from_adk(base_url: &str, uri: &OriginalUri) -> DevResult {
+async fn from_adk(base_url: &str, headers: &ServerHeaders, uri: &OriginalUri) -> DevResult {
     let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
-    let answer = reqwest::get(format!("{base_url}{path}"))
+    let answer = get_from_server(base_url, headers, path)
         .await
-        .map_err(ApiError::internal)?;
-    let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-    let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
-    let body = answer.bytes().await.map_err(ApiError::internal)?;
-    let mut response = (status, body).into_response();
-    if let Some(value) = content_type.and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
+        .map_err(|message| bad_gateway(base_url, message))?;
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    let mut response = (status, answer.body).into_response();
+    if let Some(value) = answer.content_type.and_then(|v| HeaderValue::from_str(&v).ok()) {
         response.headers_mut().insert(header::CONTENT_TYPE, value);
     }
     Ok(response)

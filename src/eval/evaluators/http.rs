@@ -1,8 +1,11 @@
 //! An HTTP evaluator: the request is POSTed as JSON and the body of a 2xx answer is the reply.
 //! Connection failures, timeouts, 429 and 5xx are retried with a doubling pause; anything else,
-//! or a body that is not a reply, is final and says what came back.
+//! or a body that is not a reply, is final and says what came back. Redirects off the
+//! evaluator's origin are not followed and an answer over 1 MiB is refused
+//! ([`crate::outbound`]).
 
 use super::{Evaluator, EvaluatorReply, EvaluatorRequest, HttpTarget};
+use crate::outbound::{read_capped, EVALUATOR_BODY_CAP};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use std::time::Duration;
@@ -15,8 +18,13 @@ pub struct HttpEvaluator {
 
 /// The pause before the first retry; it doubles after each.
 const RETRY_PAUSE: Duration = Duration::from_millis(500);
+/// How much of an answer an error quotes.
+const QUOTED_CHARS: usize = 200;
+/// What a header's value names to be read from the environment.
+const ENV_PREFIX: &str = "env:";
 
 impl HttpEvaluator {
+    /// `client` should be [`crate::outbound::client`]'s, which keeps redirects on the origin.
     pub fn new(client: reqwest::Client, target: HttpTarget) -> HttpEvaluator {
         HttpEvaluator {
             client,
@@ -32,10 +40,15 @@ impl HttpEvaluator {
     }
 
     async fn call(&self, request: &EvaluatorRequest) -> Result<EvaluatorReply, String> {
-        let url = &self.target.url;
+        // The reason is stored with the run, which every viewer reads: the URL without what may
+        // be a secret in it (userinfo, query, fragment).
+        let url = crate::redact::redacted_url(&self.target.url);
+        let headers = self
+            .headers()
+            .map_err(|problem| format!("the evaluator at {url}: {problem}"))?;
         let mut attempt = 0;
         loop {
-            let (message, retryable) = match self.attempt(request).await {
+            let (message, retryable) = match self.attempt(request, &headers).await {
                 Ok(reply) => return Ok(reply),
                 Err(failure) => failure,
             };
@@ -52,24 +65,53 @@ impl HttpEvaluator {
         }
     }
 
+    /// The configured headers, each `env:NAME` read now.
+    fn headers(&self) -> Result<Vec<(String, String)>, String> {
+        let read = |(name, value): (&String, &String)| match value.strip_prefix(ENV_PREFIX) {
+            None => Ok((name.clone(), value.clone())),
+            Some(var) => std::env::var(var)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(|v| (name.clone(), v))
+                .ok_or_else(|| {
+                    format!("its headers.{name} names the environment variable {var}, which is not set")
+                }),
+        };
+        self.target.headers.0.iter().map(read).collect()
+    }
+
     /// One request: the reply, or what went wrong and whether another try may help.
-    async fn attempt(&self, request: &EvaluatorRequest) -> Result<EvaluatorReply, (String, bool)> {
+    async fn attempt(
+        &self,
+        request: &EvaluatorRequest,
+        headers: &[(String, String)],
+    ) -> Result<EvaluatorReply, (String, bool)> {
         let timeout = self.target.timeout;
-        let sent = self.client.post(&self.target.url).json(request).send();
-        let response = match tokio::time::timeout(timeout, sent).await {
+        let mut sent = self.client.post(&self.target.url).json(request);
+        for (name, value) in headers {
+            sent = sent.header(name, value);
+        }
+        let response = match tokio::time::timeout(timeout, sent.send()).await {
             Err(_) => return Err((format!("did not answer within {timeout:?}"), true)),
-            Ok(Err(error)) => return Err((format!("could not be reached: {error}"), true)),
+            // The error names the URL: the caller names it, redacted.
+            Ok(Err(error)) => return Err((format!("could not be reached: {}", error.without_url()), true)),
             Ok(Ok(response)) => response,
         };
         let status = response.status();
-        let body = match tokio::time::timeout(timeout, response.text()).await {
+        if status.is_redirection() {
+            return Err((
+                format!("answered {status}, a redirect off its own address, which is not followed"),
+                false,
+            ));
+        }
+        let body = match tokio::time::timeout(timeout, read_capped(response, EVALUATOR_BODY_CAP)).await {
             Ok(Ok(body)) => body,
-            Ok(Err(error)) => return Err((format!("broke off its answer: {error}"), true)),
+            Ok(Err(failure)) => return Err((failure.to_string(), !failure.is_too_large())),
             Err(_) => return Err((format!("did not finish its answer within {timeout:?}"), true)),
         };
         if !status.is_success() {
             let retryable = status.as_u16() == 429 || status.is_server_error();
-            let excerpt: String = body.trim().chars().take(200).collect();
+            let excerpt: String = body.trim().chars().take(QUOTED_CHARS).collect();
             return Err((format!("answered {status}: {excerpt}"), retryable));
         }
         EvaluatorReply::parse(&body).map_err(|problem| (format!("answered, but {problem}"), false))

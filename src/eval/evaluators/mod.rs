@@ -23,7 +23,7 @@ use crate::evalset::{EvalCase, Invocation};
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -182,7 +182,7 @@ pub enum EvaluatorTarget {
     Http(HttpTarget),
 }
 
-/// An HTTP evaluator as a criterion (or evalstudio.toml) describes it.
+/// An HTTP evaluator as evalstudio.toml (or, for the CLI alone, a criterion) describes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpTarget {
     pub url: String,
@@ -190,14 +190,32 @@ pub struct HttpTarget {
     pub timeout: Duration,
     /// Further tries after a connection failure, a timeout, 429 or 5xx.
     pub retries: u32,
+    /// Sent with each request (evalstudio.toml's `headers`).
+    pub headers: EvaluatorHeaders,
 }
+
+/// A declared evaluator's request headers, each a value or `env:NAME` (the variable's value,
+/// read when it is called). Shown by name only: a value may be a secret.
+#[derive(Clone, Default, PartialEq, Deserialize)]
+#[serde(transparent)]
+pub struct EvaluatorHeaders(pub BTreeMap<String, String>);
+
+impl std::fmt::Debug for EvaluatorHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.keys()).finish()
+    }
+}
+
+/// Why a criterion's own `url` is not called here.
+pub const UNDECLARED_URL: &str = "a server calls only the evaluators its evalstudio.toml declares: declare [[evaluators]] with a name and this url there, then use {\"evaluator\": \"<name>\"} in the criterion";
 
 /// The default limit on one evaluator call.
 pub const DEFAULT_EVALUATOR_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default number of retries of an HTTP evaluator.
 pub const DEFAULT_EVALUATOR_RETRIES: u32 = 2;
 
-/// Makes the HTTP evaluator for a criterion's url (the server's; the browser has none).
+/// Makes the HTTP evaluator for a criterion's url: the CLI's, scoring files its user gave it.
+/// A server has none: it calls only the evaluators its evalstudio.toml declares.
 pub type HttpEvaluatorFactory = Arc<dyn Fn(&HttpTarget) -> Arc<dyn Evaluator> + Send + Sync>;
 
 /// The evaluators one scoring may use.
@@ -211,6 +229,11 @@ impl Evaluators {
     pub fn with_http(mut self, factory: HttpEvaluatorFactory) -> Evaluators {
         self.http = Some(factory);
         self
+    }
+
+    /// Whether a criterion's own `url` is called (the CLI on its user's files), or refused.
+    pub fn calls_criterion_urls(&self) -> bool {
+        self.http.is_some()
     }
 
     /// Registers `evaluator` under `name` (replacing one of that name).
@@ -241,7 +264,7 @@ impl Evaluators {
             }),
             EvaluatorTarget::Http(http) => match &self.http {
                 Some(factory) => Ok(factory(http)),
-                None => Err("HTTP evaluators are called by the server, and this scoring has no HTTP client".into()),
+                None => Err(UNDECLARED_URL.into()),
             },
         }
     }

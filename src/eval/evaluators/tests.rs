@@ -50,8 +50,13 @@ fn an_unknown_evaluator_is_named_with_those_declared() {
         url: "http://127.0.0.1:1/".into(),
         timeout: DEFAULT_EVALUATOR_TIMEOUT,
         retries: 0,
+        headers: EvaluatorHeaders::default(),
     });
-    assert!(evaluators.find(&http).err().unwrap().contains("no HTTP client"));
+    assert!(evaluators
+        .find(&http)
+        .err()
+        .unwrap()
+        .contains("declare [[evaluators]]"));
 }
 
 #[cfg(feature = "ssr")]
@@ -119,7 +124,16 @@ mod io {
             Duration::from_secs(5),
         );
         let error = failing.evaluate(&req).await.unwrap_err();
-        assert!(error.contains("exited with code 3: no database"), "{error}");
+        assert_eq!(
+            error,
+            "evaluator `check` exited with status 3 (its stderr is in the server log)"
+        );
+        let quiet = command(&["sh", "-c", "cat >/dev/null; exit 2"], Duration::from_secs(5));
+        let error = quiet.evaluate(&req).await.unwrap_err();
+        assert_eq!(
+            error,
+            "evaluator `check` exited with status 2 (it wrote nothing on stderr)"
+        );
         let babbling = command(&["sh", "-c", "echo all good"], Duration::from_secs(5));
         let error = babbling.evaluate(&req).await.unwrap_err();
         assert!(
@@ -132,6 +146,41 @@ mod io {
             .await
             .unwrap_err()
             .contains("could not be started"));
+    }
+
+    /// The reason is stored with the run and read by every viewer: it names the evaluator and
+    /// what failed, never the command line or what the command wrote on stderr.
+    #[tokio::test]
+    async fn a_failing_commands_reason_holds_neither_its_argv_nor_its_stderr() {
+        let req = request(json!({}));
+        let script = "cat >/dev/null; echo 'connecting with SECRET-TOKEN-1 failed' >&2; exit 3";
+        let failing = command(
+            &["sh", "-c", script, "--token=SECRET-ARG-2"],
+            Duration::from_secs(5),
+        );
+        let timing_out = command(
+            &["sh", "-c", "sleep 5", "--token=SECRET-ARG-2"],
+            Duration::from_millis(200),
+        );
+        let missing = command(&["/no/such/SECRET-ARG-2"], Duration::from_secs(5));
+        let noisy = "cat >/dev/null; echo SECRET-TOKEN-1 >&2; echo hi";
+        let babbling = command(
+            &["sh", "-c", noisy, "--token=SECRET-ARG-2"],
+            Duration::from_secs(5),
+        );
+        for (evaluator, says) in [
+            (failing, "exited with status 3"),
+            (timing_out, "did not finish within 200ms"),
+            (missing, "could not be started"),
+            (babbling, "printed something else than a reply"),
+        ] {
+            let error = evaluator.evaluate(&req).await.unwrap_err();
+            assert!(error.starts_with("evaluator `check` "), "{error}");
+            assert!(error.contains(says), "{error}");
+            for secret in ["SECRET-TOKEN-1", "SECRET-ARG-2", "sh -c", "--token"] {
+                assert!(!error.contains(secret), "{secret} in {error}");
+            }
+        }
     }
 
     /// An HTTP evaluator on 127.0.0.1 that answers each request with the next of `replies`.
@@ -164,14 +213,37 @@ mod io {
 
     fn http(url: &str, timeout_ms: u64, retries: u32) -> HttpEvaluator {
         HttpEvaluator::new(
-            reqwest::Client::new(),
+            crate::outbound::client(Duration::from_secs(5)),
             HttpTarget {
                 url: url.into(),
                 timeout: Duration::from_millis(timeout_ms),
                 retries,
+                headers: EvaluatorHeaders::default(),
             },
         )
         .without_retry_pause()
+    }
+
+    /// The URL a reason names (stored, read by every viewer) has no userinfo, query or fragment.
+    #[tokio::test]
+    async fn an_http_evaluators_reason_names_its_url_without_secrets() {
+        let req = request(json!({}));
+        let (url, _) = serve(vec![(400, "bad request", 0)]).await;
+        let with_secrets =
+            url.replace("http://", "http://me:SECRET-PASS@") + "?token=SECRET-TOKEN#SECRET-FRAGMENT";
+        let error = http(&with_secrets, 2000, 0).evaluate(&req).await.unwrap_err();
+        assert!(
+            error.starts_with(&format!("the evaluator at {url} answered 400")),
+            "{error}"
+        );
+        // Nothing listens there: reqwest's own error would name the whole URL.
+        let unreachable = "http://me:SECRET-PASS@127.0.0.1:1/score?token=SECRET-TOKEN";
+        let error = http(unreachable, 2000, 0).evaluate(&req).await.unwrap_err();
+        assert!(
+            error.starts_with("the evaluator at http://127.0.0.1:1/score could not be reached"),
+            "{error}"
+        );
+        assert!(!error.contains("SECRET"), "{error}");
     }
 
     #[tokio::test]

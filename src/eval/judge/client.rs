@@ -94,10 +94,7 @@ impl fmt::Debug for OpenAiJudge {
 
 impl OpenAiJudge {
     pub fn new(config: JudgeConfig) -> Self {
-        let client = reqwest::Client::builder()
-            .connect_timeout(config.request_timeout())
-            .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+        let client = crate::outbound::client(config.request_timeout());
         OpenAiJudge {
             config,
             client,
@@ -128,6 +125,7 @@ impl OpenAiJudge {
             timeout_setting: "timeout_secs",
             max_retries: self.config.max_retries(),
             retry_base_delay: self.retry_base_delay,
+            body_cap: crate::outbound::EVALUATOR_BODY_CAP,
         };
         let key = api_key(endpoint.api_key_env, self.key_lookup)?;
         let body = json!({

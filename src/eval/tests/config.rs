@@ -234,7 +234,7 @@ fn metrics_picked_in_the_browser_take_their_criterion_options() {
 
 #[test]
 fn evaluator_criteria_name_a_url_or_a_declared_evaluator() {
-    use crate::eval::evaluators::{EvaluatorTarget, HttpTarget};
+    use crate::eval::evaluators::{EvaluatorHeaders, EvaluatorTarget, HttpTarget};
     let config = EvalConfig::parse(
         r#"{"criteria": {
             "db": {"threshold": 1, "evaluator": "orders_written", "table": "orders"},
@@ -256,6 +256,7 @@ fn evaluator_criteria_name_a_url_or_a_declared_evaluator() {
             url: "http://127.0.0.1:9000/score".into(),
             timeout: std::time::Duration::from_millis(2500),
             retries: 0,
+            headers: EvaluatorHeaders::default(),
         }))
     );
     let error = |criteria: &str| {

@@ -9,7 +9,7 @@ mod tokens;
 mod users;
 
 pub use logins::{log_in, log_out, session_user, LoginPolicy};
-pub use secrets::MIN_PASSWORD_CHARS;
+pub use secrets::{digest, MIN_PASSWORD_CHARS};
 pub use tokens::{create_token, list_tokens, revoke_token, token_user, TOKEN_PREFIX};
 pub use users::{add_user, list_users, proxy_user, remove_user, set_password};
 
@@ -27,8 +27,13 @@ pub enum AuthError {
     /// Said the same whether the user or the password is wrong, so a guesser learns neither.
     #[error("wrong user name or password")]
     WrongCredentials,
-    #[error("too many failed logins for this user or from this address: try again in {minutes} minute(s)")]
-    Throttled { minutes: u64 },
+    /// Refused before the password was checked; may be tried again after `retry_after_seconds`
+    /// (an answer's `Retry-After`).
+    #[error(
+        "too many failed logins for this user or from this address: try again in {} minute(s)",
+        .retry_after_seconds.div_ceil(60)
+    )]
+    Throttled { retry_after_seconds: u64 },
     #[error(transparent)]
     Fault(StoreError),
 }

@@ -215,60 +215,80 @@ impl SqlStore {
         Ok(())
     }
 
-    /// Notes a login attempt, failed until it succeeds (rows older than `window_seconds` are
-    /// cleared on the way).
+    /// Notes a login attempt, failed until it succeeds; answers its row, for
+    /// [`SqlStore::forget_failed_login`]. Rows older than `keep_seconds` are cleared on the way.
     pub async fn record_failed_login(
         &self,
         user: &str,
         address: &str,
-        window_seconds: f64,
-    ) -> StoreResult<()> {
+        keep_seconds: f64,
+    ) -> StoreResult<i64> {
         let mut tx = self.begin_write().await?;
         sqlx::query(&format!(
             "DELETE FROM failed_logins WHERE failed_at < {} - $1",
             dialect::EPOCH_NOW
         ))
-        .bind(window_seconds)
+        .bind(keep_seconds)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(&format!(
-            "INSERT INTO failed_logins (user_name, address, failed_at) VALUES ($1, $2, {})",
+        let id: i64 = sqlx::query_scalar(&format!(
+            "INSERT INTO failed_logins (user_name, address, failed_at) VALUES ($1, $2, {}) RETURNING id",
             dialect::EPOCH_NOW
         ))
         .bind(user)
         .bind(address)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Takes back an attempt [`SqlStore::record_failed_login`] noted (one refused unchecked).
+    pub async fn forget_failed_login(&self, id: i64) -> StoreResult<()> {
+        sqlx::query("DELETE FROM failed_logins WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
-    /// Failed logins in the last `window_seconds`: for this user (from anywhere) and from this
-    /// address (for any user).
+    /// Failed logins in the last `window_seconds` of `user` (any user when `None`) from `address`
+    /// (any address when `None`): how many, and how many seconds ago the oldest was.
     pub async fn failed_logins(
         &self,
-        user: &str,
-        address: &str,
+        user: Option<&str>,
+        address: Option<&str>,
         window_seconds: f64,
-    ) -> StoreResult<(i64, i64)> {
-        let row = sqlx::query(&format!(
-            "SELECT \
-             (SELECT COUNT(*) FROM failed_logins WHERE user_name = $1 AND failed_at > {now} - $3) AS by_user, \
-             (SELECT COUNT(*) FROM failed_logins WHERE address = $2 AND failed_at > {now} - $3) AS by_address",
-            now = dialect::EPOCH_NOW
-        ))
-        .bind(user)
-        .bind(address)
-        .bind(window_seconds)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok((row.get("by_user"), row.get("by_address")))
+    ) -> StoreResult<(i64, Option<f64>)> {
+        let now = dialect::EPOCH_NOW;
+        let mut filters = vec![format!("failed_at > {now} - $1")];
+        if user.is_some() {
+            filters.push(format!("user_name = ${}", filters.len() + 1));
+        }
+        if address.is_some() {
+            filters.push(format!("address = ${}", filters.len() + 1));
+        }
+        let sql = format!(
+            "SELECT COUNT(*) AS failures, CAST({now} - MIN(failed_at) AS DOUBLE PRECISION) AS oldest_age \
+             FROM failed_logins WHERE {}",
+            filters.join(" AND ")
+        );
+        let mut query = sqlx::query(&sql).bind(window_seconds);
+        if let Some(user) = user {
+            query = query.bind(user);
+        }
+        if let Some(address) = address {
+            query = query.bind(address);
+        }
+        let row = query.fetch_one(&self.pool).await?;
+        Ok((row.get("failures"), row.get("oldest_age")))
     }
 
-    /// Forgets a user's failed logins, after they logged in.
-    pub async fn clear_failed_logins(&self, user: &str) -> StoreResult<()> {
-        sqlx::query("DELETE FROM failed_logins WHERE user_name = $1")
+    /// Forgets a user's failed logins from `address`, after they logged in from it.
+    pub async fn clear_failed_logins(&self, user: &str, address: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM failed_logins WHERE user_name = $1 AND address = $2")
             .bind(user)
+            .bind(address)
             .execute(&self.pool)
             .await?;
         Ok(())

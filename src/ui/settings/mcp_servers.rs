@@ -63,6 +63,12 @@ fn ServerCard(server: McpServerView) -> impl IntoView {
             <dl class="facts">
                 <dt>"Transport"</dt>
                 <dd class="mono">{move || shown.get().transport}</dd>
+                // An admin's answer alone carries a stdio server's arguments.
+                {move || {
+                    shown.get().args.filter(|args| !args.is_empty()).map(|args| {
+                        view! { <dt>"Arguments"</dt> <dd class="mono">{args}</dd> }
+                    })
+                }}
                 <dt>"Status"</dt>
                 <dd><StatusBadge status=Signal::derive(move || shown.get().status) /></dd>
             </dl>
