@@ -83,6 +83,10 @@ use crate::eval::evaluators::{
 };
 use crate::eval::{Judge, JudgeConfig, LazyMiniLm, OpenAiJudge, ScoringServices};
 
+/// The most retries a file may ask of a judge, a simulator or an evaluator: each waits longer,
+/// and a server asked without bound would hold a run (and a connection) for hours.
+const MAX_RETRIES: u32 = 10;
+
 /// How long an HTTP evaluator may take to accept a connection.
 const EVALUATOR_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -406,8 +410,8 @@ fn check_evaluators(entries: Vec<EvaluatorEntry>) -> Result<Vec<EvaluatorEntry>,
             _ => {}
         }
         check_timeout(&at, entry.timeout_secs)?;
-        if entry.retries.is_some_and(|r| r > 10) {
-            return Err(format!("{at}.retries: at most 10"));
+        if entry.retries.is_some_and(|r| r > MAX_RETRIES) {
+            return Err(format!("{at}.retries: at most {MAX_RETRIES}"));
         }
     }
     Ok(entries)
@@ -429,6 +433,11 @@ fn check_model(table: &str, model: &JudgeConfig) -> Result<(), String> {
     }
     if let Some(t) = model.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
         return Err(format!("{table}.temperature: {t} is outside 0 to 2"));
+    }
+    if let Some(retries) = model.max_retries.filter(|r| *r > MAX_RETRIES) {
+        return Err(format!(
+            "{table}.max_retries: {retries} is more than {MAX_RETRIES}"
+        ));
     }
     check_timeout(table, model.timeout_secs)
 }
@@ -614,6 +623,10 @@ mod tests {
             (
                 "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntimeout_secs = 0",
                 "judge.timeout_secs: 0 is not",
+            ),
+            (
+                "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\nmax_retries = 1000",
+                "judge.max_retries: 1000 is more than 10",
             ),
             (
                 "[judge]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key = \"sk-1\"",

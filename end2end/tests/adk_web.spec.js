@@ -10,11 +10,16 @@ const path = require('path');
 const folderUrl = process.env.E2E_FOLDER_URL;
 const smokeFile = path.join(process.env.E2E_AGENTS_DIR, 'weather', 'smoke.evalset.json');
 
-/** Fails the test on any 4xx or 5xx answer adk-web gets. */
+/** Fails the test on any 4xx or 5xx answer adk-web gets, and on anything the server's
+ * Content-Security-Policy for /dev-ui/ blocks (but the font CDN, which is allowed and
+ * unreachable here). */
 function watchFailures(page) {
   const failed = [];
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('console', (msg) => {
+    if (msg.text().includes('Content Security Policy')) failed.push(msg.text());
   });
   return failed;
 }

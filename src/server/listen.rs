@@ -1,7 +1,7 @@
 //! The connections: axum's router served over hyper as `axum::serve` serves it, with the limits
-//! it leaves unset. A request's headers must arrive within 10 s of the connection (or of the
-//! previous answer) starting to wait for them, so slow or idle clients cannot hold connections
-//! open without end; a body's arrival is bounded by the router's size limit. Answers that
+//! it leaves unset. A request's headers must arrive within 10 s of the connection opening (or of
+//! the previous answer), so slow, silent or idle clients cannot hold connections open without
+//! end; a body's arrival is bounded by the router's size limit. Answers that
 //! stream (run progress, chat turns, file changes) and long waits are not cut: once the headers
 //! are in, the handler decides how long it takes.
 
@@ -51,7 +51,12 @@ pub async fn serve(
         let Ok(service) = make_service.call(peer).await;
         let (stop, done_rx) = (stop.clone(), done_rx.clone());
         tokio::spawn(async move {
-            serve_connection(TokioIo::new(stream), TowerToHyperService::new(service), stop).await;
+            // hyper's timer starts at a request's first byte: a connection that sends none is
+            // closed here, after the same wait.
+            let mut first = [0u8; 1];
+            if let Ok(Ok(1..)) = tokio::time::timeout(HEADER_READ_TIMEOUT, stream.peek(&mut first)).await {
+                serve_connection(TokioIo::new(stream), TowerToHyperService::new(service), stop).await;
+            }
             drop(done_rx);
         });
     }

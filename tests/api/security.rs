@@ -259,6 +259,45 @@ async fn every_answer_forbids_framing_and_sniffing_and_pages_load_only_their_own
     }
 }
 
+/// How long the server waited before it closed `connection` (at most 30 s).
+async fn closed_after(mut connection: tokio::net::TcpStream) -> f64 {
+    use tokio::io::AsyncReadExt;
+    let started = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        connection.read_to_end(&mut rest),
+    )
+    .await;
+    assert!(closed.is_ok(), "the connection is still open after 30 s");
+    started.elapsed().as_secs_f64()
+}
+
+#[tokio::test]
+async fn a_client_that_sends_nothing_or_stays_idle_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app().await;
+    let address = app.address.trim_start_matches("http://");
+    let silent = tokio::net::TcpStream::connect(address).await.unwrap();
+    let waited = closed_after(silent).await;
+    assert!(
+        (9.0..20.0).contains(&waited),
+        "silent: closed after {waited:.1} s"
+    );
+    let mut idle = tokio::net::TcpStream::connect(address).await.unwrap();
+    idle.write_all(b"GET /apps/demo/eval_sets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = [0u8; 12];
+    idle.read_exact(&mut answer).await.unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    let waited = closed_after(idle).await;
+    assert!(
+        (9.0..20.0).contains(&waited),
+        "idle after an answer: closed after {waited:.1} s"
+    );
+}
+
 #[tokio::test]
 async fn a_client_that_never_finishes_its_headers_is_cut_off() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
