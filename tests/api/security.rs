@@ -299,6 +299,33 @@ async fn a_client_that_sends_nothing_or_stays_idle_is_cut_off() {
 }
 
 #[tokio::test]
+async fn a_body_that_stops_arriving_is_answered_408_and_nothing_is_stored() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app().await;
+    let address = app.address.trim_start_matches("http://");
+    let mut slow = tokio::net::TcpStream::connect(address).await.unwrap();
+    slow.write_all(
+        b"POST /apps/demo/import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"eval_set_id\": ",
+    )
+    .await
+    .unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = [0u8; 12];
+    tokio::time::timeout(std::time::Duration::from_secs(30), slow.read_exact(&mut answer))
+        .await
+        .expect("an answer within 30 s")
+        .unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 408");
+    let waited = started.elapsed().as_secs_f64();
+    assert!((9.0..20.0).contains(&waited), "answered after {waited:.1} s");
+    assert_eq!(
+        app.get_json("/apps/demo/eval_sets").await,
+        json!([]),
+        "nothing stored"
+    );
+}
+
+#[tokio::test]
 async fn a_client_that_never_finishes_its_headers_is_cut_off() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = spawn_app().await;

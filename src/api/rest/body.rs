@@ -41,7 +41,11 @@ impl<S: Send + Sync> FromRequest<S> for TextBody {
         let mut chunks = request.into_limited_body().into_data_stream();
         // The length is a claim until the bytes arrive: the limit still applies as they do.
         let mut bytes = Vec::with_capacity(declared.min(limit.unwrap_or(PREALLOCATE_WITHOUT_LIMIT)));
-        while let Some(chunk) = chunks.next().await {
+        loop {
+            let chunk = tokio::time::timeout(BODY_IDLE_TIMEOUT, chunks.next())
+                .await
+                .map_err(|_| stalled_body())?;
+            let Some(chunk) = chunk else { break };
             bytes.extend_from_slice(&chunk.map_err(unreadable_body)?);
         }
         String::from_utf8(bytes).map(TextBody).map_err(|e| {
@@ -51,6 +55,21 @@ impl<S: Send + Sync> FromRequest<S> for TextBody {
             ))
         })
     }
+}
+
+/// How long a body may pause between two pieces: a client that stops sending holds a
+/// connection and a buffer, so it is let go.
+const BODY_IDLE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn stalled_body() -> ApiError {
+    ApiError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        format!(
+            "the request body stopped arriving: nothing came for {} s",
+            BODY_IDLE_TIMEOUT.as_secs()
+        ),
+        serde_json::Value::Null,
+    )
 }
 
 /// The room a body may reserve up front on a router built without a [`BodyLimit`] (axum's
