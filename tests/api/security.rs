@@ -381,3 +381,41 @@ async fn event_streams_past_a_users_cap_are_answered_429() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_stored_run_whose_criteria_name_a_url_is_refused_at_resume() {
+    let (listener, seen) = counting_listener().await;
+    let app = spawn_app().await;
+    let set = crate::common::recorded_eval_set(&[("paris", &["weather in Paris"][..])]).await;
+    app.import("demo", evalstudio::evalset::to_adk_json(&set)).await;
+    let body =
+        json!({"evalMetrics": [{"metricName": "response_match_score", "criterion": {"threshold": 0.1}}]});
+    let _: Vec<Value> = app.run_eval("demo", "regression", &body).await;
+    let id = app.get_json("/apps/demo/eval_results").await[0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // As a run recorded by a CLI on its user's own test_config.json, then stopped.
+    let config =
+        json!({"criteria": {"peek": {"threshold": 1, "url": format!("{listener}/meta-data")}}}).to_string();
+    let update = format!(
+        "UPDATE eval_runs SET status = 'interrupted', config_json = '{config}' WHERE result_id = '{id}'"
+    );
+    app.execute_sql(&update, &update).await;
+    let response = app
+        .post(&format!("/apps/demo/eval_results/{id}/resume"), "")
+        .await;
+    let error = assert_error(response, StatusCode::BAD_REQUEST).await;
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the criterion of `peek` names a url"),
+        "{error}"
+    );
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "sent: {:?}",
+        seen.lock().unwrap()
+    );
+}
