@@ -6,7 +6,7 @@ use crate::helpers::{assert_error, spawn_app_with_config, TestApp, SLOW_MODEL_LA
 use crate::ok_eval_set::ok_eval_set;
 use crate::wait::wait_until;
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// An app whose `slow` agent answers "ok" after `SLOW_MODEL_LATENCY`, with the three-case eval
 /// set `three` imported (each case expects "ok", which it gets); and the count of requests its
@@ -20,17 +20,7 @@ async fn app_with_three_slow_cases() -> (TestApp, common::fake_openai::Server) {
 
 /// Starts a run of `three` in the background; returns its result id.
 async fn start_three(app: &TestApp) -> String {
-    let started = app
-        .post_json(
-            "/apps/slow/eval_sets/three/run_eval",
-            &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
-        )
-        .await;
-    assert_eq!(started.status(), StatusCode::ACCEPTED);
-    started.json::<Value>().await.unwrap()["eval_set_result_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    app.start_run("slow", "three").await
 }
 
 /// Waits until the stored run `id` has `status`; returns the run.

@@ -277,6 +277,22 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
+    /// Starts a run of `eval_set_id`, scored by `response_match_score` 0.8, without waiting for
+    /// it (`"wait": false`, answered 202); returns its result id.
+    pub async fn start_run(&self, app_name: &str, eval_set_id: &str) -> String {
+        let started = self
+            .post_json(
+                &format!("/apps/{app_name}/eval_sets/{eval_set_id}/run_eval"),
+                &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
+            )
+            .await;
+        assert_eq!(started.status(), StatusCode::ACCEPTED);
+        started.json::<Value>().await.unwrap()["eval_set_result_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     pub async fn put_json(&self, path: &str, body: &Value) -> reqwest::Response {
         self.http.put(self.url(path)).json(body).send().await.unwrap()
     }

@@ -351,17 +351,7 @@ async fn event_streams_past_a_users_cap_are_answered_429() {
     );
     let app = spawn_app_with_config(&config).await;
     app.import("slow", ok_eval_set("three", 3).to_string()).await;
-    let started = app
-        .post_json(
-            "/apps/slow/eval_sets/three/run_eval",
-            &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
-        )
-        .await;
-    assert_eq!(started.status(), StatusCode::ACCEPTED);
-    let id = started.json::<Value>().await.unwrap()["eval_set_result_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = app.start_run("slow", "three").await;
     let progress = format!("/apps/slow/eval_results/{id}/progress");
     // The run waits on the slow model, so its streams stay open while their bodies are unread.
     let first = app.get(&progress).await;

@@ -7,8 +7,7 @@ use crate::common::{case_statuses, slow_profile, spawn_slow_model};
 use crate::helpers::{spawn_app_without_worker, TestApp};
 use crate::ok_eval_set::ok_eval_set;
 use crate::wait::wait_until;
-use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
 
 /// Three batches of sixteen: each worker holds one while the third waits.
@@ -17,17 +16,7 @@ const CASES: usize = 48;
 /// Starts a run of the `slow` app's `eval_set_id` in the background through `server`; returns
 /// its result's path.
 async fn start_run(server: &TestApp, eval_set_id: &str) -> String {
-    let started = server
-        .post_json(
-            &format!("/apps/slow/eval_sets/{eval_set_id}/run_eval"),
-            &json!({"wait": false, "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.8}]}),
-        )
-        .await;
-    assert_eq!(started.status(), StatusCode::ACCEPTED);
-    let id = started.json::<Value>().await.unwrap()["eval_set_result_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = server.start_run("slow", eval_set_id).await;
     format!("/apps/slow/eval_results/{id}")
 }
 

@@ -5,6 +5,7 @@
 //! ([`crate::outbound`]).
 
 use super::{Evaluator, EvaluatorReply, EvaluatorRequest, HttpTarget};
+use crate::agent::mcp::config::resolve_value_of;
 use crate::outbound::{read_capped, EVALUATOR_BODY_CAP};
 use futures::future::BoxFuture;
 use futures::FutureExt;
@@ -20,8 +21,6 @@ pub struct HttpEvaluator {
 const RETRY_PAUSE: Duration = Duration::from_millis(500);
 /// How much of an answer an error quotes.
 const QUOTED_CHARS: usize = 200;
-/// What a header's value names to be read from the environment.
-const ENV_PREFIX: &str = "env:";
 
 impl HttpEvaluator {
     /// `client` should be [`crate::outbound::client`]'s, which keeps redirects on the origin.
@@ -43,9 +42,7 @@ impl HttpEvaluator {
         // The reason is stored with the run, which every viewer reads: the URL without what may
         // be a secret in it (userinfo, query, fragment).
         let url = crate::redact::redacted_url(&self.target.url);
-        let headers = self
-            .headers()
-            .map_err(|problem| format!("the evaluator at {url}: {problem}"))?;
+        let headers = self.headers(&format!("the evaluator at {url}"))?;
         let mut attempt = 0;
         loop {
             let (message, retryable) = match self.attempt(request, &headers).await {
@@ -65,19 +62,17 @@ impl HttpEvaluator {
         }
     }
 
-    /// The configured headers, each `env:NAME` read now.
-    fn headers(&self) -> Result<Vec<(String, String)>, String> {
-        let read = |(name, value): (&String, &String)| match value.strip_prefix(ENV_PREFIX) {
-            None => Ok((name.clone(), value.clone())),
-            Some(var) => std::env::var(var)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .map(|v| (name.clone(), v))
-                .ok_or_else(|| {
-                    format!("its headers.{name} names the environment variable {var}, which is not set")
-                }),
-        };
-        self.target.headers.0.iter().map(read).collect()
+    /// The configured headers, each `env:NAME` read now; an error names `owner`.
+    fn headers(&self, owner: &str) -> Result<Vec<(String, String)>, String> {
+        let lookup = |var: &str| std::env::var(var).ok();
+        (self.target.headers.0.iter())
+            .map(|(name, value)| {
+                Ok((
+                    name.clone(),
+                    resolve_value_of(owner, "headers", name, value, lookup)?,
+                ))
+            })
+            .collect()
     }
 
     /// One request: the reply, or what went wrong and whether another try may help.
