@@ -232,6 +232,9 @@ impl Config {
     /// The `[[evaluators]]` by name.
     fn build_evaluators(&self) -> Evaluators {
         let mut evaluators = Evaluators::default();
+        // One client for every URL entry (a client loads the system's certificates), made only
+        // when there is one.
+        let client = LazyLock::new(|| crate::outbound::client(EVALUATOR_CONNECT_TIMEOUT));
         for entry in &self.evaluators {
             let timeout = entry
                 .timeout_secs
@@ -246,7 +249,7 @@ impl Config {
                     .with_env(entry.env.clone()),
                 ),
                 (None, Some(url)) => Arc::new(HttpEvaluator::new(
-                    crate::outbound::client(EVALUATOR_CONNECT_TIMEOUT),
+                    (*client).clone(),
                     HttpTarget {
                         url: url.clone(),
                         timeout,
