@@ -9,9 +9,6 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-# The wasm-bindgen CLI must equal the crate in Cargo.lock.
-WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3; exit}' Cargo.lock)
-
 # Builds live outside the checkout so a fresh clone (as in CI) starts warm; delete the
 # directory at any time to build from scratch.
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/evalstudio/target
@@ -35,7 +32,7 @@ LLAMA_MODEL ?= $(HOME)/.cache/evalstudio/models/qwen2.5-coder-0.5b-instruct-q4_k
 # tests and clippy use it too so they share the debug build's artifacts.
 DEBUG_RUSTFLAGS := --cfg erase_components
 
-.PHONY: run web build test fmt lint unit postgres model llama conformance e2e bench bench-load tools rust-tools node-tools browser gnu-time
+.PHONY: run web build test fmt lint unit postgres model llama conformance e2e bench bench-load tools rust-tools wasm-target node-tools browser gnu-time
 
 ## run: build a release and serve it on http://$(ADDR) with the SQLite file $(DB)
 run: build
@@ -46,8 +43,9 @@ web: build
 	@test -n "$(AGENTS_DIR)" || { echo "name the folder: make web AGENTS_DIR=path/to/agents"; exit 2; }
 	$(CARGO_TARGET_DIR)/release/evalstudio web "$(AGENTS_DIR)" --addr $(ADDR) --site-root target/site
 
-## build: release build of the server and the wasm front end
-build: rust-tools node-tools
+## build: release build of the server and the wasm front end (wasm-bindgen-cli, when missing, is
+## installed by scripts/build-site while the server builds)
+build: wasm-target node-tools
 	scripts/build-site --release
 
 ## test: formatting, lints, unit and integration tests (the store, service and API suites on SQLite,
@@ -150,12 +148,13 @@ bench-load: build browser
 
 tools: rust-tools node-tools browser
 
-rust-tools:
+# wasm-bindgen-cli at Cargo.lock's version of the crate (scripts/install-wasm-bindgen).
+rust-tools: wasm-target
+	@scripts/install-wasm-bindgen
+
+wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
 		|| rustup target add wasm32-unknown-unknown
-	@wasm-bindgen --version 2>/dev/null | grep -q " $(WASM_BINDGEN_VERSION)$$" \
-		|| { echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"; \
-		     cargo install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); }
 
 # npm packages: Playwright's test runner (never its browser download) and binaryen's wasm-opt.
 node-tools: end2end/node_modules/.package-lock.json

@@ -13,9 +13,19 @@ pub const EVALUATOR_BODY_CAP: usize = 1 << 20;
 /// The most an agent's non-streamed answer, or an error body, may hold.
 pub const AGENT_BODY_CAP: usize = 16 << 20;
 
+/// Makes ring rustls's cryptography for the whole process (the first call does; later ones
+/// find it done). reqwest is built without a provider of its own, so every client, ours or
+/// rmcp's, is built after this: every command calls it first thing
+/// (`cli::run`), and so do `Server::bind`, [`client`] and the MCP transport, for what runs the
+/// library without the binary.
+pub fn use_ring_for_tls() {
+    let _already_chosen = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// A client that connects within `connect_timeout` and follows redirects only on the origin
 /// of the request it made.
 pub fn client(connect_timeout: Duration) -> reqwest::Client {
+    use_ring_for_tls();
     let policy = reqwest::redirect::Policy::custom(|attempt| {
         let same_origin = attempt
             .previous()

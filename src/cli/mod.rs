@@ -94,6 +94,7 @@ fn database_url() -> Result<Option<Location>, CliError> {
 /// Runs the command `cli` names; without one, serves with the serve flags' environment
 /// variables and defaults.
 pub async fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    crate::outbound::use_ring_for_tls();
     let command = cli
         .command
         .unwrap_or_else(|| Command::Serve(serve::ServeArgs::parse_from(["serve"])));

@@ -188,6 +188,7 @@ impl Server {
     /// the app, starts its worker and binds its address: all that `evalstudio serve` does
     /// before it serves, and what the tests start.
     pub async fn bind(config: ServeConfig) -> Result<Server, Box<dyn std::error::Error>> {
+        crate::outbound::use_ring_for_tls();
         let mut app_config = Config::load(config.config_path.as_deref())?;
         let store = Store::open(&config.db).await?;
         tidy(&store).await?;

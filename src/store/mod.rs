@@ -12,6 +12,8 @@ mod interface;
 #[cfg(feature = "ssr")]
 mod location;
 #[cfg(feature = "ssr")]
+mod migrations;
+#[cfg(feature = "ssr")]
 mod postgres;
 #[cfg(feature = "ssr")]
 mod rows;

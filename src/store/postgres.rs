@@ -28,7 +28,7 @@ pub(super) async fn open(url: &str) -> StoreResult<SqlStore> {
         .acquire_timeout(Duration::from_secs(30))
         .connect_with(options)
         .await?;
-    sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+    super::migrations::POSTGRES.migrator().await?.run(&pool).await?;
     Ok(SqlStore::new(pool, Location::Postgres(url.to_string())))
 }
 

@@ -31,7 +31,7 @@ pub(super) async fn open(path: &Path) -> StoreResult<SqlStore> {
         .max_connections(8)
         .connect_with(options)
         .await?;
-    sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+    super::migrations::SQLITE.migrator().await?.run(&pool).await?;
     Ok(SqlStore::new(pool, Location::Sqlite(path.to_path_buf())))
 }
 

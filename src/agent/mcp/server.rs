@@ -276,6 +276,7 @@ impl McpServer {
             headers.insert(header_name, header_value);
         }
         let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
+        crate::outbound::use_ring_for_tls();
         let transport = StreamableHttpClientTransport::from_config(config);
         ().serve(transport).await.map_err(|e| {
             format!(
