@@ -1,4 +1,4 @@
-//! The `evalstudio` binary: parses the command line and runs it (see the library's `cli`).
+//! The `evalstudio` binary: the library's `cli::main` (see there why it holds all of it).
 
 #[cfg(feature = "ssr")]
 #[global_allocator]
@@ -6,23 +6,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[cfg(feature = "ssr")]
 fn main() -> std::process::ExitCode {
-    use clap::Parser;
-    let cli = evalstudio::cli::Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=warn,rmcp=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-    let runtime = tokio::runtime::Runtime::new().expect("the tokio runtime starts");
-    match runtime.block_on(evalstudio::cli::run(cli)) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err}");
-            err.exit_code()
-        }
-    }
+    evalstudio::cli::main()
 }
 
 #[cfg(not(feature = "ssr"))]

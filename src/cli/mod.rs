@@ -8,6 +8,7 @@ mod eval;
 mod files;
 mod import_export;
 mod mcp;
+mod process;
 mod progress;
 mod push_pull;
 mod score;
@@ -21,6 +22,7 @@ mod users;
 mod worker;
 
 pub use error::{CliError, ImportFailure};
+pub use process::main;
 
 use crate::store::Location;
 use clap::{Parser, Subcommand};
