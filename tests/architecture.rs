@@ -70,9 +70,9 @@ const LAYERS: &[(&str, &[&str], Names)] = &[
     // The faces: adapters over the services. `api` never reaches the store, not even its error.
     ("api",      &["service", "records", "access", "evalset", "eval", "agent", "clock", "redact"], &[]),
     // `score` and `score-traces` score files with eval's and traces' pure code, no store.
-    ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder", "traces"], &[]),
+    ("cli",      &["service", "server", "records", "access", "evalset", "eval", "agent", "config", "clock", "store", "folder", "traces", "outbound"], &[]),
     // The server opens the store and hands it to the services.
-    ("server",   &["api", "app", "access", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder"], &[]),
+    ("server",   &["api", "app", "access", "service", "store::Store", "store::StoreError", "store::Location", "agent", "eval", "config", "folder", "outbound"], &[]),
     // Pages call server functions; they never reach the store or the services.
     ("ui",       &["api", "records", "access", "evalset", "draft", "eval", "agent", "app"], &[IO]),
     ("app",      &["ui", "api"], &[]),

@@ -2,10 +2,8 @@
 //! cases take about ten times their JSON's size in memory; a large expected set read once and
 //! used a case at a time (scoring) needs only its text.
 
-use crate::import::{read_evalset_cases_fast, FormatError};
-use crate::lean::CaseParts;
 use crate::model::{EvalCase, EvalSet};
-use crate::parallel_read::CaseRead;
+use crate::parts::CaseParts;
 use std::borrow::Cow;
 
 /// The cases of an evalset, each kept as compact JSON with what lining up needs at hand.
@@ -19,12 +17,12 @@ pub struct CompactEvalSet {
 /// One case as the set holds it.
 #[derive(Debug)]
 pub struct CompactCase {
-    eval_id: Box<str>,
+    pub(crate) eval_id: Box<str>,
     /// How many invocations its conversation has; none for a conversation scenario.
-    turns: Option<usize>,
-    json: Box<str>,
+    pub(crate) turns: Option<usize>,
+    pub(crate) json: Box<str>,
     /// `json` is the case's text as read, which parses to the case but may not be ADK's form.
-    as_read: bool,
+    pub(crate) as_read: bool,
 }
 
 impl CompactCase {
@@ -37,20 +35,6 @@ impl CompactCase {
                 .expect("an eval case serialises")
                 .into_boxed_str(),
             as_read: false,
-        }
-    }
-
-    /// A case as the parallel reader read it: a skimmed one holds its text as read (writing it
-    /// again would take longer than reading it).
-    pub fn read(case: CaseRead) -> Self {
-        match case {
-            CaseRead::Skimmed { head, text } => CompactCase {
-                eval_id: head.eval_id.into_boxed_str(),
-                turns: head.turns,
-                json: text.into_boxed_str(),
-                as_read: true,
-            },
-            CaseRead::Parsed(case) => CompactCase::of(&case),
         }
     }
 
@@ -83,22 +67,6 @@ impl CompactEvalSet {
         });
         set.eval_cases.iter().for_each(|case| compact.push(case));
         compact
-    }
-
-    /// A set in ADK's form (as [`CompactEvalSet::to_json`] writes it), read a case at a time.
-    pub fn from_adk_json(text: &str) -> Result<Self, FormatError> {
-        let mut compact = CompactEvalSet::default();
-        let header = read_evalset_cases_fast(
-            text.as_bytes(),
-            || Ok(text.as_bytes()),
-            CaseParts::Whole,
-            &mut |_, case, _| {
-                compact.push(&case);
-                Ok(())
-            },
-        )?;
-        compact.header = header;
-        Ok(compact)
     }
 
     /// The set in ADK's form as compact JSON, from the cases' JSON as held.
@@ -143,7 +111,7 @@ impl CompactEvalSet {
         self.push_case(CompactCase::of(case));
     }
 
-    /// Adds a case made with [`CompactCase::of`] or [`CompactCase::read`].
+    /// Adds a case made with [`CompactCase::of`] (or `CompactCase::read`, with `fast-read`).
     pub fn push_case(&mut self, case: CompactCase) {
         self.cases.push(case);
     }
@@ -205,39 +173,5 @@ mod tests {
         assert_eq!((compact.turns(0), compact.turns(1)), (Some(1), None));
         assert_eq!(compact.case(0), set.eval_cases[0]);
         assert_eq!(compact.case(1), set.eval_cases[1]);
-    }
-
-    #[test]
-    fn a_case_held_as_read_is_written_in_adks_form() {
-        let text = r#"{ "evalId": "a", "conversation": [] }"#;
-        let case: EvalCase = serde_json::from_str(text).unwrap();
-        let mut compact = CompactEvalSet::default();
-        let head = crate::skim_case(text).unwrap();
-        compact.push_case(CompactCase::read(CaseRead::Skimmed {
-            head,
-            text: text.to_string(),
-        }));
-        assert_eq!(compact.case(0), case);
-        assert_eq!(compact.case_json(0), serde_json::to_string(&case).unwrap());
-    }
-
-    #[test]
-    fn its_json_round_trips_with_the_sets_own_fields_and_a_narrowed_set_keeps_its_order() {
-        let set: EvalSet = serde_json::from_value(
-            json!({"eval_set_id": "s", "name": "S", "tool_execution_mode": "replay",
-            "eval_cases": [{"eval_id": "a"}, {"eval_id": "b"}, {"eval_id": "c"}]}),
-        )
-        .unwrap();
-        let mut compact = CompactEvalSet::of(&set);
-        assert_eq!(serde_json::from_str::<EvalSet>(&compact.to_json()).unwrap(), set);
-        compact.retain(|id| id != "b");
-        let back = CompactEvalSet::from_adk_json(&compact.to_json()).unwrap();
-        assert_eq!(
-            (back.eval_set_id(), back.header.name.as_deref()),
-            ("s", Some("S"))
-        );
-        assert_eq!(back.header.extra["tool_execution_mode"], "replay");
-        assert_eq!((back.len(), back.eval_id(0), back.eval_id(1)), (2, "a", "c"));
-        assert!(back.contains("c") && !back.contains("b"));
     }
 }

@@ -159,52 +159,9 @@ macro_rules! adk_model {
             }
         }
 
-        impl $name {
-            /// Skims this model's object (see `crate::skim`). `intercept` may read a value of one
-            /// of its names itself, answering whether it was set, or `None` to leave it here.
-            pub(crate) fn skim_map<'de, A: MapAccess<'de>>(
-                mut map: A,
-                intercept: &mut dyn FnMut(&'static str, &mut A) -> Result<Option<bool>, A::Error>,
-            ) -> Result<(), A::Error> {
-                const NAMES: &[&str] = &[$( stringify!($field), $camel, )*];
-                $( let mut $field = false; )*
-                while let Some(key) = map.next_key_seed(crate::skim::SkimKey(NAMES))? {
-                    let Some(name) = key else {
-                        map.next_value_seed(crate::skim::SkimSeed::<Value>::new())?;
-                        continue;
-                    };
-                    let handled = intercept(name, &mut map)?;
-                    #[allow(unreachable_patterns)] // snake_case and camelCase agree for one-word names
-                    match name {
-                        $( stringify!($field) | $camel => $field = match handled {
-                            Some(set) => set,
-                            None => map.next_value_seed(crate::skim::SkimOption::<$ty>::new())?,
-                        }, )*
-                        _ => unreachable!("every name in NAMES has its arm"),
-                    }
-                }
-                $( if adk_model!(@required $($req)?) && !$field {
-                    return Err(de::Error::missing_field(stringify!($field)));
-                } )*
-                Ok(())
-            }
-        }
-
-        impl crate::skim::Skim for $name {
-            fn skim<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
-                struct SkimVisitor;
-                impl<'de> Visitor<'de> for SkimVisitor {
-                    type Value = ();
-                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                        f.write_str(concat!("an object (", stringify!($name), ")"))
-                    }
-                    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-                        $name::skim_map(map, &mut |_, _| Ok(None))
-                    }
-                }
-                deserializer.deserialize_map(SkimVisitor)
-            }
-        }
+        // The skim (see `crate::fast::skim`), only in the build with the fast readers.
+        #[cfg(feature = "fast-read")]
+        crate::fast::skim::skim_model!($name { $( $field: $ty = $camel $([$req])? ),* });
     };
     (@camel
         $(#[$meta:meta])*

@@ -3,6 +3,7 @@
 //! and one case's bytes are all that is held. The cut checks nothing a parser would: what it does
 //! not expect, it hands back (see [`Unexpected`]) for the exact reader to name.
 
+use crate::scan::{is_whitespace, value_len, TooDeep};
 use std::io::Read;
 use std::ops::Range;
 
@@ -13,6 +14,17 @@ const CHUNK: usize = 1 << 20;
 /// caller refused a case; the exact reader takes it from there.
 #[derive(Debug)]
 pub(crate) struct Unexpected;
+
+/// A value nested past [`MAX_DEPTH`] is left to the parser.
+impl From<TooDeep> for Unexpected {
+    fn from(_: TooDeep) -> Self {
+        Unexpected
+    }
+}
+
+/// Levels of nesting the cut reads itself: well under serde_json's limit of 128, which counts
+/// the levels around a case too.
+const MAX_DEPTH: usize = 100;
 
 /// Hands each case's bytes of the evalset read from `reader` to `on_case` and answers the set's
 /// other members as a JSON object whose `eval_cases` is empty (none when it has no case list).
@@ -212,79 +224,6 @@ impl<R: Read> Window<R> {
             if !self.fill()? {
                 return Ok(());
             }
-        }
-    }
-}
-
-/// The length of the value `bytes` starts with, by its quotes and brackets; none when `bytes`
-/// ends first (a number or word may go on unless `complete`). A value nested deeper than
-/// `max_depth` is `Unexpected`: the cut leaves it to the parser (see [`MAX_DEPTH`]).
-pub(crate) fn value_len(bytes: &[u8], complete: bool, max_depth: usize) -> Result<Option<usize>, Unexpected> {
-    let Some(first) = bytes.first() else {
-        return Ok(None);
-    };
-    Ok(match first {
-        b'"' => string_len(bytes),
-        b'{' | b'[' => bracketed_len(bytes, max_depth)?,
-        _ => match bytes
-            .iter()
-            .position(|b| matches!(b, b',' | b'}' | b']') || is_whitespace(*b))
-        {
-            Some(len) => Some(len),
-            None if complete => Some(bytes.len()),
-            None => None,
-        },
-    })
-}
-
-/// Levels of nesting the cut reads itself: well under serde_json's limit of 128, which counts
-/// the levels around a case too.
-const MAX_DEPTH: usize = 100;
-
-fn bracketed_len(bytes: &[u8], max_depth: usize) -> Result<Option<usize>, Unexpected> {
-    let mut depth = 0usize;
-    let mut at = 0;
-    while let Some(byte) = bytes.get(at) {
-        match byte {
-            b'"' => match string_len(&bytes[at..]) {
-                Some(len) => {
-                    at += len;
-                    continue;
-                }
-                None => return Ok(None),
-            },
-            b'{' | b'[' => {
-                depth += 1;
-                if depth > max_depth {
-                    return Err(Unexpected);
-                }
-            }
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(Some(at + 1));
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    Ok(None)
-}
-
-/// JSON's whitespace (not form feed, which `u8::is_ascii_whitespace` also counts).
-fn is_whitespace(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// The length of the string `bytes` starts with, its quotes included.
-pub(crate) fn string_len(bytes: &[u8]) -> Option<usize> {
-    let mut at = 1;
-    loop {
-        match bytes.get(at)? {
-            b'\\' => at += 2,
-            b'"' => return Some(at + 1),
-            _ => at += 1,
         }
     }
 }

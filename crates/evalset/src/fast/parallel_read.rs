@@ -1,16 +1,15 @@
 //! [`read_evalset_cases_fast`](crate::read_evalset_cases_fast) on two threads, for a set read
 //! whole before anything else can start (the expected set of `score`), and kept as text to be
 //! parsed later: this thread cuts the cases from the input and hands them, a batch at a time,
-//! to a helper thread that skims them (see [`crate::skim`]); when the helper is behind, this
+//! to a helper thread that skims them (see [`super::skim`]); when the helper is behind, this
 //! thread skims the batch itself, so both stay busy whatever each step costs. Only each case's
 //! text and what is kept of it cross between the threads.
 
-use crate::import::{
-    members_read_alone, read_again, read_evalset_cases, validate_case, validate_head, FormatError,
-};
+use super::import::{members_read_alone, read_again, validate_head};
+use super::skim::{skim_case, CaseHead};
+use super::split::{split_cases, Unexpected};
+use crate::import::{read_evalset_cases, validate_case, FormatError};
 use crate::model::{EvalCase, EvalSet};
-use crate::skim::{skim_case, CaseHead};
-use crate::split::{split_cases, Unexpected};
 use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::mpsc::{self, TrySendError};

@@ -294,6 +294,62 @@ impl<'de> Visitor<'de> for SkimKey {
     }
 }
 
+/// The skim of a model `adk_model!` declares (in model.rs), from the same fields: `skim_map`,
+/// which reads its object through the calls its `Deserialize` makes, and [`Skim`].
+macro_rules! skim_model {
+    ($name:ident { $( $field:ident : $ty:ty = $camel:literal $([$req:ident])? ),* $(,)? }) => {
+        impl $name {
+            /// Skims this model's object (see `crate::fast::skim`). `intercept` may read a value
+            /// of one of its names itself, answering whether it was set, or `None` to leave it here.
+            pub(crate) fn skim_map<'de, A: ::serde::de::MapAccess<'de>>(
+                mut map: A,
+                intercept: &mut dyn FnMut(&'static str, &mut A) -> Result<Option<bool>, A::Error>,
+            ) -> Result<(), A::Error> {
+                const NAMES: &[&str] = &[$( stringify!($field), $camel, )*];
+                $( let mut $field = false; )*
+                while let Some(key) = map.next_key_seed($crate::fast::skim::SkimKey(NAMES))? {
+                    let Some(name) = key else {
+                        map.next_value_seed($crate::fast::skim::SkimSeed::<::serde_json::Value>::new())?;
+                        continue;
+                    };
+                    let handled = intercept(name, &mut map)?;
+                    #[allow(unreachable_patterns)] // snake_case and camelCase agree for one-word names
+                    match name {
+                        $( stringify!($field) | $camel => $field = match handled {
+                            Some(set) => set,
+                            None => map.next_value_seed($crate::fast::skim::SkimOption::<$ty>::new())?,
+                        }, )*
+                        _ => unreachable!("every name in NAMES has its arm"),
+                    }
+                }
+                $( if $crate::fast::skim::skim_model!(@required $($req)?) && !$field {
+                    return Err(::serde::de::Error::missing_field(stringify!($field)));
+                } )*
+                Ok(())
+            }
+        }
+
+        impl $crate::fast::skim::Skim for $name {
+            fn skim<'de, D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
+                struct SkimVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for SkimVisitor {
+                    type Value = ();
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter) -> ::std::fmt::Result {
+                        f.write_str(concat!("an object (", stringify!($name), ")"))
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                        $name::skim_map(map, &mut |_, _| Ok(None))
+                    }
+                }
+                deserializer.deserialize_map(SkimVisitor)
+            }
+        }
+    };
+    (@required required) => { true };
+    (@required) => { false };
+}
+pub(crate) use skim_model;
+
 /// What a compact set keeps of a case besides its text, skimmed from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseHead {

@@ -1,6 +1,6 @@
 //! Reading a case for the metrics computed from each turn's outcome alone (tool trajectory,
 //! ROUGE, trajectory share, tool used, ADK's informational efficiency metrics): what they read
-//! is parsed, everything else skimmed (see [`crate::skim`]). A case reads lean exactly when it
+//! is parsed, everything else skimmed (see [`super::skim`]). A case reads lean exactly when it
 //! parses (a key serde_json reserves aside, refused on the safe side as by the skim), several
 //! times faster and into a fraction of the memory.
 //!
@@ -8,32 +8,11 @@
 //! its timings and its steps: `tool_uses` (each call's name and arguments) and whole
 //! `invocation_events`. Every other field is left at its default.
 
+use super::skim::OptionOf;
 use crate::model::{EvalCase, FunctionCall, IntermediateData, Invocation};
-use crate::skim::OptionOf;
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
-
-/// Which parts of a case are read from its JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CaseParts {
-    /// Every field.
-    Whole,
-    /// What metrics computed from each turn's outcome read (see [`parse_case_lean`]).
-    Lean,
-}
-
-impl CaseParts {
-    /// Parses one case's JSON (the whole text), reading at least these parts of it: what only
-    /// a lean read refuses (a key serde_json reserves) is parsed whole, so this parses exactly
-    /// what parsing does.
-    pub fn parse(self, text: &str) -> Result<EvalCase, serde_json::Error> {
-        match self {
-            CaseParts::Whole => serde_json::from_str(text),
-            CaseParts::Lean => parse_case_lean(text).or_else(|_| serde_json::from_str(text)),
-        }
-    }
-}
 
 /// Parses one case's JSON keeping only what the module says.
 pub fn parse_case_lean(text: &str) -> Result<EvalCase, serde_json::Error> {
