@@ -5,10 +5,7 @@ use super::criterion_fields::{self, kind_of};
 use super::efficiency::Efficiency;
 use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
 use super::judge::{parse_judge_metric, JudgeMetric};
-use super::metrics::{
-    self, Computed, EmbeddingCosine, Scorer, INFORMATIONAL_ALIASES, RESPONSE_MATCH_SCORE, TOOL_SINGLE_USE,
-    TOOL_TRAJECTORY_AVG_SCORE,
-};
+use super::metrics::{self, Build, Need, INFORMATIONAL_ALIASES};
 use super::partial::TrajectoryShare;
 use super::simulator::SimulatorConfig;
 use super::trajectory::TrajectoryCriterion;
@@ -38,7 +35,17 @@ pub struct MetricConfig {
     /// The criterion as ADK's `EvalMetric.criterion` dumps it: `threshold`,
     /// `include_intermediate_responses_in_final`, then any other keys as written.
     pub criterion: Arc<Map<String, Value>>,
+    /// What scoring it needs: its row's in the metric table (see
+    /// [`MetricSpec::needs`](super::metrics::MetricSpec::needs)); a custom judge needs the judge
+    /// model, an evaluator or an informational metric nothing.
+    pub needs: &'static [Need],
+    /// It scores a case read lean as the whole case: its row says so, as do the informational
+    /// metrics, computed from each turn's outcome alone.
+    pub reads_lean_case: bool,
 }
+
+/// What a custom judge (a criterion with `judge_prompt` or G-Eval's `criteria`) needs.
+const CUSTOM_JUDGE_NEEDS: &[Need] = &[Need::JudgeModel];
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum MetricKind {
@@ -64,21 +71,6 @@ pub enum MetricKind {
     Evaluator(EvaluatorTarget),
 }
 
-impl MetricKind {
-    /// Computed from each turn's outcome alone (its steps, final response and timings), so it
-    /// scores a case read lean ([`crate::evalset::CaseParts::Lean`]) as it scores the whole case.
-    pub fn reads_lean_case(&self) -> bool {
-        matches!(
-            self,
-            MetricKind::ToolTrajectory(_)
-                | MetricKind::ResponseMatch
-                | MetricKind::TrajectoryShare { .. }
-                | MetricKind::ToolUsed { .. }
-                | MetricKind::Efficiency(_)
-        )
-    }
-}
-
 impl MetricConfig {
     /// An informational metric as ADK appends it: no threshold, no criterion.
     fn efficiency(metric: Efficiency) -> MetricConfig {
@@ -88,6 +80,8 @@ impl MetricConfig {
             scores: ScoreRange::UNIT,
             kind: MetricKind::Efficiency(metric),
             criterion: Arc::default(),
+            needs: &[],
+            reads_lean_case: true,
         }
     }
 
@@ -115,24 +109,23 @@ impl MetricConfig {
 #[error("{0}")]
 pub struct ConfigError(String);
 
+/// The message of a key's reader (`config_fields`, a judge's settings), which names the key.
+impl From<String> for ConfigError {
+    fn from(message: String) -> Self {
+        ConfigError(message)
+    }
+}
+
 impl Default for EvalConfig {
     /// ADK's default when no config is given: `tool_trajectory_avg_score` 1.0 and
     /// `response_match_score` 0.8, then the informational metrics.
     fn default() -> Self {
-        let metric = |name: &str, threshold: f64, kind| MetricConfig {
-            name: name.to_string(),
-            threshold,
-            scores: ScoreRange::UNIT,
-            kind,
-            criterion: Arc::new(base_criterion(threshold, false)),
+        let metric = |name: &str, threshold: f64| {
+            parse_metric(name, &threshold.into()).expect("ADK's default metrics are rows of the metric table")
         };
         EvalConfig::with_informational(vec![
-            metric(
-                TOOL_TRAJECTORY_AVG_SCORE,
-                1.0,
-                MetricKind::ToolTrajectory(TrajectoryCriterion::default()),
-            ),
-            metric(RESPONSE_MATCH_SCORE, 0.8, MetricKind::ResponseMatch),
+            metric(metrics::TOOL_TRAJECTORY_AVG_SCORE, 1.0),
+            metric(metrics::RESPONSE_MATCH_SCORE, 0.8),
         ])
     }
 }
@@ -303,16 +296,7 @@ pub(super) fn field<'a>(
 
 fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> {
     let path = format!("criteria.{name}");
-    if Efficiency::from_name(name).is_some() {
-        return Err(ConfigError(format!(
-            "{path}: `{name}` does not support a threshold: it reports a value and never passes or fails; remove it from criteria, it is reported on every eval"
-        )));
-    }
-    if let Some((_, adk_name)) = INFORMATIONAL_ALIASES.iter().find(|(alias, _)| *alias == name) {
-        return Err(ConfigError(format!(
-            "{path}: `{name}` is reported on every eval as `{adk_name}` and never passes or fails; remove it from criteria"
-        )));
-    }
+    refuse_informational(name, &path)?;
     let (threshold, criterion) = match value {
         Value::Number(_) => {
             let threshold = number(value, &path)?;
@@ -327,8 +311,6 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
         }
     };
     let spec = metrics::find(name);
-    // A custom judge's reply is mapped onto 0..1 (its `score_range` is the reply's).
-    let scores = spec.map_or(ScoreRange::UNIT, |spec| spec.scores);
     if let Some(target) = evaluator_target(&criterion, &path)? {
         if spec.is_some() {
             return Err(ConfigError(format!(
@@ -341,6 +323,8 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             scores: declared_scores(&criterion, &path)?,
             kind: MetricKind::Evaluator(target),
             criterion: Arc::new(criterion),
+            needs: &[],
+            reads_lean_case: false,
         });
     }
     // ADK's criteria may carry extra keys, so a prompt on a built-in metric would be ignored.
@@ -351,45 +335,52 @@ fn parse_metric(name: &str, value: &Value) -> Result<MetricConfig, ConfigError> 
             )));
         }
     }
-    let kind = match spec.map(|spec| spec.scorer) {
-        Some(Scorer::Computed(Computed::ToolTrajectory)) => {
-            MetricKind::ToolTrajectory(trajectory_criterion(&criterion, &path)?)
-        }
-        Some(Scorer::Computed(Computed::ResponseMatch)) => MetricKind::ResponseMatch,
-        Some(Scorer::Computed(Computed::TrajectoryShare(share))) => MetricKind::TrajectoryShare {
-            share,
-            ignore_args: trajectory_criterion(&criterion, &path)?.ignore_args,
-        },
-        Some(Scorer::Computed(Computed::ToolUsed)) => MetricKind::ToolUsed {
-            tool_name: tool_name(&criterion, &path)?,
-        },
-        Some(Scorer::Embedding(EmbeddingCosine::SemanticSimilarity)) => MetricKind::SemanticSimilarity,
-        Some(Scorer::Embedding(EmbeddingCosine::AnswerRelevance)) => MetricKind::AnswerRelevance,
-        // A built-in judge, or a custom one: any other name whose criterion has a judge_prompt.
-        Some(Scorer::Judge(_)) | None => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
+    let kind = match spec.map(|spec| spec.build) {
+        Some(Build::Metric(build)) => build(&criterion, &path)?,
+        // A judge of the table, or a custom one: any other name whose criterion has a judge_prompt.
+        _ => match parse_judge_metric(name, &criterion, &path).map_err(ConfigError)? {
             Some(judge) => MetricKind::Judge(Box::new(judge)),
-            None => match metrics::stand_in_for(name) {
-                Some(stand_in) => {
-                    return Err(ConfigError(format!(
-                        "{path}: ADK's `{name}` is scored by Vertex AI's {} on Google Cloud, which Evalstudio does not call; use `{}`, Evalstudio's LLM-judge approximation of it, with your judge model",
-                        stand_in.vertex_metric, stand_in.name
-                    )))
-                }
-                None => {
-                    return Err(ConfigError(format!(
-                        "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; or your own evaluator: a criterion with url or evaluator)",
-                        metrics::supported_names().join(", ")
-                    )))
-                }
-            },
+            None => return Err(unknown_metric(name, &path)),
         },
     };
     Ok(MetricConfig {
         name: name.to_string(),
         threshold,
-        scores,
+        // A custom judge's reply is mapped onto 0..1 (its `score_range` is the reply's).
+        scores: spec.map_or(ScoreRange::UNIT, |spec| spec.scores),
         kind,
         criterion: Arc::new(criterion),
+        needs: spec.map_or(CUSTOM_JUDGE_NEEDS, |spec| spec.needs),
+        reads_lean_case: spec.is_some_and(|spec| spec.reads_lean_case),
+    })
+}
+
+/// The informational metrics never pass or fail, so a config cannot give them a threshold.
+fn refuse_informational(name: &str, path: &str) -> Result<(), ConfigError> {
+    if Efficiency::from_name(name).is_some() {
+        return Err(ConfigError(format!(
+            "{path}: `{name}` does not support a threshold: it reports a value and never passes or fails; remove it from criteria, it is reported on every eval"
+        )));
+    }
+    if let Some((_, adk_name)) = INFORMATIONAL_ALIASES.iter().find(|(alias, _)| *alias == name) {
+        return Err(ConfigError(format!(
+            "{path}: `{name}` is reported on every eval as `{adk_name}` and never passes or fails; remove it from criteria"
+        )));
+    }
+    Ok(())
+}
+
+/// Why a name that is no metric of the table, no custom judge and no evaluator is refused.
+fn unknown_metric(name: &str, path: &str) -> ConfigError {
+    ConfigError(match metrics::stand_in_for(name) {
+        Some(stand_in) => format!(
+            "{path}: ADK's `{name}` is scored by Vertex AI's {} on Google Cloud, which Evalstudio does not call; use `{}`, Evalstudio's LLM-judge approximation of it, with your judge model",
+            stand_in.vertex_metric, stand_in.name
+        ),
+        None => format!(
+            "{path}: unknown metric `{name}`; supported: {} (or a custom judge: a criterion with judge_prompt or G-Eval's criteria; or your own evaluator: a criterion with url or evaluator)",
+            metrics::supported_names().join(", ")
+        ),
     })
 }
 
@@ -460,16 +451,6 @@ fn evaluator_target(
     }
 }
 
-/// `tool_single_use`'s `tool_name`: the tool to look for.
-fn tool_name(criterion: &Map<String, Value>, path: &str) -> Result<String, ConfigError> {
-    let written: criterion_fields::ToolUsed = criterion_fields::read(criterion, path).map_err(ConfigError)?;
-    written.tool_name.ok_or_else(|| {
-        ConfigError(format!(
-            "{path}.tool_name: missing; {TOOL_SINGLE_USE} needs the tool to look for, e.g. {{\"threshold\": 1, \"tool_name\": \"get_weather\"}}"
-        ))
-    })
-}
-
 /// A criterion object: its threshold, and the object as ADK's `BaseCriterion` dumps it.
 fn parse_criterion(
     object: &Map<String, Value>,
@@ -502,19 +483,6 @@ fn base_criterion(threshold: f64, include_intermediate: bool) -> Map<String, Val
         include_intermediate.into(),
     );
     criterion
-}
-
-/// `match_type` and `ignore_args` as ADK's `ToolTrajectoryCriterion` reads them.
-fn trajectory_criterion(
-    criterion: &Map<String, Value>,
-    path: &str,
-) -> Result<TrajectoryCriterion, ConfigError> {
-    let written: criterion_fields::Trajectory =
-        criterion_fields::read(criterion, path).map_err(ConfigError)?;
-    Ok(TrajectoryCriterion {
-        match_type: written.match_type.unwrap_or_default(),
-        ignore_args: written.ignore_args.unwrap_or(false),
-    })
 }
 
 fn number(value: &Value, path: &str) -> Result<f64, ConfigError> {

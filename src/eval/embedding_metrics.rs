@@ -13,7 +13,6 @@
 //! scores 0, because saying nothing neither matches nor answers anything.
 
 use super::evidence::{EmbeddingEvidence, Evidence};
-use super::metrics::EmbeddingCosine;
 use super::rouge::response_text;
 use super::services::{Embedder, InvocationScore};
 use crate::evalset::Invocation;
@@ -37,7 +36,11 @@ pub async fn semantic_similarity_all(
     let comparisons = pairs
         .iter()
         .map(|(actual, expected)| Comparison {
-            metric: EmbeddingCosine::SemanticSimilarity,
+            evidence: |expected, actual, cosine| EmbeddingEvidence::SemanticSimilarity {
+                expected,
+                actual,
+                cosine,
+            },
             reference: response_text(expected.final_response.as_ref()),
             missing_reference: "the expected invocation has no final response to compare with",
             response: response_text(actual.final_response.as_ref()),
@@ -56,7 +59,11 @@ pub async fn answer_relevance_all(actuals: &[&Invocation], embedder: &dyn Embedd
     let comparisons = actuals
         .iter()
         .map(|actual| Comparison {
-            metric: EmbeddingCosine::AnswerRelevance,
+            evidence: |query, response, cosine| EmbeddingEvidence::AnswerRelevance {
+                query,
+                response,
+                cosine,
+            },
             reference: response_text(Some(&actual.user_content)),
             missing_reference: "the invocation has no user message to measure relevance against",
             response: response_text(actual.final_response.as_ref()),
@@ -72,7 +79,8 @@ fn first(mut scores: Vec<InvocationScore>) -> InvocationScore {
 /// Two texts whose embedding cosine is one invocation's score: what the response is measured
 /// against, and the response.
 struct Comparison {
-    metric: EmbeddingCosine,
+    /// The metric's evidence of the reference, the response and their cosine.
+    evidence: fn(String, String, Option<f64>) -> EmbeddingEvidence,
     reference: String,
     missing_reference: &'static str,
     response: String,
@@ -80,19 +88,11 @@ struct Comparison {
 
 impl Comparison {
     fn evidence(&self, cosine: Option<f64>) -> Evidence {
-        let (reference, response) = (self.reference.clone(), self.response.clone());
-        Evidence::Embedding(match self.metric {
-            EmbeddingCosine::SemanticSimilarity => EmbeddingEvidence::SemanticSimilarity {
-                expected: reference,
-                actual: response,
-                cosine,
-            },
-            EmbeddingCosine::AnswerRelevance => EmbeddingEvidence::AnswerRelevance {
-                query: reference,
-                response,
-                cosine,
-            },
-        })
+        Evidence::Embedding((self.evidence)(
+            self.reference.clone(),
+            self.response.clone(),
+            cosine,
+        ))
     }
 
     fn with_evidence(&self, score: InvocationScore, cosine: Option<f64>) -> InvocationScore {

@@ -10,7 +10,6 @@ use super::{
     simulator_quality, Asker, JudgeInput, JudgeKind, JudgeMetric, TRAJECTORY_QUALITY,
 };
 use crate::eval::approximations::Scope;
-use crate::eval::metrics::PlainJudge;
 use crate::eval::services::{InvocationScore, Judge};
 use crate::evalset::{ConversationScenario, Invocation, Rubric};
 use futures::stream::{self, StreamExt};
@@ -48,7 +47,7 @@ pub async fn judge_case(metric: &JudgeMetric, case: &CaseView<'_>, judge: &dyn J
         JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { rubrics } => {
             multi_turn_case(&asker, rubrics, case, samples).await
         }
-        JudgeKind::Plain(PlainJudge::Approximation(of)) if of.scope == Scope::Conversation => {
+        JudgeKind::Approximation(of) if of.scope == Scope::Conversation => {
             let Some((_, earlier)) = case.actual.split_last() else {
                 return none_evaluated(0, "");
             };

@@ -32,10 +32,10 @@ use super::g_eval::{GEval, GEvalParam, StepsCache};
 use super::settings;
 use super::template::placeholders;
 use super::{CustomJudge, JudgeKind, JudgeMetric, JudgeModelOptions, ReplyKind};
-use crate::eval::config::field;
+use crate::eval::config::{field, ConfigError};
 use crate::eval::config_fields as fields;
 use crate::eval::criterion_fields;
-use crate::eval::metrics::{self, built_in_judge, BuiltInJudge, ConfiguredJudge};
+use crate::eval::metrics;
 use crate::eval::simulator::STOP_SIGNAL;
 use crate::evalset::Rubric;
 use serde::Deserialize;
@@ -44,19 +44,22 @@ use serde_json::{Map, Value};
 /// The placeholders a custom judge prompt may use.
 const CUSTOM_PLACEHOLDERS: [&str; 4] = ["query", "response", "context", "reference"];
 
-/// A metric's judge settings if it is a judge metric: a built-in one by name, or any name whose
-/// criterion has a `judge_prompt`. `criterion` is the metric's criterion object (a bare
-/// threshold is `{"threshold": t}`); `path` is where it is, e.g. `criteria.relevancy`, and
-/// starts every error. `Ok(None)`: not a judge metric.
+/// A metric's judge settings if it is a judge metric: one of the metric table's (its row builds
+/// its kind), or any other name whose criterion has a `judge_prompt` or G-Eval's `criteria`.
+/// `criterion` is the metric's criterion object (a bare threshold is `{"threshold": t}`);
+/// `path` is where it is, e.g. `criteria.relevancy`, and starts every error. `Ok(None)`: not a
+/// judge metric.
 pub fn parse_judge_metric(
     name: &str,
     criterion: &Map<String, Value>,
     path: &str,
 ) -> Result<Option<JudgeMetric>, String> {
     let custom_prompt = field(criterion, "judge_prompt", "judgePrompt");
-    let kind = match built_in_judge(name) {
-        Some(BuiltInJudge::Plain(judge)) => JudgeKind::Plain(judge),
-        Some(BuiltInJudge::Configured(judge)) => configured_kind(judge, criterion, path)?,
+    let kind = match metrics::find(name) {
+        Some(spec) => match spec.judge_kind(criterion, path) {
+            Some(kind) => kind.map_err(|error| error.to_string())?,
+            None => return Ok(None),
+        },
         None => match custom_prompt {
             Some((key, _)) if is_g_eval(criterion) => {
                 return Err(format!(
@@ -64,7 +67,7 @@ pub fn parse_judge_metric(
                 ))
             }
             Some((key, prompt)) => JudgeKind::Custom(custom(criterion, path, key, prompt)?),
-            None if is_g_eval(criterion) => JudgeKind::GEval(g_eval(criterion, path)?),
+            None if is_g_eval(criterion) => JudgeKind::GEval(g_eval_settings(criterion, path)?),
             None => return Ok(None),
         },
     };
@@ -110,8 +113,7 @@ pub fn parse_judge_metric(
     let include_intermediate_responses_in_final =
         base.include_intermediate_responses_in_final.unwrap_or(false);
     let options = judge_model_options(criterion, path, if adk_metric { 5 } else { 1 })?;
-    let multi_step = matches!(kind, JudgeKind::Plain(judge) if judge.asks_per_item());
-    if multi_step && options.num_samples != 1 {
+    if kind.asks_per_item() && options.num_samples != 1 {
         return Err(format!(
             "{path}.judge_model_options.num_samples: `{name}` asks the judge once per statement or \
              context item; only 1 is supported"
@@ -125,39 +127,25 @@ pub fn parse_judge_metric(
     }))
 }
 
-/// A configured judge of the table with what its criterion sets.
-fn configured_kind(
-    judge: ConfiguredJudge,
+/// `hallucinations_v1`'s judge, with the criterion's `evaluate_intermediate_nl_responses`.
+pub(crate) fn hallucinations_judge(
     criterion: &Map<String, Value>,
     path: &str,
-) -> Result<JudgeKind, String> {
-    Ok(match judge {
-        ConfiguredJudge::RubricBasedFinalResponseQualityV1 => JudgeKind::RubricBasedFinalResponseQualityV1 {
-            rubrics: rubrics(criterion, path)?,
-        },
-        ConfiguredJudge::RubricBasedToolUseQualityV1 => JudgeKind::RubricBasedToolUseQualityV1 {
-            rubrics: rubrics(criterion, path)?,
-        },
-        ConfiguredJudge::RubricBasedMultiTurnTrajectoryQualityV1 => {
-            JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 {
-                rubrics: rubrics(criterion, path)?,
-            }
-        }
-        ConfiguredJudge::HallucinationsV1 => {
-            let written: settings::Hallucinations = read(criterion, path)?;
-            JudgeKind::HallucinationsV1 {
-                evaluate_intermediate_nl_responses: written
-                    .evaluate_intermediate_nl_responses
-                    .unwrap_or(false),
-            }
-        }
-        ConfiguredJudge::PerTurnUserSimulatorQualityV1 => {
-            let written: settings::SimulatorQuality = read(criterion, path)?;
-            JudgeKind::PerTurnUserSimulatorQualityV1 {
-                stop_signal: written.stop_signal.unwrap_or_else(|| STOP_SIGNAL.to_string()),
-            }
-        }
-        ConfiguredJudge::GEval => JudgeKind::GEval(g_eval(criterion, path)?),
+) -> Result<JudgeKind, ConfigError> {
+    let written: settings::Hallucinations = read(criterion, path)?;
+    Ok(JudgeKind::HallucinationsV1 {
+        evaluate_intermediate_nl_responses: written.evaluate_intermediate_nl_responses.unwrap_or(false),
+    })
+}
+
+/// `per_turn_user_simulator_quality_v1`'s judge, with the simulated user's `stop_signal`.
+pub(crate) fn simulator_quality_judge(
+    criterion: &Map<String, Value>,
+    path: &str,
+) -> Result<JudgeKind, ConfigError> {
+    let written: settings::SimulatorQuality = read(criterion, path)?;
+    Ok(JudgeKind::PerTurnUserSimulatorQualityV1 {
+        stop_signal: written.stop_signal.unwrap_or_else(|| STOP_SIGNAL.to_string()),
     })
 }
 
@@ -178,7 +166,7 @@ fn is_g_eval(criterion: &Map<String, Value>) -> bool {
 }
 
 /// G-Eval's settings: `criteria` or `evaluation_steps` (at least one), and `evaluation_params`.
-fn g_eval(criterion: &Map<String, Value>, path: &str) -> Result<GEval, String> {
+pub(crate) fn g_eval_settings(criterion: &Map<String, Value>, path: &str) -> Result<GEval, String> {
     let written: settings::GEvalWritten = read(criterion, path)?;
     if written.criteria.is_none() && written.evaluation_steps.is_none() {
         return Err(format!(
@@ -265,7 +253,7 @@ impl WrittenOptions {
 
 /// ADK's `RubricsBasedCriterion.rubrics`: `[{rubric_id, rubric_content: {text_property},
 /// description?, type?}]`.
-fn rubrics(criterion: &Map<String, Value>, path: &str) -> Result<Vec<Rubric>, String> {
+pub(crate) fn criterion_rubrics(criterion: &Map<String, Value>, path: &str) -> Result<Vec<Rubric>, String> {
     let Some((key, value)) = field(criterion, "rubrics", "rubrics") else {
         return Ok(Vec::new());
     };

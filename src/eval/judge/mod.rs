@@ -27,6 +27,7 @@ mod parse;
 pub mod prompted;
 mod prompts;
 mod python_json;
+mod rag;
 #[cfg(test)]
 mod reply_tests;
 mod rubrics;
@@ -40,6 +41,7 @@ pub use case::{judge_case, CaseJudgement, CaseView};
 #[cfg(feature = "ssr")]
 pub use client::{JudgeConfig, OpenAiJudge};
 pub use config::parse_judge_metric;
+pub(super) use config::{criterion_rubrics, g_eval_settings, hallucinations_judge, simulator_quality_judge};
 pub use evidence::{
     AnsweredWith, CheckedResponse, ContextItem, JudgeEvidence, RubricOutcome, RubricScores, Sample,
     SentenceLabel, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
@@ -47,14 +49,15 @@ pub use evidence::{
 pub use g_eval::{GEval, GEvalParam};
 pub use input::{AgentWork, JudgeInput};
 
-use super::approximations::Scope;
+use super::approximations::{Approximation, Scope};
 use super::evidence::Evidence;
 use super::exact_mean::exact_mean;
-use super::metrics::PlainJudge;
 use super::services::{InvocationScore, Judge};
 use crate::evalset::Rubric;
 use asking::{ask, averaged, voted, with_evidence, Asker};
 use parse::Validity;
+use prompted::PromptedJudge;
+use rag::{context_precision, supported_fraction};
 use rubrics::{effective_rubrics, rubric_list, rubric_verdicts};
 use template::fill;
 
@@ -74,13 +77,22 @@ pub struct JudgeMetric {
     pub include_intermediate_responses_in_final: bool,
 }
 
-/// How a judge metric judges: a plain table judge as its entry declares, or one whose criterion
-/// configures it, with what the criterion said.
+/// How a judge metric judges: the judges of the metric table (their rows build them, those
+/// that read settings of their own with what their criterion said), and the custom ones.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JudgeKind {
-    /// A judge of the metric table that reads nothing of its criterion but the keys every judge
-    /// metric has.
-    Plain(PlainJudge),
+    /// ADK's: valid or invalid against the reference, majority over samples (ties are invalid).
+    FinalResponseMatchV2,
+    /// One prompt and one kind of reply, declared as data (prompted.rs).
+    Prompted(&'static PromptedJudge),
+    /// Per context item, useful or not; mean precision at the useful items.
+    ContextPrecision,
+    /// The fraction of the reference's statements the context supports.
+    ContextRecall,
+    /// The fraction of the response's claims the context supports.
+    Faithfulness,
+    /// A stand-in for a metric only Vertex AI scores, with its own prompt.
+    Approximation(&'static Approximation),
     /// Yes or no per rubric, majority over samples per rubric, mean over rubrics. `rubrics` are
     /// the criterion's; invocations add theirs of type `FINAL_RESPONSE_QUALITY`.
     RubricBasedFinalResponseQualityV1 {
@@ -145,6 +157,14 @@ pub struct JudgeModelOptions {
 }
 
 impl JudgeKind {
+    /// It asks the judge once per statement or context item, so one sample each.
+    pub fn asks_per_item(&self) -> bool {
+        matches!(
+            self,
+            JudgeKind::ContextPrecision | JudgeKind::ContextRecall | JudgeKind::Faithfulness
+        )
+    }
+
     /// For ADK's single-turn rubric metrics: the criterion's rubrics and the rubric type the
     /// metric takes from invocations.
     fn single_turn_rubrics(&self) -> Option<(&[Rubric], &'static str)> {
@@ -196,50 +216,36 @@ pub async fn evaluate_judge_metric(
         parallelism_limit: metric.options.parallelism_limit,
     };
     let samples = metric.options.num_samples;
+    let (asker, name) = (&asker, metric.name.as_str());
     match &metric.kind {
-        JudgeKind::Plain(plain) => plain_judge(*plain, &metric.name, input, &asker, samples).await,
-        JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
-        | JudgeKind::RubricBasedToolUseQualityV1 { .. } => {
-            single_turn_rubrics(&metric.kind, input, &asker, samples).await
-        }
-        JudgeKind::HallucinationsV1 { .. }
-        | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
-        | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => judges_the_case(&metric.name),
-        JudgeKind::GEval(g_eval) => g_eval_score(g_eval, input, &asker, samples).await,
-        JudgeKind::Custom(custom) => custom_judge(custom, input, &asker, samples).await,
-    }
-}
-
-/// A judge of the metric table that its criterion does not configure, on one invocation.
-async fn plain_judge(
-    judge: PlainJudge,
-    metric: &str,
-    input: &JudgeInput,
-    asker: &Asker<'_>,
-    samples: usize,
-) -> InvocationScore {
-    match judge {
-        PlainJudge::FinalResponseMatchV2 => final_response_match(metric, input, asker, samples).await,
-        PlainJudge::Approximation(of) if of.scope == Scope::Turn => {
+        JudgeKind::FinalResponseMatchV2 => final_response_match(name, input, asker, samples).await,
+        JudgeKind::Approximation(of) if of.scope == Scope::Turn => {
             let prompt = fill(
                 of.prompt,
                 &[("query", &input.query), ("response", &input.response)],
             );
             ask(asker, &prompt, samples, of.reply, of.score_range).await
         }
-        PlainJudge::Approximation(_) => judges_the_case(metric),
-        PlainJudge::Prompted(judge) => match judge.prompt_for(input, &context_block(input)) {
+        JudgeKind::Prompted(judge) => match judge.prompt_for(input, &context_block(input)) {
             Some(prompt) => ask(asker, &prompt, samples, judge.reply, judge.score_range).await,
-            None => no_reference(metric),
+            None => no_reference(name),
         },
-        PlainJudge::ContextPrecision => context_precision(asker, input).await,
-        PlainJudge::ContextRecall => {
-            let Some(reference) = reference(input) else {
-                return no_reference(metric);
-            };
-            supported_fraction(asker, input, reference, "reference").await
+        JudgeKind::ContextPrecision => context_precision(asker, input).await,
+        JudgeKind::ContextRecall => match reference(input) {
+            Some(reference) => supported_fraction(asker, input, reference, "reference").await,
+            None => no_reference(name),
+        },
+        JudgeKind::Faithfulness => supported_fraction(asker, input, &input.response, "response").await,
+        JudgeKind::RubricBasedFinalResponseQualityV1 { .. }
+        | JudgeKind::RubricBasedToolUseQualityV1 { .. } => {
+            single_turn_rubrics(&metric.kind, input, asker, samples).await
         }
-        PlainJudge::Faithfulness => supported_fraction(asker, input, &input.response, "response").await,
+        JudgeKind::Approximation(_)
+        | JudgeKind::HallucinationsV1 { .. }
+        | JudgeKind::RubricBasedMultiTurnTrajectoryQualityV1 { .. }
+        | JudgeKind::PerTurnUserSimulatorQualityV1 { .. } => judges_the_case(name),
+        JudgeKind::GEval(g_eval) => g_eval_score(g_eval, input, asker, samples).await,
+        JudgeKind::Custom(custom) => custom_judge(custom, input, asker, samples).await,
     }
 }
 
@@ -411,187 +417,4 @@ fn context_block(input: &JudgeInput) -> String {
     } else {
         input.context.join("\n\n")
     }
-}
-
-/// Σ_k precision@k · useful_k / #useful over the context items in order; 0 when none is useful.
-async fn context_precision(asker: &Asker<'_>, input: &JudgeInput) -> InvocationScore {
-    if input.context.is_empty() {
-        return InvocationScore::not_evaluated("there is no context: the agent called no tools");
-    }
-    let answer = reference(input).unwrap_or(&input.response);
-    let prompts: Vec<String> = input
-        .context
-        .iter()
-        .map(|item| {
-            fill(
-                prompts::CONTEXT_USEFUL,
-                &[("query", &input.query), ("answer", answer), ("item", item)],
-            )
-        })
-        .collect();
-    let replies = asker.ask_all(prompts.iter().map(String::as_str).collect()).await;
-    let mut verdicts = Vec::with_capacity(replies.len());
-    let mut problem = None;
-    let items = input
-        .context
-        .iter()
-        .zip(&replies)
-        .enumerate()
-        .map(|(index, (item, reply))| match reply {
-            Err(error) => {
-                problem.get_or_insert_with(|| format!("the judge failed: {error}"));
-                ContextItem::Failed {
-                    context: item.clone(),
-                    error: error.clone(),
-                }
-            }
-            Ok(reply) => match parse::yes_no(reply) {
-                Ok(useful) => {
-                    verdicts.push(useful);
-                    ContextItem::Judged {
-                        context: item.clone(),
-                        useful,
-                        reply: reply.clone(),
-                    }
-                }
-                Err(why) => {
-                    problem.get_or_insert_with(|| format!("context item {}: {why}", index + 1));
-                    ContextItem::Unread {
-                        context: item.clone(),
-                        reply: reply.clone(),
-                        problem: why,
-                    }
-                }
-            },
-        })
-        .collect();
-    let answered_with = if reference(input).is_some() {
-        AnsweredWith::Reference
-    } else {
-        AnsweredWith::Response
-    };
-    let evidence = JudgeEvidence {
-        items: Some(items),
-        answer: Some(answered_with),
-        ..JudgeEvidence::default()
-    };
-    if let Some(problem) = problem {
-        return with_evidence(InvocationScore::not_evaluated(problem), evidence);
-    }
-    let mut useful_so_far = 0;
-    let mut total = 0.0;
-    for (k, useful) in verdicts.iter().enumerate() {
-        if *useful {
-            useful_so_far += 1;
-            total += f64::from(useful_so_far) / (k + 1) as f64;
-        }
-    }
-    let score = if useful_so_far == 0 {
-        0.0
-    } else {
-        total / f64::from(useful_so_far)
-    };
-    with_evidence(InvocationScore::scored(score), evidence)
-}
-
-/// The fraction of `text`'s statements the context supports: the judge lists the statements,
-/// then checks each against the context (`faithfulness` with the response, `context_recall`
-/// with the reference).
-async fn supported_fraction(
-    asker: &Asker<'_>,
-    input: &JudgeInput,
-    text: &str,
-    what: &str,
-) -> InvocationScore {
-    let prompt = fill(prompts::STATEMENTS, &[("query", &input.query), ("text", text)]);
-    let reply = match asker.ask_all(vec![prompt.as_str()]).await.remove(0) {
-        Ok(reply) => reply,
-        Err(error) => return InvocationScore::not_evaluated(format!("the judge failed: {error}")),
-    };
-    let statements = match parse::statements(&reply) {
-        Ok(statements) => statements,
-        Err(problem) => {
-            return with_evidence(
-                InvocationScore::not_evaluated(problem),
-                JudgeEvidence {
-                    statements_reply: Some(reply),
-                    ..JudgeEvidence::default()
-                },
-            )
-        }
-    };
-    if statements.is_empty() {
-        return with_evidence(
-            InvocationScore::not_evaluated(format!("the judge found no statements in the {what} to check")),
-            JudgeEvidence {
-                statements_reply: Some(reply),
-                statements: Some(Vec::new()),
-                ..JudgeEvidence::default()
-            },
-        );
-    }
-    // Without context nothing can be supported; the judge need not be asked.
-    let replies: Vec<Result<String, String>> = if input.context.is_empty() {
-        Vec::new()
-    } else {
-        let document = context_block(input);
-        let checks: Vec<String> = statements
-            .iter()
-            .map(|claim| {
-                fill(
-                    prompts::FACT_CHECKING,
-                    &[("document", &document), ("claim", claim)],
-                )
-            })
-            .collect();
-        asker.ask_all(checks.iter().map(String::as_str).collect()).await
-    };
-    let mut supported = 0;
-    let mut problem = None;
-    let checked = statements
-        .iter()
-        .enumerate()
-        .map(|(index, statement)| match replies.get(index) {
-            None => StatementCheck::Checked {
-                statement: statement.clone(),
-                supported: false,
-                reply: None,
-            },
-            Some(Err(error)) => {
-                problem.get_or_insert_with(|| format!("the judge failed: {error}"));
-                StatementCheck::Failed {
-                    statement: statement.clone(),
-                    error: error.clone(),
-                }
-            }
-            Some(Ok(reply)) => match parse::yes_no(reply) {
-                Ok(yes) => {
-                    supported += usize::from(yes);
-                    StatementCheck::Checked {
-                        statement: statement.clone(),
-                        supported: yes,
-                        reply: Some(reply.clone()),
-                    }
-                }
-                Err(why) => {
-                    problem.get_or_insert_with(|| format!("statement {}: {why}", index + 1));
-                    StatementCheck::Unread {
-                        statement: statement.clone(),
-                        reply: reply.clone(),
-                        problem: why,
-                    }
-                }
-            },
-        })
-        .collect();
-    let evidence = JudgeEvidence {
-        statements_reply: Some(reply),
-        statements: Some(checked),
-        ..JudgeEvidence::default()
-    };
-    let score = match problem {
-        Some(problem) => InvocationScore::not_evaluated(problem),
-        None => InvocationScore::scored(supported as f64 / statements.len() as f64),
-    };
-    with_evidence(score, evidence)
 }

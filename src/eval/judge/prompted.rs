@@ -1,8 +1,8 @@
 //! The judge metrics that are one prompt and one kind of reply, declared as data: the prompt,
 //! what fills each of its placeholders, and how the reply scores. Evalstudio's `relevancy`,
 //! `fact_checking`, `answer_correctness`, `answer_faithfulness` and `answer_relevancy` are
-//! entries here, each named once in the metric table (`eval/metrics.rs`); another judge of
-//! their kind is one more entry and one more row there.
+//! entries here, each named once in the metric table (`eval/metrics/table.rs`, as
+//! `Build::Prompted`); another judge of their kind is one more entry and one more row there.
 
 use super::{prompts, JudgeInput, ReplyKind};
 
