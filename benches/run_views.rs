@@ -17,8 +17,9 @@ use evalstudio::evalset::CompactEvalSet;
 use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::{import_file, ImportMode};
-use evalstudio::service::run_summaries::save_case_runs;
-use evalstudio::service::run_views::{compare, run_page, run_rows};
+use evalstudio::service::runs::case_rows::summarise;
+use evalstudio::service::runs::summaries::save_case_runs;
+use evalstudio::service::runs::views::{compare, run_page, run_rows};
 use evalstudio::store::{BatchWrite, NewEvalRun, Store};
 use serde_json::json;
 use std::future::Future;
@@ -57,26 +58,6 @@ async fn stored_run(
 ) -> String {
     let expected =
         CompactEvalSet::from_adk_json(&store.export_adk_json("bench", set).await.unwrap()).unwrap();
-    let record = store
-        .create_eval_run(&NewEvalRun {
-            app_name: "bench",
-            eval_set_id: set,
-            agent: "demo",
-            expected: &expected,
-            config_json: &config.to_json().to_string(),
-            num_runs: 1,
-            total: cases,
-            created_at: at,
-            label: None,
-            whole_set: true,
-            tools: Default::default(),
-            commit: None,
-            result_id: None,
-            origin: Default::default(),
-            queued: false,
-        })
-        .await
-        .unwrap();
     let rows: Vec<EvalRunCase> = (0..cases)
         .map(|i| {
             let score = ((i * 7 + seed * 13) % 11) as f64 / 10.0;
@@ -93,15 +74,33 @@ async fn stored_run(
             }
         })
         .collect();
-    for chunk in rows.chunks(500) {
+    let run = NewEvalRun {
+        app_name: "bench",
+        eval_set_id: set,
+        agent: "demo",
+        expected: &expected,
+        config_json: &config.to_json().to_string(),
+        num_runs: 1,
+        total: cases,
+        created_at: at,
+        label: None,
+        whole_set: true,
+        tools: Default::default(),
+        commit: None,
+        result_id: None,
+        origin: Default::default(),
+    };
+    // Written 500 case runs at a time, as a worker would, however many there are.
+    let (first, rest) = rows.split_at(rows.len().min(500));
+    let record = store
+        .create_finished_eval_run(&run, first, &summarise(first, config), at + 1.0)
+        .await
+        .unwrap();
+    for chunk in rest.chunks(500) {
         save_case_runs(store, record.row, chunk, config, &BatchWrite::default())
             .await
             .unwrap();
     }
-    store
-        .end_eval_run(record.row, RunStatus::Finished, at + 1.0)
-        .await
-        .unwrap();
     record.summary.result_id
 }
 

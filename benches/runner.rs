@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
 use evalstudio::eval::{RunOptions, ScoringServices};
 use evalstudio::records::RunStatus;
-use evalstudio::service::run_worker::execute_eval_run;
+use evalstudio::service::runs::worker::execute_eval_run;
 use evalstudio::store::{Location, Store};
 
 /// Runs `cases` cases; returns the wall time and the RSS (MiB) after each tenth of them.

@@ -21,7 +21,7 @@ use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
 use evalstudio::clock::now_seconds;
 use evalstudio::eval::{RunOptions, ScoringServices};
 use evalstudio::records::RunStatus;
-use evalstudio::service::run_worker::execute_eval_run;
+use evalstudio::service::runs::worker::execute_eval_run;
 use evalstudio::store::Store;
 use futures::future::join_all;
 use runs::record_one_turn_run;

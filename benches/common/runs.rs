@@ -4,7 +4,7 @@
 use evalstudio::agent::Agent;
 use evalstudio::eval::EvalConfig;
 use evalstudio::evalset::{CompactEvalSet, Content, EvalCase, EvalSet, Invocation};
-use evalstudio::service::run_plan::{record_run, RunPlan};
+use evalstudio::service::runs::plan::{record_run, RunPlan};
 use evalstudio::store::{EvalRunRecord, Store};
 use std::sync::Arc;
 

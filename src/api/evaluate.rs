@@ -1,5 +1,5 @@
 //! Server functions behind the evalset page's Evaluate panel: start, watch, cancel and resume
-//! runs, and read their results case by case. The work itself is `service::eval_runs`, shared
+//! runs, and read their results case by case. The work itself is `service::runs`, shared
 //! with the REST API and the CLI.
 
 use crate::agent::{ToolExecution, ToolExecutionMode};
@@ -14,9 +14,9 @@ use super::server_error;
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::run_plan::{RunEvalSet, RunMetrics, RunRequest};
+use crate::service::runs::plan::{RunEvalSet, RunMetrics, RunRequest};
 #[cfg(feature = "ssr")]
-use crate::service::{eval_runs, run_views};
+use crate::service::runs::{lifecycle, stored, views};
 #[cfg(feature = "ssr")]
 use crate::{access::Role, api::access::require};
 
@@ -78,7 +78,7 @@ pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
         label: run.label,
         tools: run.tools.into(),
     };
-    let (record, _) = eval_runs::start_eval_run(&services(), request)
+    let (record, _) = lifecycle::start_eval_run(&services(), request)
         .await
         .map_err(server_error)?;
     Ok(record.summary.result_id)
@@ -87,7 +87,7 @@ pub async fn start_eval(run: RunAsked) -> Result<String, ServerFnError> {
 /// The eval set's runs, newest first (runs whose process died show as interrupted).
 #[server]
 pub async fn list_eval_runs(app: String, eval_set_id: String) -> Result<Vec<EvalRunSummary>, ServerFnError> {
-    eval_runs::list_eval_runs(&services().store, &app, Some(&eval_set_id))
+    stored::list_eval_runs(&services().store, &app, Some(&eval_set_id))
         .await
         .map_err(server_error)
 }
@@ -104,7 +104,7 @@ pub async fn get_eval_run(
     let store = &services().store;
     let result_id = match result_id {
         Some(id) => id,
-        None => match eval_runs::list_eval_runs(store, &app, Some(&eval_set_id))
+        None => match stored::list_eval_runs(store, &app, Some(&eval_set_id))
             .await
             .map_err(server_error)?
             .into_iter()
@@ -114,7 +114,7 @@ pub async fn get_eval_run(
             None => return Ok(None),
         },
     };
-    run_views::results_page(store, &app, &result_id, page)
+    views::results_page(store, &app, &result_id, page)
         .await
         .map(Some)
         .map_err(server_error)
@@ -123,7 +123,7 @@ pub async fn get_eval_run(
 #[server]
 pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
     require(Role::Editor)?;
-    eval_runs::cancel_eval_run(&services(), &app, &result_id)
+    lifecycle::cancel_eval_run(&services(), &app, &result_id)
         .await
         .map_err(server_error)
 }
@@ -131,7 +131,7 @@ pub async fn cancel_eval(app: String, result_id: String) -> Result<(), ServerFnE
 #[server]
 pub async fn resume_eval(app: String, result_id: String) -> Result<(), ServerFnError> {
     require(Role::Editor)?;
-    eval_runs::resume_eval_run(&services(), &app, &result_id)
+    lifecycle::resume_eval_run(&services(), &app, &result_id)
         .await
         .map(|_| ())
         .map_err(server_error)

@@ -1,5 +1,5 @@
 //! Server functions behind the Runs pages: the runs list, one run's page, and two runs
-//! compared. The work is `service::run_views`.
+//! compared. The work is `service::runs::views`.
 
 use crate::records::{RunComparison, RunPage, RunRow};
 use leptos::prelude::*;
@@ -9,14 +9,14 @@ use super::server_error;
 #[cfg(feature = "ssr")]
 use super::services;
 #[cfg(feature = "ssr")]
-use crate::service::run_views;
+use crate::service::runs::views;
 #[cfg(feature = "ssr")]
 use crate::{access::Role, api::access::require};
 
 /// The app's runs, newest first (of one evalset when given).
 #[server]
 pub async fn list_runs(app: String, eval_set_id: Option<String>) -> Result<Vec<RunRow>, ServerFnError> {
-    run_views::run_rows(&services().store, &app, eval_set_id.as_deref())
+    views::run_rows(&services().store, &app, eval_set_id.as_deref())
         .await
         .map_err(server_error)
 }
@@ -27,7 +27,7 @@ pub async fn run_details(
     result_id: String,
     page: i64,
 ) -> Result<Option<RunPage>, ServerFnError> {
-    super::found(run_views::run_page(&services().store, &app, &result_id, page).await)
+    super::found(views::run_page(&services().store, &app, &result_id, page).await)
 }
 
 /// Names the run (an empty label takes the name away); answers the label as stored.
@@ -38,7 +38,7 @@ pub async fn set_run_label(
     label: String,
 ) -> Result<Option<String>, ServerFnError> {
     require(Role::Editor)?;
-    crate::service::eval_runs::set_run_label(&services().store, &app, &result_id, Some(&label))
+    crate::service::runs::label::set_run_label(&services().store, &app, &result_id, Some(&label))
         .await
         .map_err(server_error)
 }
@@ -53,5 +53,5 @@ pub async fn compare_runs(
     page: i64,
 ) -> Result<Option<RunComparison>, ServerFnError> {
     let change = change.as_deref().and_then(crate::eval::Change::parse);
-    super::found(run_views::compare(&services().store, &app, &before, &after, change, page).await)
+    super::found(views::compare(&services().store, &app, &before, &after, change, page).await)
 }

@@ -1,7 +1,7 @@
 //! How a use case's error reaches the browser.
 
 use super::server_error;
-use crate::service::eval_runs::EvalRunError;
+use crate::service::runs::error::EvalRunError;
 use crate::store::StoreError;
 
 #[test]

@@ -1,7 +1,7 @@
 //! Server functions behind the Traces page: sessions recorded as spans by the `[otlp]` receiver,
 //! one of them as a transcript, saving it as an eval case, and scoring chosen ones without
 //! running the agent. The work is `service::traces`, `service::add_session` and
-//! `service::recorded_runs`.
+//! `service::runs::recorded`.
 
 use crate::records::{
     MetricChoice, RecordedSessionsPage, RecordedTranscript, SessionsAdded, TraceSessionFilter,
@@ -11,7 +11,9 @@ use leptos::prelude::*;
 #[cfg(feature = "ssr")]
 use super::{found, server_error, services};
 #[cfg(feature = "ssr")]
-use crate::service::{add_session, recorded_runs, run_plan::RunMetrics, traces};
+use crate::service::runs::{plan::RunMetrics, recorded};
+#[cfg(feature = "ssr")]
+use crate::service::{add_session, traces};
 #[cfg(feature = "ssr")]
 use crate::{access::Role, api::access::require};
 
@@ -89,17 +91,17 @@ pub async fn score_recorded_sessions(
 ) -> Result<(String, Vec<(String, String)>), ServerFnError> {
     require(Role::Editor)?;
     let sessions = match session_ids {
-        Some(ids) => recorded_runs::RecordedSessions::Chosen(ids),
-        None => recorded_runs::RecordedSessions::Filtered(filter),
+        Some(ids) => recorded::RecordedSessions::Chosen(ids),
+        None => recorded::RecordedSessions::Filtered(filter),
     };
-    let request = recorded_runs::RecordedRunRequest {
+    let request = recorded::RecordedRunRequest {
         app_name: app,
         eval_set_id,
         sessions,
         metrics: RunMetrics::Picked(metrics),
         label,
     };
-    let scored = recorded_runs::score_recorded_sessions(&services(), request)
+    let scored = recorded::score_recorded_sessions(&services(), request)
         .await
         .map_err(server_error)?;
     Ok((scored.run.result_id, scored.left_out))

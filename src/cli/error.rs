@@ -2,9 +2,8 @@
 //! cases that ran and did not pass, which is a result, not an error.
 
 use crate::eval::ScoreError;
-use crate::service::eval_runs::EvalRunError;
 use crate::service::eval_sets::EvalSetError;
-use crate::service::run_plan::MAX_RUNS_PER_CASE;
+use crate::service::runs::error::{EvalRunError, MAX_RUNS_PER_CASE};
 use crate::store::StoreError;
 use std::fmt;
 use std::path::PathBuf;

@@ -6,19 +6,19 @@ use super::files::{read_compact_eval_set, read_eval_config, write_error, ResultF
 use super::progress::Progress;
 use super::{cases_exit_code, table, CliError};
 use crate::agent::{Agent, DEFAULT_APP};
-use crate::clock::now_seconds;
 use crate::config::Config;
 use crate::eval::junit::JunitWriter;
 use crate::eval::{CaseSummary, EvalConfig, EvalStatus, RunOptions};
 use crate::evalset::CompactEvalSet;
 use crate::records::{EvalRunCase, RunScope, RunStatus};
-use crate::service::eval_runs::{settle_failure, EvalRunError};
-use crate::service::run_export::adk_result_chunks;
-use crate::service::run_plan::{
+use crate::service::runs::error::EvalRunError;
+use crate::service::runs::export::adk_result_chunks;
+use crate::service::runs::lifecycle::{settle_failure, stop_run};
+use crate::service::runs::plan::{
     plan_run, record_run, take_up_run, tool_execution, RunEvalSet, RunMetrics, RunRequest,
 };
-use crate::service::run_summaries::{run_verdicts, RunVerdicts};
-use crate::service::run_worker::execute_eval_run;
+use crate::service::runs::summaries::{run_verdicts, RunVerdicts};
+use crate::service::runs::worker::execute_eval_run;
 use crate::store::{EvalRunRecord, Location, Store};
 use clap::Args;
 use futures::StreamExt;
@@ -150,9 +150,7 @@ pub async fn eval(db: &Location, args: EvalArgs) -> Result<ExitCode, CliError> {
         if status != RunStatus::Finished {
             if status == RunStatus::Cancelled {
                 // Stopped here by Ctrl-C: the store hears it too, for the other workers.
-                store
-                    .stop_eval_run(record.row, RunStatus::Cancelled, now_seconds())
-                    .await?;
+                stop_run(&store, &record).await?;
             }
             eprintln!(
                 "{}; the finished cases are stored. Resume with: evalstudio eval --resume {} --app {}",

@@ -4,7 +4,7 @@
 use super::CliError;
 use crate::folder::{default_db_path, AgentsDir};
 use crate::server::{serve as serve_app, ServeConfig, DEFAULT_MAX_BODY_BYTES};
-use crate::service::workers::WorkerSettings;
+use crate::service::runs::workers::WorkerSettings;
 use crate::store::Location;
 use clap::Parser;
 use std::net::SocketAddr;

@@ -4,7 +4,7 @@
 
 use super::CliError;
 use crate::config::Config;
-use crate::service::workers::{stop_working, work_queue, WorkerSettings};
+use crate::service::runs::workers::{stop_working, work_queue, WorkerSettings};
 use crate::service::Services;
 use crate::store::{Location, Store};
 use clap::Args;

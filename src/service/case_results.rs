@@ -4,9 +4,11 @@
 
 use super::cases::{save_case, CaseError};
 use super::errors::{store_refusals, DomainError, ErrorKind};
-use super::eval_runs::{start_eval_run, stored_config, EvalRunError, UnreadableRun};
-use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
-use super::run_summaries::{backfill, config_of};
+use super::runs::error::{EvalRunError, UnreadableRun};
+use super::runs::lifecycle::start_eval_run;
+use super::runs::plan::{RunEvalSet, RunMetrics, RunRequest};
+use super::runs::stored::{config_of, stored_config};
+use super::runs::summaries::backfill;
 use super::Services;
 use crate::eval::EvalCaseResult;
 use crate::records::{CaseInRun, EvalRunCase, RunScope, StoredCase};

@@ -58,7 +58,7 @@ pub async fn list_cases(
     let mut page = store
         .list_cases(app, eval_set_id, query, page, CASES_PER_PAGE)
         .await?;
-    super::last_run::add_last_run(store, &mut page).await?;
+    super::runs::last_run::add_last_run(store, &mut page).await?;
     Ok(page)
 }
 

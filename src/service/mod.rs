@@ -4,32 +4,22 @@
 //! status, a `ServerFnError` or an exit code. Nothing here knows HTTP, axum or Leptos.
 
 pub mod add_session;
-pub mod adk_runs;
 pub mod auth;
 pub mod case_results;
 pub mod cases;
 pub mod errors;
-pub mod eval_runs;
 pub mod eval_sets;
 pub mod folder;
-pub mod last_run;
 pub mod mcp_servers;
 pub mod metric_offer;
-pub mod recorded_runs;
 pub mod remote_copies;
-pub mod run_export;
-pub mod run_plan;
-pub mod run_progress;
-pub mod run_summaries;
-pub mod run_views;
-pub mod run_worker;
 pub mod running;
+pub mod runs;
 pub mod sessions;
 pub mod startup;
 pub mod traces;
 pub mod turn_following;
 pub mod turns;
-pub mod workers;
 
 use crate::agent::AgentProfiles;
 use crate::eval::ScoringServices;
@@ -51,7 +41,7 @@ pub struct Services {
     /// The agents folder, in folder mode (`evalstudio web`).
     pub folder: Option<Arc<folder::Folder>>,
     /// Whether this process works on eval runs, and how many case runs of each at once.
-    pub worker: workers::WorkerSettings,
+    pub worker: runs::workers::WorkerSettings,
     /// The OTLP trace receiver's settings, when it is on.
     pub otlp: Option<traces::OtlpSettings>,
 }
@@ -65,7 +55,7 @@ impl Services {
             turns: Running::default(),
             eval_runs: Running::default(),
             folder: None,
-            worker: workers::WorkerSettings::default(),
+            worker: runs::workers::WorkerSettings::default(),
             otlp: None,
         }
     }

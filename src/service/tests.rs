@@ -1,10 +1,11 @@
 //! The services against a real SQLite file and the demo agent.
 
 use super::case_results::case_across_runs;
-use super::eval_runs::{eval_run, resume_eval_run, start_eval_run};
 use super::eval_sets::{import_file, ImportMode};
-use super::run_plan::{RunEvalSet, RunMetrics, RunRequest};
-use super::run_views::{compare, run_page};
+use super::runs::lifecycle::{resume_eval_run, start_eval_run};
+use super::runs::plan::{RunEvalSet, RunMetrics, RunRequest};
+use super::runs::stored::eval_run;
+use super::runs::views::{compare, run_page};
 use super::Services;
 use crate::agent::AgentProfiles;
 use crate::eval::{EvalConfig, Judge, JudgeRequest, ScoringServices};
@@ -160,7 +161,7 @@ async fn an_editor_save_renames_in_the_same_write_and_a_stale_one_changes_nothin
 
 #[tokio::test]
 async fn a_runs_results_come_a_page_of_summaries_at_a_time() {
-    use super::run_views::{results_page, RUN_CASES_PER_PAGE};
+    use super::runs::views::{results_page, RUN_CASES_PER_PAGE};
 
     let dir = tempfile::tempdir().unwrap();
     let services = services(&dir, Arc::new(YesJudge)).await;

@@ -124,6 +124,7 @@ pub async fn request_turn_stop(&self, session_id: &str) -> StoreResult<bool>;
 pub async fn live_turn(&self, session_id: &str, after: i64) -> StoreResult<Option<LiveTurnRead>>;
 // sql/runs.rs
 pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord>;
+pub async fn create_finished_eval_run(&self, run: &NewEvalRun<'_>, cases: &[EvalRunCase], summaries: &[CaseSummaryRow], finished_at: f64) -> StoreResult<EvalRunRecord>;
 pub async fn set_run_label(&self, app: &str, result_id: &str, label: Option<&str>) -> StoreResult<()>;
 pub async fn save_eval_run_cases(&self, run_row: i64, cases: &[EvalRunCase], summaries: &[CaseSummaryRow], batches: &BatchWrite) -> StoreResult<Written>;
 pub async fn list_eval_runs(&self, app: &str, eval_set_id: Option<&str>) -> StoreResult<Vec<EvalRunSummary>>;
@@ -156,7 +157,6 @@ pub async fn stop_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> Stor
 pub async fn interrupt_held_eval_run(&self, run_row: i64, at: f64) -> StoreResult<bool>;
 pub async fn resume_eval_run(&self, run_row: i64) -> StoreResult<bool>;
 pub async fn runs_with_free_batches(&self, limit: i64) -> StoreResult<Vec<(String, String)>>;
-pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<()>;
 // sql/users.rs
 pub async fn add_user(&self, name: &str, role: Role, password_hash: Option<&str>) -> StoreResult<()>;
 pub async fn set_user_password(&self, name: &str, password_hash: &str) -> StoreResult<bool>;

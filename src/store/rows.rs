@@ -94,7 +94,7 @@ pub struct CaseSummaryRow {
     pub summary: CaseSummary,
 }
 
-/// What a new run records before its first case starts.
+/// What a new run is recorded with, whether it is to run or is already over.
 #[derive(Debug, Clone)]
 pub struct NewEvalRun<'a> {
     pub app_name: &'a str,
@@ -116,9 +116,6 @@ pub struct NewEvalRun<'a> {
     /// ADK's own id, for a run read from an eval history file; else one is made.
     pub result_id: Option<&'a str>,
     pub origin: RunOrigin,
-    /// Whether its case runs wait in batches for workers (a run to execute), or it is only a
-    /// record (a run `adk eval` wrote, stored as it is).
-    pub queued: bool,
 }
 
 /// A run without its stored eval set (which can be large): what lists, progress and statistics

@@ -241,7 +241,7 @@ async fn runs_adk_wrote_appear_as_runs_in_either_of_its_forms() {
     })
     .await;
     assert_eq!(ids.len(), 1);
-    // The run is stored in three writes (its head, its cases, its end): wait for the last.
+    // Listed once stored, and stored whole (its head, its cases, its end) in one write.
     let run = wait_until("ADK's run is stored whole", || async {
         let run = app.get_json(&format!("/apps/weather/eval_results/{id}")).await;
         (run["status"] == "finished").then_some(run)

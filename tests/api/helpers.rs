@@ -6,7 +6,7 @@ use crate::common::database::scratch_database;
 use evalstudio::access::Role;
 use evalstudio::server::{ServeConfig, Server, DEFAULT_MAX_BODY_BYTES};
 use evalstudio::service::auth;
-use evalstudio::service::workers::WorkerSettings;
+use evalstudio::service::runs::workers::WorkerSettings;
 use evalstudio::store::{Location, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};

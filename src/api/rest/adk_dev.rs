@@ -17,8 +17,10 @@ use crate::eval::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
 use crate::service::add_session::{add_session_to_eval_set, AddSession, AddSessionError};
 use crate::service::eval_sets::EvalSetError;
-use crate::service::run_plan::parse_tool_mode;
-use crate::service::{cases, eval_runs, eval_sets, metric_offer};
+use crate::service::runs::error::EvalRunError;
+use crate::service::runs::plan::parse_tool_mode;
+use crate::service::runs::{lifecycle, stored};
+use crate::service::{cases, eval_sets, metric_offer};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -279,7 +281,7 @@ async fn run_results(
         )
     })?;
     let request = run_request(app.to_string(), eval_set_id.to_string(), body)?;
-    let (record, handle) = eval_runs::start_eval_run(&state.services, request).await?;
+    let (record, handle) = lifecycle::start_eval_run(&state.services, request).await?;
     let _ = handle.await;
     let results = finished_results(state, app, &record.summary.result_id).await?;
     results
@@ -323,7 +325,7 @@ fn camel_result(app: &str, stored: Value) -> Result<Value, DevError> {
 }
 
 async fn result_ids(state: &AppState, app: &str) -> Result<Vec<String>, DevError> {
-    let runs = eval_runs::list_eval_runs(&state.services.store, app, None).await?;
+    let runs = stored::list_eval_runs(&state.services.store, app, None).await?;
     Ok(runs.into_iter().map(|r| r.result_id).collect())
 }
 
@@ -340,8 +342,8 @@ async fn get_eval_result(
     Path((app, result_id)): Path<(String, String)>,
 ) -> DevResult {
     let store = &state.services.store;
-    let record = match eval_runs::eval_run(store, &app, &result_id).await {
-        Err(eval_runs::EvalRunError::NotFound(_)) => {
+    let record = match stored::eval_run(store, &app, &result_id).await {
+        Err(EvalRunError::NotFound(_)) => {
             return Err(DevError(
                 StatusCode::NOT_FOUND,
                 format!("Eval set result `{result_id}` not found."),
@@ -349,7 +351,7 @@ async fn get_eval_result(
         }
         other => other?,
     };
-    let result = eval_runs::eval_set_result(store, &record).await?;
+    let result = stored::eval_set_result(store, &record).await?;
     let cases = result
         .eval_case_results
         .into_iter()

@@ -8,10 +8,12 @@ use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::eval::Change;
 use crate::records::{RunComparison, RunScope};
-use crate::service::eval_runs::{self, StoredEvalSetResult};
-use crate::service::run_plan::{tool_execution, RunEvalSet, RunMetrics, RunRequest};
-use crate::service::run_progress::{self, ProgressEvent};
-use crate::service::{metric_offer, run_export, run_views};
+use crate::service::metric_offer;
+use crate::service::runs::label::set_run_label;
+use crate::service::runs::plan::{tool_execution, RunEvalSet, RunMetrics, RunRequest};
+use crate::service::runs::progress::{self, ProgressEvent};
+use crate::service::runs::stored::{self, StoredEvalSetResult};
+use crate::service::runs::{export, lifecycle, views};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -94,7 +96,7 @@ async fn run_eval(
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be a RunEvalRequest"))?;
     let wait = body.wait;
     let (record, handle) =
-        eval_runs::start_eval_run(&state.services, run_request(app.clone(), eval_set_id, body)?).await?;
+        lifecycle::start_eval_run(&state.services, run_request(app.clone(), eval_set_id, body)?).await?;
     let result_id = record.summary.result_id;
     if !wait {
         let started = StartedRun {
@@ -142,8 +144,7 @@ pub(super) async fn finished_results(
     result_id: &str,
 ) -> Result<Vec<Value>, ApiError> {
     let store = &state.services.store;
-    let result =
-        eval_runs::eval_set_result(store, &eval_runs::eval_run(store, app, result_id).await?).await?;
+    let result = stored::eval_set_result(store, &stored::eval_run(store, app, result_id).await?).await?;
     Ok(result.eval_case_results)
 }
 
@@ -151,7 +152,7 @@ async fn list_eval_results(
     State(state): State<AppState>,
     Path(app): Path<String>,
 ) -> Result<Json<Vec<String>>, ApiError> {
-    let runs = eval_runs::list_eval_runs(&state.services.store, &app, None).await?;
+    let runs = stored::list_eval_runs(&state.services.store, &app, None).await?;
     let mut ids: Vec<String> = runs.into_iter().map(|r| r.result_id).collect();
     ids.sort();
     Ok(Json(ids))
@@ -169,8 +170,7 @@ async fn label_eval_result(
     JsonBody(body): JsonBody<LabelBody>,
 ) -> Result<Json<Value>, ApiError> {
     let body = body.ok_or_else(|| ApiError::bad_request("the body must be {\"label\": \"...\"}"))?;
-    let label =
-        eval_runs::set_run_label(&state.services.store, &app, &result_id, body.label.as_deref()).await?;
+    let label = set_run_label(&state.services.store, &app, &result_id, body.label.as_deref()).await?;
     Ok(Json(json!({ "label": label })))
 }
 
@@ -179,8 +179,8 @@ async fn get_eval_result(
     Path((app, result_id)): Path<(String, String)>,
 ) -> Result<Json<StoredEvalSetResult>, ApiError> {
     let store = &state.services.store;
-    let record = eval_runs::eval_run(store, &app, &result_id).await?;
-    Ok(Json(eval_runs::eval_set_result(store, &record).await?))
+    let record = stored::eval_run(store, &app, &result_id).await?;
+    Ok(Json(stored::eval_set_result(store, &record).await?))
 }
 
 /// `?format=adk` (default): ADK's EvalSetResult file; `?format=junit`: JUnit XML.
@@ -198,7 +198,7 @@ async fn export_eval_result(
     let (file_name, body, content_type) = match query.format.as_deref().unwrap_or("adk") {
         // Streamed a page of cases at a time: a large run is never whole in memory.
         "adk" => {
-            let file = run_export::adk_result_chunks(store, &app, &result_id, 0).await?;
+            let file = export::adk_result_chunks(store, &app, &result_id, 0).await?;
             let chunks = file.chunks.map(|chunk| {
                 chunk
                     .map(Bytes::from)
@@ -207,7 +207,7 @@ async fn export_eval_result(
             (file.file_name, Body::from_stream(chunks), "application/json")
         }
         "junit" => {
-            let file = run_export::junit_file(store, &app, &result_id).await?;
+            let file = export::junit_file(store, &app, &result_id).await?;
             (file.file_name, Body::from(file.text), "application/xml")
         }
         other => {
@@ -254,7 +254,7 @@ async fn compare_eval_results(
     };
     let store = &state.services.store;
     Ok(Json(
-        run_views::compare(store, &app, &before_id, &result_id, change, query.page).await?,
+        views::compare(store, &app, &before_id, &result_id, change, query.page).await?,
     ))
 }
 
@@ -278,13 +278,13 @@ async fn eval_result_progress(
 ) -> Result<Sse<impl futures::Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let store = state.services.store.clone();
     // Unknown runs are a 404 before the stream starts.
-    eval_runs::eval_run(&store, &app, &result_id).await?;
+    stored::eval_run(&store, &app, &result_id).await?;
     let after = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(query.after);
-    let events = run_progress::progress_stream(store, app, result_id, after, PROGRESS_POLL).map(|event| {
+    let events = progress::progress_stream(store, app, result_id, after, PROGRESS_POLL).map(|event| {
         Ok(match event {
             Ok(ProgressEvent::Progress(progress)) => SseEvent::default()
                 .event("progress")
@@ -321,7 +321,7 @@ async fn cancel_eval_result(
     State(state): State<AppState>,
     Path((app, result_id)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
-    eval_runs::cancel_eval_run(&state.services, &app, &result_id).await?;
+    lifecycle::cancel_eval_run(&state.services, &app, &result_id).await?;
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -329,7 +329,7 @@ async fn resume_eval_result(
     State(state): State<AppState>,
     Path((app, result_id)): Path<(String, String)>,
 ) -> Result<(StatusCode, Json<StartedRun>), ApiError> {
-    let (record, _) = eval_runs::resume_eval_run(&state.services, &app, &result_id).await?;
+    let (record, _) = lifecycle::resume_eval_run(&state.services, &app, &result_id).await?;
     let started = StartedRun {
         eval_set_result_id: record.summary.result_id,
     };

@@ -7,7 +7,7 @@ use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::records::SessionSummary;
-use crate::service::eval_runs;
+use crate::service::runs::stored;
 use crate::service::sessions::{self, SessionError};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -112,7 +112,7 @@ async fn get_session(
     let store = &state.services.store;
     match sessions::get_session(store, &app, &user, &session_id).await {
         Err(SessionError::NotFound(message)) => {
-            match eval_runs::eval_case_of_session(store, &app, &user, &session_id).await? {
+            match stored::eval_case_of_session(store, &app, &user, &session_id).await? {
                 Some(result) => Ok(Json(eval_case_session(&app, &result))),
                 None => Err(SessionError::NotFound(message).into()),
             }

@@ -9,10 +9,10 @@ use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::records::{TraceSessionFilter, TraceSessionSummary};
 use crate::service::add_session::{add_trace_session_to_eval_set, AddSession};
-use crate::service::recorded_runs::{
+use crate::service::runs::plan::RunMetrics;
+use crate::service::runs::recorded::{
     score_recorded_sessions, RecordedRun, RecordedRunRequest, RecordedSessions,
 };
-use crate::service::run_plan::RunMetrics;
 use crate::service::traces::{list_trace_sessions, recorded_session_view, RecordedSession};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;

@@ -18,9 +18,9 @@ use tokio::sync::{broadcast, mpsc};
 use crate::evalset::{EvalSet, SourceFormat};
 use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
 use crate::records::{EvalSetFile, RunCommit};
-use crate::service::adk_runs::import_adk_run;
-use crate::service::eval_runs::eval_run;
-use crate::service::run_export::adk_result_file;
+use crate::service::runs::adk_history::import_adk_run;
+use crate::service::runs::export::adk_result_file;
+use crate::service::runs::stored::eval_run;
 use crate::store::{Store, StoreError};
 use files::{text_hash, FileState, FolderFiles};
 

@@ -4,6 +4,7 @@
 //! from `dialect`; parameters are numbered (`$1`), which both read. No SQL here is built from
 //! a request's text: what varies is bound.
 
+mod case_runs;
 mod case_versions;
 mod deleted_cases;
 mod eval_set_files;

@@ -224,17 +224,6 @@ impl SqlStore {
         .fetch_all(&self.pool)
         .await?)
     }
-
-    /// Ends a run that was only recorded (never queued) with `end`.
-    pub async fn end_eval_run(&self, run_row: i64, end: RunStatus, at: f64) -> StoreResult<()> {
-        sqlx::query("UPDATE eval_runs SET status = $1, finished_at = $2 WHERE id = $3")
-            .bind(end.as_str())
-            .bind(at)
-            .bind(run_row)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
 }
 
 /// Queues every case run of run `run_row` (`total` of them, `num_runs` per case) in batches of

@@ -1,7 +1,8 @@
-//! Evaluation runs: the run row, then one row per case run written as it finishes.
+//! Evaluation runs: the run row, then one row per case run written as it finishes (or, for a
+//! run already over, all of them with the row).
 
+use super::case_runs::write_case_runs;
 use super::run_queue::{complete, enqueue, holds};
-use super::run_summaries::write_summaries;
 use super::{dialect, numbered_places, shared_value_rows, Row, SqlStore, Transaction};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::eval::EvalStatus;
@@ -34,11 +35,45 @@ const SET_CASES_PER_INSERT: usize = 256;
 const HEAD_COLUMNS: &str = "r.id, r.config_json, r.summarised AS summary_format, r.cases_version, \
      CASE WHEN r.stats_version = r.cases_version THEN r.stats_json END AS stats_json";
 
+/// What a new run holds as it is recorded.
+enum Contents<'a> {
+    /// Nothing yet: its case runs wait in batches for workers (a run to execute).
+    Queued,
+    /// Every case run and its case's summary, the run finished at `finished_at` (a run scored
+    /// elsewhere or earlier, stored as it is).
+    Finished {
+        cases: &'a [EvalRunCase],
+        summaries: &'a [CaseSummaryRow],
+        finished_at: f64,
+    },
+}
+
 impl SqlStore {
-    /// Records a new run as `running`, its cases queued in batches for workers when it is to be
-    /// executed (`queued`). The result id follows ADK
-    /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
+    /// Records a new run as `running`, its cases queued in batches for workers.
     pub async fn create_eval_run(&self, run: &NewEvalRun<'_>) -> StoreResult<EvalRunRecord> {
+        self.create(run, Contents::Queued).await
+    }
+
+    /// Records a run already over, finished at `finished_at`, with all its case runs and their
+    /// cases' summaries, in one transaction: all of it or, on an error, nothing.
+    pub async fn create_finished_eval_run(
+        &self,
+        run: &NewEvalRun<'_>,
+        cases: &[EvalRunCase],
+        summaries: &[CaseSummaryRow],
+        finished_at: f64,
+    ) -> StoreResult<EvalRunRecord> {
+        let finished = Contents::Finished {
+            cases,
+            summaries,
+            finished_at,
+        };
+        self.create(run, finished).await
+    }
+
+    /// Records a new run with its `contents`. The result id follows ADK
+    /// (`{app}_{eval_set_id}_{timestamp}`); two runs in the same instant get a suffix.
+    async fn create(&self, run: &NewEvalRun<'_>, contents: Contents<'_>) -> StoreResult<EvalRunRecord> {
         let base = match run.result_id {
             Some(id) => id.to_string(),
             None => format!(
@@ -47,6 +82,10 @@ impl SqlStore {
                 run.eval_set_id,
                 serde_json::to_string(&run.created_at).unwrap_or_default()
             ),
+        };
+        let (status, finished_at) = match contents {
+            Contents::Queued => (RunStatus::Running, None),
+            Contents::Finished { finished_at, .. } => (RunStatus::Finished, Some(finished_at)),
         };
         // ADK's id is taken as it is, or not at all.
         let attempts = if run.result_id.is_some() { 1 } else { 100 };
@@ -60,15 +99,15 @@ impl SqlStore {
             let inserted: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO eval_runs (result_id, app_name, eval_set_id, agent, status, \
                  config_json, num_runs, total, created_at, summarised, \
-                 label, whole_set, tool_execution, replay_miss, git_commit, git_dirty, origin) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
+                 label, whole_set, tool_execution, replay_miss, git_commit, git_dirty, origin, finished_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) \
                  ON CONFLICT (result_id) DO NOTHING RETURNING id",
             )
             .bind(&result_id)
             .bind(run.app_name)
             .bind(run.eval_set_id)
             .bind(run.agent)
-            .bind(RunStatus::Running.as_str())
+            .bind(status.as_str())
             .bind(run.config_json)
             .bind(run.num_runs as i64)
             .bind(run.total as i64)
@@ -81,6 +120,7 @@ impl SqlStore {
             .bind(run.commit.map(|c| c.commit.as_str()))
             .bind(run.commit.map(|c| c.dirty))
             .bind(run.origin.as_str())
+            .bind(finished_at)
             .fetch_optional(&mut *transaction)
             .await?;
             if let Some(run_row) = inserted {
@@ -90,8 +130,11 @@ impl SqlStore {
                     .execute(&mut *transaction)
                     .await?;
                 insert_set_cases(&mut transaction, run_row, run.expected).await?;
-                if run.queued {
-                    enqueue(&mut transaction, run_row, run.total, run.num_runs).await?;
+                match contents {
+                    Contents::Queued => enqueue(&mut transaction, run_row, run.total, run.num_runs).await?,
+                    Contents::Finished { cases, summaries, .. } => {
+                        write_case_runs(&mut transaction, run_row, cases, summaries).await?
+                    }
                 }
                 transaction.commit().await?;
                 return self.eval_run(run.app_name, &result_id).await;
@@ -132,63 +175,7 @@ impl SqlStore {
         if !holds(&mut transaction, self.boot_id(), run_row, batches).await? {
             return Ok(Written::NotHeld);
         }
-        let mut counts = CaseCounts::default();
-        for case in cases {
-            let earlier: Option<(i64, Option<String>)> = sqlx::query_as(
-                "SELECT status, error FROM eval_run_cases WHERE run_row = $1 AND run_index = $2 AND case_index = $3",
-            )
-            .bind(run_row)
-            .bind(case.run_index)
-            .bind(case.case_index)
-            .fetch_optional(&mut *transaction)
-            .await?;
-            if let Some((status, error)) = earlier {
-                counts.add(EvalStatus::from_number(status), error.is_some(), -1);
-                // Deleted and inserted again (not updated), so it is stored after what a
-                // progress stream has read.
-                sqlx::query(
-                    "DELETE FROM eval_run_cases WHERE run_row = $1 AND run_index = $2 AND case_index = $3",
-                )
-                .bind(run_row)
-                .bind(case.run_index)
-                .bind(case.case_index)
-                .execute(&mut *transaction)
-                .await?;
-            }
-            counts.add(case.status, case.error.is_some(), 1);
-            sqlx::query(
-                "INSERT INTO eval_run_cases \
-                 (run_row, run_index, case_index, eval_id, status, error, scores_json, result_json, session_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(run_row)
-            .bind(case.run_index)
-            .bind(case.case_index)
-            .bind(&case.eval_id)
-            .bind(case.status as i64)
-            .bind(&case.error)
-            .bind(serde_json::to_string(&case.metric_scores).expect("scores serialise"))
-            .bind(case.result.to_string())
-            .bind(case.result["session_id"].as_str().unwrap_or_default())
-            .execute(&mut *transaction)
-            .await?;
-        }
-        write_summaries(&mut transaction, run_row, summaries).await?;
-        let updated = sqlx::query(
-            "UPDATE eval_runs SET cases_version = cases_version + 1, cases_done = cases_done + $1, \
-             cases_passed = cases_passed + $2, cases_failed = cases_failed + $3, cases_errored = cases_errored + $4 \
-             WHERE id = $5",
-        )
-        .bind(counts.done)
-        .bind(counts.passed)
-        .bind(counts.failed)
-        .bind(counts.errored)
-        .bind(run_row)
-        .execute(&mut *transaction)
-        .await?;
-        if updated.rows_affected() != 1 {
-            return Err(StoreError::NotFound(format!("eval run #{run_row} not found")));
-        }
+        write_case_runs(&mut transaction, run_row, cases, summaries).await?;
         let finished = complete(&mut transaction, run_row, batches).await?;
         transaction.commit().await?;
         Ok(Written::Stored { finished })
@@ -435,27 +422,6 @@ impl SqlStore {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(run_case).transpose()
-    }
-}
-
-/// Changes to a run's counts of stored case runs.
-#[derive(Default)]
-struct CaseCounts {
-    done: i64,
-    passed: i64,
-    failed: i64,
-    errored: i64,
-}
-
-impl CaseCounts {
-    /// Counts a case run in (`sign` 1) or out (-1), as the summary columns define the counts.
-    fn add(&mut self, status: EvalStatus, error: bool, sign: i64) {
-        self.done += sign;
-        match (error, status) {
-            (true, _) => self.errored += sign,
-            (false, EvalStatus::Passed) => self.passed += sign,
-            (false, _) => self.failed += sign,
-        }
     }
 }
 

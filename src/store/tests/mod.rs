@@ -5,6 +5,7 @@ use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
 use crate::testing::database::scratch_database;
 
 mod eval_set_files;
+mod finished_runs;
 mod run_queue;
 mod sessions;
 
@@ -284,11 +285,11 @@ pub(super) fn case_run(case_index: i64, status: i64) -> EvalRunCase {
 
 /// A new run of three cases of the demo app's `weather` evalset.
 async fn weather_run(store: &Store) -> EvalRunRecord {
-    new_run(store, "weather", 3, false).await
+    new_run(store, "weather", 3).await
 }
 
 /// An eval set of `cases` cases with one turn each, `c0`, `c1`, ...
-fn run_set(eval_set_id: &str, cases: usize) -> CompactEvalSet {
+pub(super) fn run_set(eval_set_id: &str, cases: usize) -> CompactEvalSet {
     let cases: Vec<String> = (0..cases)
         .map(|n| format!(r#"{{"eval_id": "c{n}", "conversation": [{{"invocation_id": "i", "user_content": {{"parts": [{{"text": "hi"}}]}}}}]}}"#))
         .collect();
@@ -299,9 +300,9 @@ fn run_set(eval_set_id: &str, cases: usize) -> CompactEvalSet {
     CompactEvalSet::from_adk_json(&json).unwrap()
 }
 
-/// A new run of the demo app's `eval_set_id` with `cases` one-repetition cases, `queued` for
-/// workers or only recorded.
-pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize, queued: bool) -> EvalRunRecord {
+/// A new run of the demo app's `eval_set_id` with `cases` one-repetition cases, queued for
+/// workers.
+pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize) -> EvalRunRecord {
     store
         .create_eval_run(&NewEvalRun {
             app_name: "demo",
@@ -318,7 +319,6 @@ pub(super) async fn new_run(store: &Store, eval_set_id: &str, cases: usize, queu
             commit: None,
             result_id: None,
             origin: Default::default(),
-            queued,
         })
         .await
         .unwrap()
@@ -473,7 +473,7 @@ async fn the_case_list_filters_and_sorts_in_the_database() {
     assert_eq!(list("two", CaseSort::File, false).await.total_cases, 1);
 }
 
-fn summary_row(case_index: i64, score: f64) -> CaseSummaryRow {
+pub(super) fn summary_row(case_index: i64, score: f64) -> CaseSummaryRow {
     let status = EvalStatus::from_score(score, 0.5);
     CaseSummaryRow {
         case_index,
@@ -583,7 +583,7 @@ async fn case_summaries_are_written_with_their_case_runs_and_read_a_page_at_a_ti
 async fn a_runs_eval_set_is_stored_a_row_per_case_and_read_a_batch_at_a_time() {
     let (_dir, store) = temp_store().await;
     // More cases than one statement writes.
-    let run = new_run(&store, "big", 600, true).await;
+    let run = new_run(&store, "big", 600).await;
     let batch = store.eval_run_set_cases(run.row, 510..514).await.unwrap();
     assert_eq!(batch.len(), 4);
     assert!(batch[0].starts_with(r#"{"eval_id":"c510","#), "{}", batch[0]);
@@ -658,25 +658,25 @@ async fn runs_stored_before_case_summaries_keep_their_eval_set_as_a_row_per_case
 #[tokio::test]
 async fn the_latest_run_of_an_evalset_is_never_one_of_recorded_sessions() {
     let (_dir, store) = temp_store().await;
-    let agent_run = new_run(&store, "set", 1, false).await;
+    let agent_run = new_run(&store, "set", 1).await;
+    let recorded = NewEvalRun {
+        app_name: "demo",
+        eval_set_id: "set",
+        agent: "demo",
+        expected: &run_set("set", 1),
+        config_json: r#"{"criteria": {}}"#,
+        num_runs: 1,
+        total: 1,
+        created_at: 2.0,
+        label: None,
+        whole_set: false,
+        tools: Default::default(),
+        commit: None,
+        result_id: Some("sessions_scored"),
+        origin: crate::records::RunOrigin::Recorded,
+    };
     store
-        .create_eval_run(&NewEvalRun {
-            app_name: "demo",
-            eval_set_id: "set",
-            agent: "demo",
-            expected: &run_set("set", 1),
-            config_json: r#"{"criteria": {}}"#,
-            num_runs: 1,
-            total: 1,
-            created_at: 2.0,
-            label: None,
-            whole_set: false,
-            tools: Default::default(),
-            commit: None,
-            result_id: Some("sessions_scored"),
-            origin: crate::records::RunOrigin::Recorded,
-            queued: false,
-        })
+        .create_finished_eval_run(&recorded, &[], &[], 3.0)
         .await
         .unwrap();
     let latest = store.latest_eval_run("demo", "set").await.unwrap().unwrap();

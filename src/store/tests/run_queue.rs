@@ -8,7 +8,7 @@ use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, EvalRunRecord, Store, W
 
 /// A run of `cases` one-repetition cases, queued for workers.
 async fn queued_run(store: &Store, cases: usize) -> EvalRunRecord {
-    new_run(store, "many", cases, true).await
+    new_run(store, "many", cases).await
 }
 
 async fn claim(store: &Store, run: &EvalRunRecord) -> ClaimedBatch {

@@ -5,14 +5,13 @@
 //! batch stored (here or by another worker), or cancelled or interrupted from any process.
 //! Any number of processes may work on one run at once; each case run is stored once.
 
-use super::eval_runs::{stored_config, RunFailure, UnreadableRun};
-use super::run_summaries::{backfill, save_case_runs};
+use super::case_rows::stored_case;
+use super::error::{RunFailure, UnreadableRun};
+use super::stored::stored_config;
+use super::summaries::{backfill, save_case_runs};
 use crate::agent::Agent;
 use crate::clock::now_seconds;
-use crate::eval::{
-    run_and_score, CaseRunScores, CaseSchedule, EvalConfig, FinishedCase, RunCases, RunOptions,
-    ScoringServices,
-};
+use crate::eval::{run_and_score, CaseSchedule, FinishedCase, RunCases, RunOptions, ScoringServices};
 use crate::evalset::EvalCase;
 use crate::records::{EvalRunCase, RunStatus};
 use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, EvalRunRecord, Store, Written, RENEW_EVERY};
@@ -53,7 +52,7 @@ pub async fn execute_eval_run(
     };
     // Stopped, or its batches taken over: what it still holds is for other workers to claim at
     // once rather than once the leases end. (A failed run keeps them until the caller has
-    // settled it: see `eval_runs::settle_failure`.)
+    // settled it: see `lifecycle::settle_failure`.)
     if matches!(
         worked,
         Ok(RunStatus::Cancelled | RunStatus::Interrupted) | Err(RunFailure::LeaseLost(_))
@@ -432,17 +431,5 @@ impl RunCases for HeldCases<'_> {
                 .case(index)
                 .expect("a case runs only while its batch is held"),
         )
-    }
-}
-
-pub(crate) fn stored_case(finished: &FinishedCase, config: &EvalConfig) -> EvalRunCase {
-    EvalRunCase {
-        metric_scores: CaseRunScores::of(&finished.result, config).metric_scores,
-        run_index: finished.run_index as i64,
-        case_index: finished.case_index as i64,
-        eval_id: finished.result.eval_id.clone(),
-        status: finished.result.final_eval_status,
-        error: finished.result.error.clone(),
-        result: serde_json::to_value(&finished.result).expect("results serialise"),
     }
 }

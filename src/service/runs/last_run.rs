@@ -1,7 +1,8 @@
 //! The case list's view of the evalset's latest run: each listed case's outcome there, pooled
 //! over its runs, with the reason of each metric that could not score.
 
-use super::run_summaries::{backfill, config_of};
+use super::stored::config_of;
+use super::summaries::backfill;
 use crate::eval::{CaseSummary, EvalCaseResult, EvalStatus};
 use crate::records::{CaseListPage, LastResult};
 use crate::store::{Store, StoreError};
@@ -63,24 +64,4 @@ pub async fn add_last_run(store: &Store, page: &mut CaseListPage) -> Result<(), 
     }
     page.last_run = Some(record.summary);
     Ok(())
-}
-
-/// The eval ids that failed or errored in the evalset's latest run, in its order.
-pub async fn failed_in_latest_run(
-    store: &Store,
-    app: &str,
-    eval_set_id: &str,
-) -> Result<Vec<String>, StoreError> {
-    let Some(record) = store.latest_eval_run(app, eval_set_id).await? else {
-        return Ok(Vec::new());
-    };
-    let mut seen = std::collections::HashSet::new();
-    Ok(store
-        .eval_run_cases(record.row, false)
-        .await?
-        .into_iter()
-        .filter(|row| row.failed())
-        .filter(|row| seen.insert(row.eval_id.clone()))
-        .map(|row| row.eval_id)
-        .collect())
 }

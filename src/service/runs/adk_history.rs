@@ -4,12 +4,11 @@
 //! They keep ADK's result id; a run already stored (Evalstudio's own, written there after it
 //! finished, or one read before) is not read again.
 
-use super::run_summaries::save_case_runs;
-use super::run_worker::stored_case;
+use super::new_run::NewRun;
 use crate::eval::{EvalCaseResult, EvalConfig, FinishedCase};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
-use crate::records::{EvalRunSummary, RunOrigin, RunStatus};
-use crate::store::{BatchWrite, NewEvalRun, Store, StoreError};
+use crate::records::{EvalRunSummary, RunOrigin};
+use crate::store::{Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -48,44 +47,35 @@ pub async fn import_adk_run(
     let expected = expected_set(&result, &places);
     let config = config_of(&result);
     let num_runs = places.iter().map(|&(_, run)| run + 1).max().unwrap_or(1);
-    let record = store
-        .create_eval_run(&NewEvalRun {
-            app_name: app,
-            eval_set_id: &result.eval_set_id,
-            // The folder's own agent, as `adk eval` ran it (its profile has the app's name).
-            agent: app,
-            expected: &CompactEvalSet::of(&expected),
-            config_json: &config.to_json().to_string(),
-            num_runs,
-            total: result.eval_case_results.len(),
-            created_at: result.creation_timestamp,
-            label: None,
-            whole_set: true,
-            tools: Default::default(),
-            commit: None,
-            result_id: Some(&result.eval_set_result_id),
-            origin: RunOrigin::Adk,
-            queued: false,
-        })
-        .await?;
-    let rows: Vec<_> = result
+    let finished: Vec<FinishedCase> = result
         .eval_case_results
         .into_iter()
         .zip(places)
-        .map(|(case, (case_index, run_index))| {
-            let finished = FinishedCase {
-                run_index,
-                case_index,
-                result: case,
-                attempts: 1,
-            };
-            stored_case(&finished, &config)
+        .map(|(case, (case_index, run_index))| FinishedCase {
+            run_index,
+            case_index,
+            result: case,
+            attempts: 1,
         })
         .collect();
-    save_case_runs(store, record.row, &rows, &config, &BatchWrite::default()).await?;
-    store
-        .end_eval_run(record.row, RunStatus::Finished, result.creation_timestamp)
-        .await?;
+    let record = NewRun {
+        app,
+        eval_set_id: &result.eval_set_id,
+        // The folder's own agent, as `adk eval` ran it (its profile has the app's name).
+        agent: app,
+        expected: &CompactEvalSet::of(&expected),
+        config: &config,
+        num_runs,
+        created_at: result.creation_timestamp,
+        label: None,
+        whole_set: true,
+        tools: Default::default(),
+        commit: None,
+        result_id: Some(&result.eval_set_result_id),
+        origin: RunOrigin::Adk,
+    }
+    .store_finished(store, &finished, result.creation_timestamp)
+    .await?;
     Ok(Some(record.summary))
 }
 
@@ -170,11 +160,42 @@ fn config_of(result: &AdkEvalSetResult) -> EvalConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::places;
+    use super::{import_adk_run, places};
+    use crate::records::{RunOrigin, RunStatus};
+    use crate::store::Store;
+    use serde_json::json;
 
     #[test]
     fn repeated_cases_are_runs_of_the_case_first_seen() {
         let ids = ["a", "b", "a", "b", "c"];
         assert_eq!(places(ids.into_iter()), [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0)]);
+    }
+
+    #[tokio::test]
+    async fn a_run_adk_wrote_is_stored_finished_with_its_cases_and_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let location = crate::testing::database::scratch_database(dir.path()).await;
+        let store = Store::open(&location).await.unwrap();
+        let case = |eval_id: &str, status: i64| {
+            json!({"eval_set_id": "smoke", "eval_id": eval_id, "final_eval_status": status,
+                   "overall_eval_metric_results": [], "eval_metric_result_per_invocation": [],
+                   "session_id": ""})
+        };
+        let text = json!({"eval_set_result_id": "weather_smoke_5", "eval_set_id": "smoke",
+                          "creation_timestamp": 5.0,
+                          "eval_case_results": [case("a", 1), case("b", 2), case("a", 1)]})
+        .to_string();
+        let run = import_adk_run(&store, "weather", &text).await.unwrap().unwrap();
+        assert_eq!(
+            (run.status, run.finished_at, run.origin),
+            (RunStatus::Finished, Some(5.0), RunOrigin::Adk)
+        );
+        assert_eq!(
+            (run.num_runs, run.total, run.done, run.passed, run.failed),
+            (2, 3, 3, 2, 1)
+        );
+        let head = store.eval_run_head("weather", "weather_smoke_5").await.unwrap();
+        assert_eq!(store.case_summary_count(head.row).await.unwrap(), 2);
+        assert!(import_adk_run(&store, "weather", &text).await.unwrap().is_none());
     }
 }

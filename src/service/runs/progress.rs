@@ -3,7 +3,7 @@
 //! client that reconnects resumes after the last one it got. It reads the store, so it follows
 //! runs of any process, resumed ones too.
 
-use super::eval_runs::EvalRunError;
+use super::error::EvalRunError;
 use crate::clock::now_seconds;
 use crate::records::{EvalRunCase, RunProgress, RunStatus};
 use crate::store::Store;

@@ -1,8 +1,8 @@
 //! A stored run as files: ADK's EvalSetResult JSON, as `adk eval` writes it into
 //! `.adk/eval_history/<name>.evalset_result.json`, and JUnit XML for CI systems.
 
-use super::eval_runs::{EvalRunError, UnreadableRun};
-use super::run_summaries::run_verdicts;
+use super::error::{EvalRunError, UnreadableRun};
+use super::summaries::run_verdicts;
 use crate::eval::result_file::{AdkResultWriter, ResultHeader};
 use crate::eval::{adk_case_result, junit};
 use crate::store::Store;

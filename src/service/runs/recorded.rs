@@ -5,22 +5,19 @@
 //! It is scored first and stored whole after, so no run is left half-made; a recorded run never
 //! decides the case list's statuses, which say how the agent does when run.
 
-use super::add_session::{recorded_session, AddSessionError};
-use super::eval_runs::{clean_label, EvalRunError};
-use super::run_plan::{run_config, stored_eval_set, RunMetrics};
-use super::run_summaries::save_case_runs;
-use super::run_worker::stored_case;
-use super::Services;
+use super::error::{EvalRunError, MAX_RECORDED_SESSIONS};
+use super::label::clean_label;
+use super::new_run::NewRun;
+use super::plan::{run_config, RunMetrics};
+use super::stored::stored_eval_set;
 use crate::clock::now_seconds;
 use crate::eval::{score_cases, ActualItem, EvalConfig, FinishedCase, Keep};
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
-use crate::records::{EvalRunSummary, RunOrigin, RunStatus, TraceSessionFilter};
-use crate::store::{BatchWrite, NewEvalRun};
+use crate::records::{EvalRunSummary, RunOrigin, TraceSessionFilter};
+use crate::service::add_session::{recorded_session, AddSessionError};
+use crate::service::Services;
 use crate::traces::recorded_cases::{recorded_case, RecordedCase};
 use futures::StreamExt;
-
-/// Most sessions one request scores.
-pub const MAX_RECORDED_SESSIONS: usize = 200;
 
 /// Which recorded sessions of an app to score, against which eval set, how.
 pub struct RecordedRunRequest {
@@ -74,35 +71,27 @@ pub async fn score_recorded_sessions(
         ..EvalSet::default()
     });
     let finished = score(&expected, cases, &config, services).await?;
-    let record = store
-        .create_eval_run(&NewEvalRun {
-            app_name: &request.app_name,
-            eval_set_id: &request.eval_set_id,
-            agent: &request.app_name,
-            expected: &expected,
-            config_json: &config.to_json().to_string(),
-            num_runs: 1,
-            total: finished.len(),
-            created_at: started,
-            label: label.as_deref(),
-            whole_set: false,
-            tools: Default::default(),
-            commit: None,
-            result_id: None,
-            origin: RunOrigin::Recorded,
-            queued: false,
-        })
-        .await?;
-    let rows: Vec<_> = finished.iter().map(|case| stored_case(case, &config)).collect();
-    save_case_runs(store, record.row, &rows, &config, &BatchWrite::default()).await?;
-    store
-        .end_eval_run(record.row, RunStatus::Finished, now_seconds())
-        .await?;
-    let run = store
-        .eval_run(&request.app_name, &record.summary.result_id)
-        .await?
-        .summary;
-    Ok(RecordedRun { run, left_out })
+    let stored = NewRun {
+        app: &request.app_name,
+        eval_set_id: &request.eval_set_id,
+        agent: &request.app_name,
+        expected: &expected,
+        config: &config,
+        num_runs: 1,
+        created_at: started,
+        label: label.as_deref(),
+        whole_set: false,
+        tools: Default::default(),
+        commit: None,
+        result_id: None,
+        origin: RunOrigin::Recorded,
+    }
+    .store_finished(store, &finished, now_seconds())
+    .await?;
+    Ok(RecordedRun {
+        run: stored.summary,
+        left_out,
+    })
 }
 
 /// The sessions `ids` as cases to score; any that cannot be is refused.

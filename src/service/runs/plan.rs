@@ -4,9 +4,10 @@
 //! added here, once. Recording a plan takes this process's lease on the run, and resuming
 //! claims it the same way, so whoever runs it holds it.
 
-use super::eval_runs::{eval_run, stored_config, EvalRunError, UnreadableRun};
-use super::eval_sets::eval_set_tool_mode;
-use super::last_run::failed_in_latest_run;
+use super::error::{EvalRunError, MAX_RUNS_PER_CASE};
+use super::label::clean_label;
+use super::new_run::NewRun;
+use super::stored::{eval_run, failed_in_latest_run, stored_config, stored_eval_set};
 use crate::agent::{Agent, AgentKind, AgentProfiles, ReplayMiss, ToolExecution, ToolExecutionMode};
 use crate::clock::now_seconds;
 use crate::eval::evaluators::Evaluators;
@@ -14,12 +15,10 @@ use crate::eval::simulator::SimulatorConfig;
 use crate::eval::EvalConfig;
 use crate::evalset::CompactEvalSet;
 use crate::records::{MetricChoice, RunCommit, RunOrigin, RunScope, RunStatus};
-use crate::store::{EvalRunRecord, NewEvalRun, Store};
+use crate::service::eval_sets::eval_set_tool_mode;
+use crate::store::{EvalRunRecord, Store};
 use serde_json::Value;
 use std::sync::Arc;
-
-/// Most runs of each case one run may ask for.
-pub const MAX_RUNS_PER_CASE: usize = 100;
 
 /// How a run is scored, as each adapter receives it.
 pub enum RunMetrics {
@@ -100,7 +99,7 @@ pub async fn plan_run(
     request: RunRequest,
 ) -> Result<RunPlan, EvalRunError> {
     let config = run_config(request.metrics, request.simulator.as_ref(), evaluators)?;
-    let label = super::eval_runs::clean_label(request.label.as_deref())?;
+    let label = clean_label(request.label.as_deref())?;
     if config.metrics.is_empty() {
         return Err(EvalRunError::NoMetrics);
     }
@@ -180,25 +179,22 @@ fn check_replay(profiles: &AgentProfiles, agent: &str, tools: ToolExecution) -> 
 
 /// Records the planned run as `running`, under this process's lease, before any case starts.
 pub async fn record_run(store: &Store, plan: &RunPlan) -> Result<EvalRunRecord, EvalRunError> {
-    Ok(store
-        .create_eval_run(&NewEvalRun {
-            app_name: &plan.app_name,
-            eval_set_id: plan.expected.eval_set_id(),
-            agent: &plan.agent_name,
-            expected: &plan.expected,
-            config_json: &plan.config.to_json().to_string(),
-            num_runs: plan.num_runs,
-            total: plan.expected.len() * plan.num_runs,
-            created_at: now_seconds(),
-            label: plan.label.as_deref(),
-            whole_set: plan.whole_set,
-            tools: plan.tools,
-            commit: plan.commit.as_ref(),
-            result_id: None,
-            origin: RunOrigin::Evalstudio,
-            queued: true,
-        })
-        .await?)
+    let run = NewRun {
+        app: &plan.app_name,
+        eval_set_id: plan.expected.eval_set_id(),
+        agent: &plan.agent_name,
+        expected: &plan.expected,
+        config: &plan.config,
+        num_runs: plan.num_runs,
+        created_at: now_seconds(),
+        label: plan.label.as_deref(),
+        whole_set: plan.whole_set,
+        tools: plan.tools,
+        commit: plan.commit.as_ref(),
+        result_id: None,
+        origin: RunOrigin::Evalstudio,
+    };
+    Ok(run.queue(store).await?)
 }
 
 /// Queues an interrupted or cancelled run again, from any process: the run as stored, now
@@ -290,19 +286,6 @@ fn check_criterion_urls(config: &EvalConfig, evaluators: &Evaluators) -> Result<
 
 fn profile_agent(profiles: &AgentProfiles, name: &str) -> Result<Arc<dyn Agent>, EvalRunError> {
     profiles.agent_or_error(name).map_err(EvalRunError::UnknownAgent)
-}
-
-pub(super) async fn stored_eval_set(
-    store: &Store,
-    app: &str,
-    eval_set_id: &str,
-) -> Result<CompactEvalSet, EvalRunError> {
-    let json = store.export_adk_json(app, eval_set_id).await?;
-    CompactEvalSet::from_adk_json(&json).map_err(|e| {
-        EvalRunError::Unreadable(UnreadableRun(format!(
-            "eval set `{eval_set_id}` could not be read back: {e}"
-        )))
-    })
 }
 
 /// The eval ids `scope` keeps, or None for all of them.

@@ -3,9 +3,9 @@
 //! agent, beside the runs this process started itself. `evalstudio worker` is only this;
 //! every `evalstudio serve` runs one too unless started with `--no-worker`.
 
-use super::eval_runs::take_up;
-use super::run_worker::POLL;
-use super::Services;
+use super::lifecycle::take_up;
+use super::worker::POLL;
+use crate::service::Services;
 use crate::store::EvalRunRecord;
 use std::collections::HashSet;
 use std::time::Duration;

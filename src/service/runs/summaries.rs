@@ -3,40 +3,13 @@
 //! batch of case runs, backfilled once for runs stored before they existed, and the statistics
 //! cached until the next write.
 
-use super::eval_runs::{stored_config, EvalRunError};
+use super::case_rows::summarise;
+use super::error::EvalRunError;
+use super::stored::config_of;
 use crate::eval::junit::RunError;
-use crate::eval::{metric_stats, summarize_case, CaseRunScores, CaseSummary, EvalConfig, MetricStats};
+use crate::eval::{metric_stats, CaseSummary, EvalConfig, MetricStats};
 use crate::records::{EvalRunCase, EvalRunSummary};
-use crate::store::{BatchWrite, CaseSummaryRow, EvalRunHead, Store, StoreError, Written};
-use std::collections::BTreeMap;
-
-/// The config a run was scored with.
-pub fn config_of(head: &EvalRunHead) -> Result<EvalConfig, EvalRunError> {
-    stored_config(&head.summary.result_id, &head.config_json).map_err(EvalRunError::from)
-}
-
-/// The summaries of the cases of `rows` (stored case runs of one run), in case order.
-pub fn summarise(rows: &[EvalRunCase], config: &EvalConfig) -> Vec<CaseSummaryRow> {
-    let mut by_case: BTreeMap<i64, (&str, Vec<CaseRunScores>)> = BTreeMap::new();
-    for row in rows {
-        by_case
-            .entry(row.case_index)
-            .or_insert_with(|| (&row.eval_id, Vec::new()))
-            .1
-            .push(CaseRunScores {
-                final_eval_status: row.status,
-                error: row.error.is_some(),
-                metric_scores: row.metric_scores.clone(),
-            });
-    }
-    by_case
-        .into_iter()
-        .map(|(case_index, (eval_id, runs))| CaseSummaryRow {
-            case_index,
-            summary: summarize_case(eval_id, &runs, config),
-        })
-        .collect()
-}
+use crate::store::{BatchWrite, EvalRunHead, Store, StoreError, Written};
 
 /// What a run's report (the results table, JUnit) needs: the run, each case's verdict pooled
 /// over its runs, and the case runs the agent could not finish. Read from the stored summaries,

@@ -3,8 +3,9 @@
 //! the runs' stored case summaries and cached statistics, a page at a time (the run's stored
 //! eval set and its cases' full results are not read).
 
-use super::eval_runs::{list_eval_runs, EvalRunError};
-use super::run_summaries::{backfill, config_of, run_stats, summarised_head};
+use super::error::EvalRunError;
+use super::stored::{config_of, list_eval_runs};
+use super::summaries::{backfill, run_stats, summarised_head};
 use crate::eval::{compare_runs, CaseSummary, Change, ComparedCase};
 use crate::records::{ResultsPage, RunComparison, RunPage, RunRow};
 use crate::store::Store;
