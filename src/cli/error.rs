@@ -1,7 +1,8 @@
 //! Why a command could not do its job. Every such error exits with 2; exit 1 is kept for
 //! cases that ran and did not pass, which is a result, not an error.
 
-use crate::eval::ScoreError;
+use crate::eval::score::ScoreError;
+use crate::service::errors::{DomainError, ErrorKind};
 use crate::service::eval_sets::EvalSetError;
 use crate::service::runs::error::{EvalRunError, MAX_RUNS_PER_CASE};
 use crate::store::StoreError;
@@ -54,44 +55,38 @@ impl CliError {
     }
 }
 
+impl CliError {
+    /// A use case's refusal, mapped by its kind (every service error has one), in its own
+    /// words: a new variant of a service's error needs nothing here.
+    pub(super) fn refused_by<E: DomainError + fmt::Display>(err: E) -> CliError {
+        let text = err.to_string();
+        match err.kind() {
+            ErrorKind::Invalid => CliError::Usage(text),
+            ErrorKind::Fault => CliError::Run(text),
+            ErrorKind::NotFound
+            | ErrorKind::Conflict
+            | ErrorKind::Unauthenticated
+            | ErrorKind::Forbidden
+            | ErrorKind::Throttled => CliError::Refused(text),
+        }
+    }
+}
+
 impl From<EvalRunError> for CliError {
     fn from(err: EvalRunError) -> Self {
         match err {
+            // The limit in the words of the flag that set it.
             EvalRunError::BadNumRuns => {
                 CliError::Usage(format!("--num-runs: expected 1 to {MAX_RUNS_PER_CASE}"))
             }
-            EvalRunError::UnknownAgent(message) => CliError::Profiles(message),
-            EvalRunError::NotResumable(message) => CliError::NotResumable(message),
-            EvalRunError::AlreadyRunning(_) | EvalRunError::NotRunning(_) => {
-                CliError::NotResumable(err.to_string())
-            }
-            EvalRunError::Unreadable(err) => CliError::Run(err.to_string()),
-            EvalRunError::Fault(err) => CliError::Store(err),
-            EvalRunError::NotFound(message) | EvalRunError::Conflict(message) => CliError::Refused(message),
-            EvalRunError::NoMetrics
-            | EvalRunError::UnknownCase { .. }
-            | EvalRunError::NoCases(_)
-            | EvalRunError::NothingSelected
-            | EvalRunError::LabelTooLong(_)
-            | EvalRunError::NoneFailed(_)
-            | EvalRunError::BadConfig(_)
-            | EvalRunError::ReplayUnsupported(_)
-            | EvalRunError::Unscorable(_)
-            | EvalRunError::NoSessions
-            | EvalRunError::TooManySessions(_)
-            | EvalRunError::FilterTooWide
-            | EvalRunError::UndeclaredUrl(_)
-            | EvalRunError::NothingScorable(_) => CliError::Usage(err.to_string()),
+            other => CliError::refused_by(other),
         }
     }
 }
 
 impl From<EvalSetError> for CliError {
     fn from(err: EvalSetError) -> Self {
-        match err {
-            EvalSetError::Fault(err) => CliError::Store(err),
-            refused => CliError::Refused(refused.to_string()),
-        }
+        CliError::refused_by(err)
     }
 }
 
@@ -164,6 +159,19 @@ mod tests {
             },
         };
         assert_eq!(score.to_string(), "actual.json: eval case `x` is missing");
+    }
+
+    #[test]
+    fn a_service_error_is_mapped_by_its_kind_in_its_own_words() {
+        let usage = CliError::from(EvalRunError::NoMetrics);
+        assert!(matches!(&usage, CliError::Usage(text) if text == "choose at least one metric to score"));
+        let taken = CliError::from(EvalRunError::AlreadyRunning("r".into()));
+        assert!(matches!(&taken, CliError::Refused(text) if text == "eval result `r` is already running"));
+        let num_runs = CliError::from(EvalRunError::BadNumRuns);
+        assert_eq!(
+            num_runs.to_string(),
+            format!("--num-runs: expected 1 to {MAX_RUNS_PER_CASE}")
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::CliError;
 use crate::access::Role;
-use crate::service::auth::{self, AuthError};
+use crate::service::auth;
 use crate::store::{Location, Store};
 use clap::{Args, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -80,23 +80,25 @@ pub async fn user(db: &Location, args: UserArgs) -> Result<ExitCode, CliError> {
             };
             auth::add_user(&store, &name, role, password)
                 .await
-                .map_err(refused)?;
+                .map_err(CliError::refused_by)?;
             eprintln!("added {name} ({role})");
         }
         UserCommand::Password { name, password_stdin } => {
             let password = read_password(&name, password_stdin)?;
             auth::set_password(&store, &name, password)
                 .await
-                .map_err(refused)?;
+                .map_err(CliError::refused_by)?;
             eprintln!("password of {name} set");
         }
         UserCommand::List => {
-            for user in auth::list_users(&store).await.map_err(refused)? {
+            for user in auth::list_users(&store).await.map_err(CliError::refused_by)? {
                 println!("{}\t{}\t{}", user.name, user.role, user.created_at);
             }
         }
         UserCommand::Remove { name } => {
-            auth::remove_user(&store, &name).await.map_err(refused)?;
+            auth::remove_user(&store, &name)
+                .await
+                .map_err(CliError::refused_by)?;
             eprintln!("removed {name}");
         }
     }
@@ -107,15 +109,19 @@ pub async fn token(db: &Location, args: TokenArgs) -> Result<ExitCode, CliError>
     let store = Store::open(db).await?;
     match args.command {
         TokenCommand::Create { name, user } => {
-            let secret = auth::create_token(&store, &user, &name).await.map_err(refused)?;
+            let secret = auth::create_token(&store, &user, &name)
+                .await
+                .map_err(CliError::refused_by)?;
             println!("{secret}");
         }
         TokenCommand::Revoke { name } => {
-            auth::revoke_token(&store, &name).await.map_err(refused)?;
+            auth::revoke_token(&store, &name)
+                .await
+                .map_err(CliError::refused_by)?;
             eprintln!("revoked {name}");
         }
         TokenCommand::List => {
-            for token in auth::list_tokens(&store).await.map_err(refused)? {
+            for token in auth::list_tokens(&store).await.map_err(CliError::refused_by)? {
                 let used = token.last_used_at.as_deref().unwrap_or("never used");
                 println!("{}\t{}\t{}\t{used}", token.name, token.user, token.created_at);
             }
@@ -152,11 +158,4 @@ fn read_password(name: &str, from_stdin: bool) -> Result<String, CliError> {
         return Err(CliError::Usage("the two passwords differ".into()));
     }
     Ok(first)
-}
-
-fn refused(err: AuthError) -> CliError {
-    match err {
-        AuthError::Fault(err) => CliError::Store(err),
-        refused => CliError::Refused(refused.to_string()),
-    }
 }

@@ -22,7 +22,7 @@ impl Embedded {
         Migrator::new(self).await
     }
 
-    fn migrations(self) -> Result<Vec<Migration>, String> {
+    fn migrations(self) -> Result<Vec<Migration>, BadFileName> {
         self.0.iter().map(|&(name, sql)| migration(name, sql)).collect()
     }
 }
@@ -33,14 +33,16 @@ impl MigrationSource<'static> for Embedded {
     }
 }
 
+/// A migration file named otherwise than `<version>_<description>.sql`.
+#[derive(Debug, thiserror::Error)]
+#[error("migration `{0}`: expected <version>_<description>.sql, the version a number")]
+pub(super) struct BadFileName(String);
+
 /// The migration in file `name` with text `sql`, as sqlx's folder reader makes it.
-fn migration(name: &str, sql: &'static str) -> Result<Migration, String> {
-    let (version, rest) = name
-        .split_once('_')
-        .ok_or_else(|| format!("migration `{name}`: expected <version>_<description>.sql"))?;
-    let version = version
-        .parse()
-        .map_err(|_| format!("migration `{name}`: its version is not a number"))?;
+fn migration(name: &str, sql: &'static str) -> Result<Migration, BadFileName> {
+    let bad = || BadFileName(name.to_string());
+    let (version, rest) = name.split_once('_').ok_or_else(bad)?;
+    let version = version.parse().map_err(|_| bad())?;
     let description = rest.trim_end_matches(".sql").replace('_', " ");
     Ok(Migration::new(
         version,
@@ -88,7 +90,7 @@ mod tests {
 
     #[test]
     fn a_file_name_without_a_version_is_refused_with_its_name() {
-        let error = super::migration("schema.sql", "").unwrap_err();
+        let error = super::migration("schema.sql", "").unwrap_err().to_string();
         assert!(error.contains("`schema.sql`"), "{error}");
     }
 }
