@@ -11,7 +11,7 @@
 #[path = "../src/testing/database.rs"]
 mod database;
 
-use evalstudio::records::{CaseListQuery, CaseSort};
+use evalstudio::records::cases::{CaseListQuery, CaseSort};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::{import_file, ImportMode};
 use evalstudio::store::Store;

@@ -9,7 +9,7 @@
 mod common;
 use common::peak_rss_mib;
 
-use evalstudio::eval::{embedding_model_dir, MiniLmEmbedder};
+use evalstudio::eval::embedding::{embedding_model_dir, MiniLmEmbedder};
 use std::time::Instant;
 
 const CITIES: [&str; 6] = ["Paris", "London", "Tokyo", "Berlin", "Lima", "Oslo"];

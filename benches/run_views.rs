@@ -12,9 +12,11 @@
 #[path = "../src/testing/database.rs"]
 mod database;
 
-use evalstudio::eval::{EvalConfig, EvalStatus};
+use evalstudio::eval::config::EvalConfig;
+use evalstudio::eval::result::EvalStatus;
 use evalstudio::evalset::CompactEvalSet;
-use evalstudio::records::{CaseListQuery, EvalRunCase, RunProgress, RunStatus};
+use evalstudio::records::cases::CaseListQuery;
+use evalstudio::records::runs::{EvalRunCase, RunProgress, RunStatus};
 use evalstudio::service::cases::list_cases;
 use evalstudio::service::eval_sets::{import_file, ImportMode};
 use evalstudio::service::runs::case_rows::summarise;

@@ -19,8 +19,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evalstudio::agent::{Agent, DemoAgent, DemoFaults};
-use evalstudio::eval::{RunOptions, ScoringServices};
-use evalstudio::records::RunStatus;
+use evalstudio::eval::runner::RunOptions;
+use evalstudio::eval::services::ScoringServices;
+use evalstudio::records::runs::RunStatus;
 use evalstudio::service::runs::worker::execute_eval_run;
 use evalstudio::store::{Location, Store};
 

@@ -10,13 +10,14 @@
 
 use std::time::Instant;
 
-use evalstudio::eval::{
-    response_match_score, score_eval_set, tool_trajectory_score, EvalConfig, ScoringServices,
-    TrajectoryCriterion,
-};
+use evalstudio::eval::config::EvalConfig;
+use evalstudio::eval::score::score_eval_set;
+use evalstudio::eval::services::ScoringServices;
 use evalstudio::evalset::{
     to_adk_json, Content, EvalCase, EvalSet, FunctionCall, IntermediateData, Invocation,
 };
+use pure_metrics::rouge::response_match_score;
+use pure_metrics::trajectory::{tool_trajectory_score, TrajectoryCriterion};
 use serde_json::json;
 
 const CASES: usize = 10_000;

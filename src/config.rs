@@ -77,11 +77,13 @@ use serde::Deserialize;
 use crate::agent::mcp::config::{named_variable, EnvTable};
 use crate::agent::mcp::{check_mcp_servers, McpServerEntry, McpServers};
 use crate::agent::{AgentKind, AgentProfile, AgentProfiles, ToolRegistry};
+use crate::eval::embedding::LazyMiniLm;
 use crate::eval::evaluators::{
     CommandEvaluator, CommandSpec, Evaluator, EvaluatorHeaders, Evaluators, HttpEvaluator, HttpTarget,
     DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT,
 };
-use crate::eval::{Judge, JudgeConfig, LazyMiniLm, OpenAiJudge, ScoringServices};
+use crate::eval::judge::{JudgeConfig, OpenAiJudge};
+use crate::eval::services::{Judge, ScoringServices};
 
 /// The most retries a file may ask of a judge, a simulator or an evaluator: each waits longer,
 /// and a server asked without bound would hold a run (and a connection) for hours.

@@ -172,7 +172,7 @@ async fn a_run_killed_mid_way_keeps_finished_cases_and_resumes_the_rest() {
     assert!(stored.done >= 2 && stored.done < 6, "killed mid-way: {stored:?}");
     assert_eq!(
         stored.status,
-        evalstudio::records::RunStatus::Running,
+        evalstudio::records::runs::RunStatus::Running,
         "nobody marked it yet"
     );
 

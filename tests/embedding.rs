@@ -10,9 +10,9 @@
 #[path = "common/fixtures.rs"]
 mod fixtures;
 
-use evalstudio::eval::{
-    answer_relevance, embedding_model_dir, semantic_similarity, Embedder, MiniLmEmbedder, EMBEDDING_MODEL_ENV,
-};
+use evalstudio::eval::embedding::{embedding_model_dir, MiniLmEmbedder, EMBEDDING_MODEL_ENV};
+use evalstudio::eval::embedding_metrics::{answer_relevance, semantic_similarity};
+use evalstudio::eval::services::Embedder;
 use evalstudio::evalset::Invocation;
 use serde::Deserialize;
 use serde_json::json;

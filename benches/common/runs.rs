@@ -2,7 +2,7 @@
 //! a run the way the server and the CLI record one.
 
 use evalstudio::agent::Agent;
-use evalstudio::eval::EvalConfig;
+use evalstudio::eval::config::EvalConfig;
 use evalstudio::evalset::{CompactEvalSet, Content, EvalCase, EvalSet, Invocation};
 use evalstudio::service::runs::plan::{record_run, RunPlan};
 use evalstudio::store::{EvalRunRecord, Store};

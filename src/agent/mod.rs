@@ -311,11 +311,11 @@ impl ToolRegistry {
     #[cfg(feature = "ssr")]
     pub fn demo() -> Self {
         let mut registry = Self::new();
-        registry.register(tools::GetWeather);
-        registry.register(tools::ConvertCurrency);
-        registry.register(tools::GetOrderStatus);
-        registry.register(tools::SearchKnowledgeBase);
-        registry.register(tools::Calculate);
+        registry.register(tools::weather::GetWeather);
+        registry.register(tools::currency::ConvertCurrency);
+        registry.register(tools::orders::GetOrderStatus);
+        registry.register(tools::search::SearchKnowledgeBase);
+        registry.register(tools::calculate::Calculate);
         registry
     }
 

@@ -2,7 +2,8 @@
 //! stored now), accepting what the agent did as the expectation, running the case again. The
 //! work is `service::case_results`.
 
-use crate::records::{CaseInRun, EvalRunCase, EvalRunSummary, StoredCase};
+use crate::records::cases::StoredCase;
+use crate::records::runs::{CaseInRun, EvalRunCase, EvalRunSummary};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 //! shared with the REST API.
 
 use crate::evalset::EvalCase;
-use crate::records::{CaseVersionSummary, StoredCase};
+use crate::records::cases::{CaseVersionSummary, StoredCase};
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,8 @@
 //! Server functions behind the chat page. The browser is one local user, [`BROWSER_USER`].
 
 use crate::agent::AgentEvent;
-use crate::records::{SessionRecord, SessionSummary, SessionTurn, StoredCase};
+use crate::records::cases::StoredCase;
+use crate::records::sessions::{SessionRecord, SessionSummary, SessionTurn};
 use leptos::prelude::*;
 use leptos::server_fn::codec::{ByteStream, Streaming};
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,8 @@
 //! one case.
 
 use crate::evalset::FormatError;
-use crate::records::{CaseListPage, CaseListQuery, EvalSetSummary, ImportSummary, StoredCase};
+use crate::records::cases::{CaseListPage, CaseListQuery, StoredCase};
+use crate::records::evalsets::{EvalSetSummary, ImportSummary};
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};

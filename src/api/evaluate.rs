@@ -3,9 +3,9 @@
 //! with the REST API and the CLI.
 
 use crate::agent::{ToolExecution, ToolExecutionMode};
-use crate::eval::MetricInfo;
-use crate::records::{EvalRunSummary, ResultsPage};
-pub use crate::records::{MetricChoice, RunScope};
+use crate::eval::metrics::MetricInfo;
+use crate::records::runs::{EvalRunSummary, ResultsPage};
+pub use crate::records::runs::{MetricChoice, RunScope};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 

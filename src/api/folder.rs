@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
 use crate::api::services;
-use crate::records::{EvalSetFile, FolderInfo};
+use crate::records::evalsets::{EvalSetFile, FolderInfo};
 
 #[server]
 pub async fn open_folder() -> Result<Option<FolderInfo>, ServerFnError> {

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::records::McpServerView;
+use crate::records::mcp::McpServerView;
 #[cfg(feature = "ssr")]
 use crate::{access::Role, api::access::require};
 #[cfg(feature = "ssr")]

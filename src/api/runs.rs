@@ -1,7 +1,7 @@
 //! Server functions behind the Runs pages: the runs list, one run's page, and two runs
 //! compared. The work is `service::runs::views`.
 
-use crate::records::{RunComparison, RunPage, RunRow};
+use crate::records::runs::{RunComparison, RunPage, RunRow};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
@@ -52,6 +52,6 @@ pub async fn compare_runs(
     change: Option<String>,
     page: i64,
 ) -> Result<Option<RunComparison>, ServerFnError> {
-    let change = change.as_deref().and_then(crate::eval::Change::parse);
+    let change = change.as_deref().and_then(crate::eval::run_stats::Change::parse);
     super::found(views::compare(&services().store, &app, &before, &after, change, page).await)
 }

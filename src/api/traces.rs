@@ -3,9 +3,8 @@
 //! running the agent. The work is `service::traces`, `service::add_session` and
 //! `service::runs::recorded`.
 
-use crate::records::{
-    MetricChoice, RecordedSessionsPage, RecordedTranscript, SessionsAdded, TraceSessionFilter,
-};
+use crate::records::runs::MetricChoice;
+use crate::records::traces::{RecordedSessionsPage, RecordedTranscript, SessionsAdded, TraceSessionFilter};
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]

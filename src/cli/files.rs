@@ -2,7 +2,7 @@
 
 use super::CliError;
 use crate::clock::now_seconds;
-use crate::eval::EvalConfig;
+use crate::eval::config::EvalConfig;
 use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file, parse_evalset_file_streaming,
     read_evalset_cases_parallel, CaseRead, CompactCase, CompactEvalSet, EvalSet, LegacyDefaults,

@@ -1,6 +1,6 @@
 //! The one-line progress bar `eval` keeps on standard error while cases run.
 
-use crate::eval::FinishedCase;
+use crate::eval::runner::FinishedCase;
 use std::io::IsTerminal;
 
 /// Redrawn after each finished case run; drawn only when standard error is a terminal.

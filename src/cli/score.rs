@@ -11,11 +11,13 @@ use super::{cases_exit_code, table, CliError};
 use crate::agent::DEFAULT_APP;
 use crate::clock::now_seconds;
 use crate::config::Config;
+use crate::eval::case_summaries::CaseSummaries;
+use crate::eval::config::EvalConfig;
+use crate::eval::lineup::{places_by_id, ActualItem};
+use crate::eval::result::{CaseSummary, EvalStatus};
 use crate::eval::result_file::ResultHeader;
-use crate::eval::{
-    places_by_id, score_cases, ActualItem, CaseSummaries, CaseSummary, EvalConfig, EvalStatus, Keep,
-    ScoreError, ScoringServices,
-};
+use crate::eval::score::{score_cases, Keep, ScoreError};
+use crate::eval::services::ScoringServices;
 use crate::evalset::{read_evalset_cases_fast, CaseParts, CompactEvalSet};
 use clap::Args;
 use futures::StreamExt;

@@ -6,8 +6,11 @@
 
 use super::files::{write_error, ResultFile};
 use super::CliError;
+use crate::eval::case_summaries::CaseSummaries;
+use crate::eval::config::EvalConfig;
+use crate::eval::result::{CaseSummary, EvalCaseResult};
 use crate::eval::result_file::{AdkResultWriter, ResultHeader, SummaryWriter};
-use crate::eval::{CaseSummaries, CaseSummary, EvalCaseResult, EvalConfig, Keep, ScoredCase};
+use crate::eval::score::{Keep, ScoredCase};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};

@@ -1,8 +1,8 @@
 //! What `eval` and `score` print about scored cases: a table of each case's metrics, the
 //! counts, and the agent errors. Pure: text, or any `io::Write`.
 
-use crate::eval::{CaseSummary, EvalStatus};
-use crate::records::EvalRunCase;
+use crate::eval::result::{CaseSummary, EvalStatus};
+use crate::records::runs::EvalRunCase;
 use std::collections::HashMap;
 use std::io;
 

@@ -1,7 +1,7 @@
 //! Case summaries and errored case runs for the tests of what the CLI prints.
 
-use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
-use crate::records::EvalRunCase;
+use crate::eval::result::{CaseSummary, EvalStatus, MetricSummary};
+use crate::records::runs::EvalRunCase;
 
 /// A metric row of a case summary.
 pub fn metric(name: &str, score: Option<f64>, threshold: Option<f64>, status: EvalStatus) -> MetricSummary {
@@ -33,7 +33,7 @@ pub fn errored_run(eval_id: &str, run_index: i64, error: &str) -> EvalRunCase {
         run_index,
         case_index: 0,
         eval_id: eval_id.into(),
-        status: crate::eval::EvalStatus::NotEvaluated,
+        status: crate::eval::result::EvalStatus::NotEvaluated,
         error: Some(error.into()),
         metric_scores: Vec::new(),
         result: serde_json::Value::Null,

@@ -2,14 +2,14 @@
 //! (google-adk `eval_config.py`, `eval_metrics.py`).
 
 use super::criterion_fields::{self, kind_of};
-use super::efficiency::Efficiency;
 use super::evaluators::{EvaluatorTarget, HttpTarget, DEFAULT_EVALUATOR_RETRIES, DEFAULT_EVALUATOR_TIMEOUT};
 use super::judge::{parse_judge_metric, JudgeMetric};
 use super::metrics::{self, Build, Need, INFORMATIONAL_ALIASES};
-use super::partial::TrajectoryShare;
 use super::simulator::SimulatorConfig;
-use super::trajectory::TrajectoryCriterion;
-use super::ScoreRange;
+use pure_metrics::efficiency::Efficiency;
+use pure_metrics::partial::TrajectoryShare;
+use pure_metrics::score_range::ScoreRange;
+use pure_metrics::trajectory::TrajectoryCriterion;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 

@@ -4,8 +4,8 @@
 //! say what a value is with [`kind_of`].
 
 use super::config_fields::{self as fields, present};
-use super::trajectory::MatchType;
-use super::ScoreRange;
+use pure_metrics::score_range::ScoreRange;
+use pure_metrics::trajectory::MatchType;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 

@@ -1,10 +1,10 @@
 //! ADK's informational metrics over the invocations an agent's recorded turns become
 //! (`agent::to_eval_case::generated_invocation`), in the order each agent reports events.
 
-use super::efficiency::{evaluate_efficiency, Efficiency};
 use crate::agent::to_eval_case::{generated_invocation, RecordedTurn};
 use crate::agent::{AgentEvent, Turn};
 use crate::evalset::Invocation;
+use pure_metrics::efficiency::{evaluate_efficiency, Efficiency};
 use serde_json::{json, Value};
 
 fn generated(events: Vec<AgentEvent>) -> Invocation {

@@ -13,9 +13,9 @@
 //! scores 0, because saying nothing neither matches nor answers anything.
 
 use super::evidence::{EmbeddingEvidence, Evidence};
-use super::rouge::response_text;
 use super::services::{Embedder, InvocationScore};
 use crate::evalset::Invocation;
+use pure_metrics::rouge::response_text;
 use std::collections::HashMap;
 
 /// Cosine of the embeddings of the expected and the actual final response text.

@@ -4,7 +4,8 @@
 //!
 //! ```
 //! use evalstudio::agent::DemoAgent;
-//! use evalstudio::eval::{AgentEvaluator, EvalConfig};
+//! use evalstudio::eval::config::EvalConfig;
+//! use evalstudio::eval::harness::AgentEvaluator;
 //!
 //! let evalset = r#"{"eval_set_id": "weather", "eval_cases": [{"eval_id": "paris", "conversation": [{
 //!     "invocation_id": "turn-1",
@@ -247,7 +248,7 @@ impl fmt::Display for EvalReport {
                         format!("[{}]", names.join(", "))
                     };
                     let text = |i: &crate::evalset::Invocation| {
-                        super::rouge::response_text(i.final_response.as_ref())
+                        pure_metrics::rouge::response_text(i.final_response.as_ref())
                     };
                     writeln!(
                         f,

@@ -1,7 +1,7 @@
 //! A run as JUnit XML (the CLI's `--junit`, a run's export): one `<testsuite>` per evalset,
 //! one `<testcase>` per eval case. Pure: the caller writes the file.
 
-use super::{CaseSummary, EvalStatus};
+use super::result::{CaseSummary, EvalStatus};
 use std::io::{self, Write};
 
 /// A case run the agent could not finish.

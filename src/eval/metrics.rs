@@ -6,14 +6,14 @@
 //! metrics/infos.rs), and the "unknown metric" message all read the rows. Beside it, the names a
 //! config is refused with a reason of their own: ADK's metrics not supported yet and the design's
 //! names for the informational metrics (which ADK appends to every eval; they are
-//! [`Efficiency`](super::efficiency::Efficiency)'s).
+//! [`Efficiency`](pure_metrics::efficiency::Efficiency)'s).
 
 use super::approximations::Approximation;
 use super::config::{ConfigError, MetricKind};
-use super::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
 use super::judge::prompted::PromptedJudge;
 use super::judge::JudgeKind;
-use super::ScoreRange;
+use pure_metrics::efficiency::{INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1};
+use pure_metrics::score_range::ScoreRange;
 use serde_json::{Map, Value};
 
 mod infos;

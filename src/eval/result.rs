@@ -1,10 +1,10 @@
 //! Results in ADK's shapes (google-adk `eval_result.py`, `eval_metrics.py`), serialised as ADK's
 //! results manager writes them (`model_dump_json`: snake_case, every field, nulls included).
 
-use super::efficiency::Breakdown;
 use super::evidence::Evidence;
 use crate::agent::ToolSource;
 use crate::evalset::{Camel, Invocation};
+use pure_metrics::efficiency::Breakdown;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 use std::fmt;

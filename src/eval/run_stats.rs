@@ -2,7 +2,7 @@
 //! per-metric means and score distributions, and each case's change from one run to the other.
 //! Pure.
 
-use super::{CaseSummary, EvalStatus};
+use super::result::{CaseSummary, EvalStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -224,7 +224,7 @@ pub fn compare_runs(before: &[CaseOutcome], after: &[CaseOutcome]) -> Vec<(Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::MetricSummary;
+    use crate::eval::result::MetricSummary;
 
     fn case(id: &str, score: f64) -> CaseSummary {
         let status = EvalStatus::from_score(score, 0.5);

@@ -3,7 +3,6 @@
 //! them (`_process_metrics_and_get_failures`).
 
 use super::config::{EvalConfig, MetricConfig};
-use super::exact_mean::exact_mean;
 use super::lineup::{ActualItem, ExpectedCases, LineUp};
 use super::result::{
     CaseSummary, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation,
@@ -14,6 +13,7 @@ use crate::evalset::{CaseParts, EvalCase, EvalSet, Invocation};
 use futures::future;
 use futures::stream::{self, Stream, StreamExt};
 use metric::{evaluate_metric, Evaluation};
+use pure_metrics::exact_mean::exact_mean;
 use std::borrow::Cow;
 
 mod metric;

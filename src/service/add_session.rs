@@ -6,7 +6,8 @@ use crate::agent::to_eval_case::{session_to_eval_case, RecordedTurn, SessionOrig
 use crate::agent::Turn;
 use crate::clock::now_seconds;
 use crate::evalset::{validate_eval_id, validate_eval_set_id, EvalCase};
-use crate::records::{session_eval_id, SessionsAdded, StoredCase};
+use crate::records::cases::StoredCase;
+use crate::records::traces::{session_eval_id, SessionsAdded};
 use crate::service::auth::actor::current_user;
 use crate::service::Services;
 use crate::store::{Store, StoreError};

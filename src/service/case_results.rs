@@ -10,8 +10,9 @@ use super::runs::plan::{RunEvalSet, RunMetrics, RunRequest};
 use super::runs::stored::{config_of, stored_config};
 use super::runs::summaries::backfill;
 use super::Services;
-use crate::eval::EvalCaseResult;
-use crate::records::{CaseInRun, EvalRunCase, RunScope, StoredCase};
+use crate::eval::result::EvalCaseResult;
+use crate::records::cases::StoredCase;
+use crate::records::runs::{CaseInRun, EvalRunCase, RunScope};
 use crate::store::{EvalRunHead, EvalRunRecord, Store, StoreError};
 use serde::Deserialize;
 

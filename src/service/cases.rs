@@ -6,7 +6,7 @@ use crate::eval::simulator::resolve_persona;
 use crate::evalset::{
     case_changes, validate_case, validate_new_eval_id, ConversationScenario, EvalCase, SessionInput,
 };
-use crate::records::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
+use crate::records::cases::{CaseListPage, CaseListQuery, CaseVersionSummary, DeletedCase, StoredCase};
 use crate::service::auth::actor::current_user;
 use crate::store::{CaseVersion, Store, StoreError};
 

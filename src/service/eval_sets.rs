@@ -7,7 +7,7 @@ use crate::evalset::{
     eval_set_id_from_file_name, parse_evalset_file_streaming, validate_app_name, validate_eval_set_id,
     EvalSet, FormatError, LegacyDefaults,
 };
-use crate::records::{EvalSetSummary, ImportSummary};
+use crate::records::evalsets::{EvalSetSummary, ImportSummary};
 use crate::service::auth::actor::current_user;
 pub use crate::store::ImportMode;
 use crate::store::{CaseRow, Store, StoreError};

@@ -8,7 +8,7 @@ use super::errors::{DomainError, ErrorKind};
 use super::Services;
 use crate::access::Role;
 use crate::agent::mcp::{McpServer, McpServerEntry, McpServerState};
-use crate::records::{McpServerStatus, McpServerView, McpToolView};
+use crate::records::mcp::{McpServerStatus, McpServerView, McpToolView};
 use crate::redact::redacted_url;
 
 #[derive(Debug, thiserror::Error)]

@@ -2,13 +2,15 @@
 //! server lacks to score it (a judge, the embedding model), then the evaluators declared in
 //! evalstudio.toml.
 
-use crate::eval::{metric_infos, MetricFamily, MetricInfo, ScoreRange, ScoringServices, ServerModels};
+use crate::eval::metrics::{metric_infos, MetricFamily, MetricInfo, ServerModels};
+use crate::eval::services::ScoringServices;
+use pure_metrics::score_range::ScoreRange;
 
 /// The browser's metric picker and `GET eval_metrics` list these.
 pub fn offered_metrics(scoring: &ScoringServices) -> Vec<MetricInfo> {
     let models = ServerModels {
         judge: scoring.judge.is_some(),
-        embedding: scoring.embedder.is_some() && crate::eval::embedding_model_present(),
+        embedding: scoring.embedder.is_some() && crate::eval::embedding::embedding_model_present(),
     };
     let mut metrics = metric_infos(models);
     metrics.extend(scoring.evaluators.names().into_iter().map(|name| MetricInfo {

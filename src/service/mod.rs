@@ -22,7 +22,7 @@ pub mod turn_following;
 pub mod turns;
 
 use crate::agent::AgentProfiles;
-use crate::eval::ScoringServices;
+use crate::eval::services::ScoringServices;
 use crate::store::Store;
 use running::Running;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 
 use super::errors::{store_refusals, DomainError, ErrorKind};
 use crate::evalset::{validate_app_name, validate_session_key};
-use crate::records::{SessionRecord, SessionSummary};
+use crate::records::sessions::{SessionRecord, SessionSummary};
 use crate::store::{Store, StoreError};
 use serde_json::{Map, Value};
 

@@ -8,8 +8,9 @@ use super::runs::stored::eval_run;
 use super::runs::views::{compare, run_page};
 use super::Services;
 use crate::agent::AgentProfiles;
-use crate::eval::{EvalConfig, Judge, JudgeRequest, ScoringServices};
-use crate::records::{RunScope, RunStatus};
+use crate::eval::config::EvalConfig;
+use crate::eval::services::{Judge, JudgeRequest, ScoringServices};
+use crate::records::runs::{RunScope, RunStatus};
 use crate::store::{EvalRunRecord, Store};
 use futures::future::BoxFuture;
 use futures::FutureExt;
@@ -351,11 +352,11 @@ async fn a_case_across_runs_covers_runs_stored_before_summaries_oldest_first() {
     assert_eq!(shown, [ids[0].1.as_str(), ids[1].1.as_str()]);
     // The same case and agent, so the same summary, but for how long the turn took: a wall
     // clock reading that may differ by a millisecond on a busy machine.
-    let untimed = |summary: &crate::eval::CaseSummary| {
+    let untimed = |summary: &crate::eval::result::CaseSummary| {
         let mut summary = summary.clone();
         summary
             .metrics
-            .retain(|m| m.metric_name != crate::eval::INVOCATION_DURATION_V1);
+            .retain(|m| m.metric_name != pure_metrics::efficiency::INVOCATION_DURATION_V1);
         summary
     };
     assert_eq!(untimed(&history[0].summary), untimed(&history[1].summary));

@@ -7,7 +7,7 @@ use super::Services;
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::clock::now_seconds;
 use crate::evalset::Invocation;
-use crate::records::{
+use crate::records::traces::{
     RecordedSessionsPage, RecordedTranscript, RecordedTurnView, TraceSessionFilter, TraceSessionSummary,
 };
 use crate::store::{Store, StoreError};

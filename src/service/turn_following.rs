@@ -6,7 +6,7 @@
 use super::turns::TurnError;
 use super::Services;
 use crate::agent::AgentEvent;
-use crate::records::SessionTurn;
+use crate::records::sessions::SessionTurn;
 use crate::store::Store;
 use futures::stream::{self, Stream};
 use std::collections::VecDeque;

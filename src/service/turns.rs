@@ -8,7 +8,7 @@ use super::errors::{store_refusals, DomainError, ErrorKind};
 use super::Services;
 use crate::agent::{AgentEvent, SessionContext, Turn, STOPPED_MESSAGE};
 use crate::clock::now_seconds;
-use crate::records::SessionTurn;
+use crate::records::sessions::SessionTurn;
 use crate::store::{Store, StoreError};
 use futures::StreamExt;
 use std::time::{Duration, Instant};

@@ -3,13 +3,15 @@
 use super::{postgres, sqlite, EvalSetFiles, Location, StoreError, StoreResult};
 use crate::access::{Role, SignedIn, TokenSummary, UserSummary};
 use crate::agent::AgentEvent;
-use crate::eval::{CaseOutcome, CaseSummary};
+use crate::eval::result::CaseSummary;
+use crate::eval::run_stats::CaseOutcome;
 use crate::evalset::{EvalCase, EvalSet};
-use crate::records::{
-    CaseInRun, CaseListPage, CaseListQuery, DeletedCase, EvalRunCase, EvalRunSummary, EvalSetSummary,
-    ImportSummary, RunStatus, SessionRecord, SessionSummary, SessionTurn, SpanRecord, StoredCase,
-    TraceSessionFilter, TraceSessionSummary,
-};
+use crate::records::cases::{CaseListPage, CaseListQuery, DeletedCase, StoredCase};
+use crate::records::evalsets::{EvalSetSummary, ImportSummary};
+use crate::records::runs::{CaseInRun, EvalRunCase, EvalRunSummary, RunStatus};
+use crate::records::sessions::{SessionRecord, SessionSummary, SessionTurn};
+use crate::records::spans::SpanRecord;
+use crate::records::traces::{TraceSessionFilter, TraceSessionSummary};
 use crate::store::{
     BatchClaim, BatchWrite, CaseRow, CaseSummaryRow, CaseVersion, EvalRunHead, EvalRunRecord, ImportMode,
     LiveTurnRead, NewEvalRun, StoredUser, Written,

@@ -3,9 +3,9 @@
 
 use super::StoreResult;
 use crate::agent::ToolExecution;
-use crate::eval::CaseSummary;
+use crate::eval::result::CaseSummary;
 use crate::evalset::{CompactEvalSet, EvalCase};
-use crate::records::{EvalRunSummary, RunCommit, RunOrigin, RunStatus, RUN_LEASE_SECONDS};
+use crate::records::runs::{EvalRunSummary, RunCommit, RunOrigin, RunStatus, RUN_LEASE_SECONDS};
 use std::time::Duration;
 
 /// A case as one table row: its canonical JSON and the figures the lists show.

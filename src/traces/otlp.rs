@@ -2,7 +2,7 @@
 //! not) read into the spans to store with the `opentelemetry-proto` crate's types, and the
 //! answers an exporter expects (a partial success naming what was refused, or a `Status`).
 
-use crate::records::{SpanEvent, SpanKind, SpanRecord, SpanStatus};
+use crate::records::spans::{SpanEvent, SpanKind, SpanRecord, SpanStatus};
 use opentelemetry_proto::tonic::collector::logs::v1::ExportLogsServiceRequest;
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,

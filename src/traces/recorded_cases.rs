@@ -7,7 +7,7 @@
 use super::sessions::TraceSession;
 use crate::agent::to_eval_case::session_to_eval_case;
 use crate::evalset::{EvalCase, Invocation};
-use crate::records::session_eval_id;
+use crate::records::traces::session_eval_id;
 
 /// One recorded session, ready to score.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::agent::to_eval_case::session_to_eval_case;
-use crate::records::SpanRecord;
+use crate::records::spans::SpanRecord;
 use crate::testing::repo::repo_path;
 use crate::traces::sessions::{group_sessions, trace_session};
 

@@ -6,7 +6,7 @@
 
 use crate::agent::to_eval_case::{RecordedTurn, SessionOrigin};
 use crate::agent::{AgentEvent, ToolSource, Turn};
-use crate::records::{SpanRecord, SpanStatus};
+use crate::records::spans::{SpanRecord, SpanStatus};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
 

@@ -5,8 +5,8 @@
 use super::evaluate::labels::{case_status_badge, flaky_badge, score_text};
 use super::{case_result_href, error_text, short_time_seconds, ErrorNote};
 use crate::api::case_results::case_across_runs;
-use crate::eval::EvalStatus;
-use crate::records::CaseInRun;
+use crate::eval::result::EvalStatus;
+use crate::records::runs::CaseInRun;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 160.0;

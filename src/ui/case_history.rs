@@ -5,7 +5,7 @@ use super::diff_view::DiffView;
 use super::{error_text, short_time, ErrorNote};
 use crate::api::cases::{case_history, case_version, RestoreCaseVersion};
 use crate::evalset::{case_diff, EvalCase};
-use crate::records::CaseVersionSummary;
+use crate::records::cases::CaseVersionSummary;
 use leptos::prelude::*;
 
 #[component]

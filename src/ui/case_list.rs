@@ -9,7 +9,7 @@ use super::new_scenario_dialog::NewScenarioDialog;
 use super::pager::page_links;
 use super::{case_href, case_result_href, count, edit_href, encode_query_value, preview, rest_links};
 use crate::api::cases::{DeleteCases, DuplicateCase};
-use crate::records::{CaseListItem, CaseListPage, CaseListQuery, CaseSort};
+use crate::records::cases::{CaseListItem, CaseListPage, CaseListQuery, CaseSort};
 use leptos::prelude::*;
 use leptos_router::components::Form;
 use std::collections::BTreeSet;

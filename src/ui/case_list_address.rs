@@ -2,7 +2,7 @@
 //! reads it and writes it, so every link the list builds is read back the same way.
 
 use super::encode_query_value;
-use crate::records::{CaseListQuery, CaseSort};
+use crate::records::cases::{CaseListQuery, CaseSort};
 
 /// The case list's filter, order and page.
 #[derive(Debug, Clone, PartialEq)]

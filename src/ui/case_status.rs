@@ -5,8 +5,9 @@
 use super::evaluate::labels::{case_status_badge, flaky_badge, run_status_badge, score_text};
 use super::runs::source_notes;
 use super::short_time_seconds;
-use crate::eval::{EvalStatus, MetricSummary};
-use crate::records::{EvalRunSummary, LastResult};
+use crate::eval::result::{EvalStatus, MetricSummary};
+use crate::records::cases::LastResult;
+use crate::records::runs::EvalRunSummary;
 use leptos::prelude::*;
 
 #[component]

@@ -9,7 +9,7 @@ use super::{count, error_text, eval_set_href, short_time, ErrorNote, NotFound};
 use crate::api::cases::RestoreCaseVersion;
 use crate::api::get_case;
 use crate::evalset::{Content, EvalCase, FunctionCall, FunctionResponse, Invocation};
-use crate::records::StoredCase;
+use crate::records::cases::StoredCase;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use serde_json::Value;

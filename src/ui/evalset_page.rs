@@ -11,7 +11,7 @@ use super::{case_href, encode_query_value, error_text, ErrorNote, NotFound};
 use crate::api::cases::UndoDeleteCases;
 use crate::api::evalsets::get_eval_set;
 use crate::api::list_cases;
-use crate::records::CaseListPage;
+use crate::records::cases::CaseListPage;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_params_map, use_query_map};
 use leptos_router::params::ParamsMap;

@@ -5,7 +5,7 @@ use super::{browser, count, error_text, eval_set_href, rest_links, short_time, E
 use crate::api::{
     import_eval_set, list_apps, list_eval_sets, CreateEvalSet, DeleteEvalSet, ImportOutcome, DEFAULT_APP,
 };
-use crate::records::{EvalSetSummary, ImportSummary};
+use crate::records::evalsets::{EvalSetSummary, ImportSummary};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;

@@ -5,7 +5,7 @@
 use super::browser::{EventHandler, ServerEvents};
 use super::rest_links;
 use crate::api::folder::{eval_set_file_status, open_folder};
-use crate::records::EvalSetFile;
+use crate::records::evalsets::EvalSetFile;
 use leptos::prelude::*;
 
 /// The agents folder, in the header; nothing outside folder mode.

@@ -3,7 +3,7 @@
 
 use crate::helpers::{spawn_app, spawn_app_with_config, TestApp};
 use evalstudio::access::Role;
-use evalstudio::records::SpanStatus;
+use evalstudio::records::spans::SpanStatus;
 use evalstudio::store::Store;
 use flate2::write::GzEncoder;
 use opentelemetry_proto::tonic::collector::trace::v1::{

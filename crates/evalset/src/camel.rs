@@ -3,7 +3,8 @@
 //! optional ones (defaults included), and what a field holds as data (a tool's args, session
 //! state, unknown keys) exactly as it is. `Camel(&case)` serialises a model so.
 
-use crate::model::{IntermediateData, IsDefault};
+use crate::model::adk_model::IsDefault;
+use crate::model::case::IntermediateData;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
 use serde_json::{Map, Value};
 

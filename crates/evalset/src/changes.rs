@@ -1,7 +1,7 @@
 //! What changed between two versions of a case, in words a case's history can show ("turn 2:
 //! args of get_weather changed"). Pure; compared as JSON values, so key order does not count.
 
-use super::model::{EvalCase, Invocation};
+use super::model::case::{EvalCase, Invocation};
 use serde_json::Value;
 
 /// The changes from `old` to `new`, in case order; empty when they are the same.

@@ -2,7 +2,8 @@
 //! cases take about ten times their JSON's size in memory; a large expected set read once and
 //! used a case at a time (scoring) needs only its text.
 
-use crate::model::{EvalCase, EvalSet};
+use crate::model::case::EvalCase;
+use crate::model::eval_set::EvalSet;
 use crate::parts::CaseParts;
 use std::borrow::Cow;
 

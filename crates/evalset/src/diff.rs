@@ -1,7 +1,7 @@
 //! A line diff of two cases as pretty JSON, for the history ("this version against the current
 //! one") and the editor's conflict ("yours against the stored one"). Pure.
 
-use super::model::EvalCase;
+use super::model::case::EvalCase;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! Writing evalset files exactly as ADK's `LocalEvalSetsManager` writes them:
 //! `model_dump_json(indent=2, exclude_unset=True, exclude_defaults=True, exclude_none=True)`.
 
-use super::model::{EvalCase, EvalSet};
+use super::model::case::EvalCase;
+use super::model::eval_set::EvalSet;
 
 /// The ADK file for `eval_set`: snake_case keys in ADK's field order, 2-space indent, UTF-8 text
 /// unescaped, no nulls or default values, and (like ADK) no trailing newline. The same data

@@ -3,10 +3,9 @@
 //! Every error names the JSON path of the bad value and its line and column in the file.
 
 use super::ids::validate_eval_set_id;
-use super::model::{
-    Content, EvalCase, EvalSet, EvalSetVisitor, FunctionCall, IntermediateData, Invocation, Part,
-    SessionInput,
-};
+use super::model::case::{EvalCase, IntermediateData, Invocation, SessionInput};
+use super::model::eval_set::{EvalSet, EvalSetVisitor};
+use super::model::genai::{Content, FunctionCall, Part};
 use super::scan::{string_len, value_len};
 use serde::de::DeserializeSeed;
 use serde::Deserialize;

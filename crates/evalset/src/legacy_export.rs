@@ -3,7 +3,9 @@
 //! less than an evalset: what they cannot hold is refused with the reason, never dropped.
 
 use crate::import::SourceFormat;
-use crate::model::{Content, EvalCase, EvalSet, Invocation};
+use crate::model::case::{EvalCase, Invocation};
+use crate::model::eval_set::EvalSet;
+use crate::model::genai::Content;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

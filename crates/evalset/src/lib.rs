@@ -38,8 +38,11 @@ pub use import::{
     FormatError, LegacyDefaults, SourceFormat,
 };
 pub use legacy_export::to_file_form;
-pub use model::{
-    Content, ConversationScenario, EvalCase, EvalSet, FunctionCall, FunctionResponse, IntermediateData,
-    Invocation, InvocationEvent, IsDefault, Part, Rubric, RubricContent, SessionInput,
+pub use model::adk_model::IsDefault;
+pub use model::case::{
+    ConversationScenario, EvalCase, IntermediateData, Invocation, InvocationEvent, Rubric, RubricContent,
+    SessionInput,
 };
+pub use model::eval_set::EvalSet;
+pub use model::genai::{Content, FunctionCall, FunctionResponse, Part};
 pub use parts::CaseParts;

@@ -1,7 +1,7 @@
 //! Which parts of a case a read keeps: all of it, or what metrics computed from each turn's
 //! outcome read (a lean read).
 
-use crate::model::EvalCase;
+use crate::model::case::EvalCase;
 
 /// Which parts of a case are read from its JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 use serde_json::{Map, Value};
 
 use super::lex::{clean_words, currency_at, is_order_id, lex, unknown_code, Kind, Tok};
-use crate::agent::tools::{city_names, fold, num_value};
+use crate::agent::tools::weather::city_names;
+use crate::agent::tools::{fold, num_value};
 use crate::agent::{AgentEvent, Turn};
 
 /// One tool call of the plan.

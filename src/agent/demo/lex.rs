@@ -1,7 +1,7 @@
 //! The demo agent's reading of a message: tokens of the folded text (words, numbers, currency
 //! symbols), and the names they make (currencies, currency codes, order ids).
 
-use crate::agent::tools::USD_PER_UNIT;
+use crate::agent::tools::currency::USD_PER_UNIT;
 
 /// Three-letter words that are never meant as currency codes.
 const NOT_CODES: &[&str] = &[

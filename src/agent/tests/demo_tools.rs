@@ -3,7 +3,8 @@
 use serde_json::json;
 
 use super::*;
-use crate::agent::tools::{self, evaluate};
+use crate::agent::tools::calculate::{self, evaluate};
+use crate::agent::tools::{currency, orders, search, weather};
 
 #[test]
 fn registry_lists_five_tools_in_name_order_with_declarations() {
@@ -48,11 +49,11 @@ async fn weather_lookup_is_case_and_accent_insensitive() {
         "  são   paulo ",
         "Sao Paulo, Brazil",
     ] {
-        let result = tools::get_weather(spelling).unwrap();
+        let result = weather::get_weather(spelling).unwrap();
         assert_eq!(result["city"], "São Paulo", "{spelling}");
     }
-    assert_eq!(tools::get_weather("zurich").unwrap()["city"], "Zürich");
-    assert_eq!(tools::get_weather("NYC").unwrap()["city"], "New York");
+    assert_eq!(weather::get_weather("zurich").unwrap()["city"], "Zürich");
+    assert_eq!(weather::get_weather("NYC").unwrap()["city"], "New York");
 }
 
 #[tokio::test]
@@ -84,10 +85,10 @@ async fn currency_conversion_uses_fixed_rates_rounded_to_cents() {
         Value::Object(result),
         json!({"amount": 20, "from": "EUR", "to": "USD", "rate": 1.08, "converted": 21.6})
     );
-    let yen = tools::convert_currency(100.0, "USD", "JPY").unwrap();
+    let yen = currency::convert_currency(100.0, "USD", "JPY").unwrap();
     assert_eq!(yen["converted"], json!(14925.37));
     assert_eq!(
-        tools::convert_currency(0.0, "GBP", "INR").unwrap()["converted"],
+        currency::convert_currency(0.0, "GBP", "INR").unwrap()["converted"],
         json!(0.0)
     );
     // Numbers sent as strings are accepted.
@@ -99,13 +100,13 @@ async fn currency_conversion_uses_fixed_rates_rounded_to_cents() {
     .unwrap();
     assert_eq!(from_string["converted"], json!(19.09));
     for code in ["USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "INR"] {
-        assert!(tools::convert_currency(1.0, code, "USD").is_ok(), "{code}");
+        assert!(currency::convert_currency(1.0, code, "USD").is_ok(), "{code}");
     }
 }
 
 #[tokio::test]
 async fn currency_conversion_rejects_bad_input() {
-    let unknown = tools::convert_currency(1.0, "EUR", "XYZ").unwrap_err();
+    let unknown = currency::convert_currency(1.0, "EUR", "XYZ").unwrap_err();
     assert!(unknown.starts_with("unknown currency code \"XYZ\""), "{unknown}");
     let negative = call(
         "convert_currency",
@@ -125,7 +126,7 @@ async fn currency_conversion_rejects_bad_input() {
         .await
         .unwrap_err();
     assert_eq!(missing, "missing argument \"from\"");
-    assert!(tools::convert_currency(f64::MAX, "GBP", "KRW").is_err());
+    assert!(currency::convert_currency(f64::MAX, "GBP", "KRW").is_err());
 }
 
 #[tokio::test]
@@ -136,8 +137,8 @@ async fn order_status_accepts_common_spellings() {
         let result = call("get_order_status", json!({"order_id": id})).await.unwrap();
         assert_eq!(Value::Object(result), expected, "{id}");
     }
-    assert_eq!(tools::get_order_status("A1006").unwrap()["carrier"], Value::Null);
-    let err = tools::get_order_status("A9999").unwrap_err();
+    assert_eq!(orders::get_order_status("A1006").unwrap()["carrier"], Value::Null);
+    let err = orders::get_order_status("A9999").unwrap_err();
     assert_eq!(err, "no order with id \"A9999\"; order ids look like A1001");
 }
 
@@ -163,7 +164,7 @@ async fn knowledge_base_ranks_the_password_doc_first() {
 
 #[test]
 fn knowledge_base_ranking_matches_the_topic() {
-    let top = |q: &str| tools::bm25_search(q, 3).first().map(|(doc, _)| doc.id);
+    let top = |q: &str| search::bm25_search(q, 3).first().map(|(doc, _)| doc.id);
     assert_eq!(top("what is your return policy"), Some("kb-returns"));
     assert_eq!(
         top("how long does international shipping take"),
@@ -182,16 +183,16 @@ fn knowledge_base_ranking_matches_the_topic() {
 #[test]
 fn knowledge_base_without_match_is_empty() {
     assert_eq!(
-        Value::Object(tools::search_knowledge_base("zebra quantum")),
+        Value::Object(search::search_knowledge_base("zebra quantum")),
         json!({"results": []})
     );
     // Only stopwords: nothing to match on.
     assert_eq!(
-        Value::Object(tools::search_knowledge_base("what is the")),
+        Value::Object(search::search_knowledge_base("what is the")),
         json!({"results": []})
     );
     assert_eq!(
-        tools::tokenize("How do I RESET my password?"),
+        search::tokenize("How do I RESET my password?"),
         ["reset", "password"]
     );
 }
@@ -272,9 +273,9 @@ async fn calculate_tool_returns_expression_and_result() {
         Value::Object(result),
         json!({"expression": "12*(3+4)", "result": 84})
     );
-    assert_eq!(tools::calculate("0.1 + 0.2").unwrap()["result"], json!(0.3));
+    assert_eq!(calculate::calculate("0.1 + 0.2").unwrap()["result"], json!(0.3));
     assert_eq!(
-        tools::calculate("1/0").unwrap_err(),
+        calculate::calculate("1/0").unwrap_err(),
         "division by zero at position 2"
     );
 }

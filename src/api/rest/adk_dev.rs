@@ -13,7 +13,7 @@ use crate::access::Role::{Editor, Viewer};
 use crate::agent::ToolExecutionMode;
 use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::eval::{camel_case_result, EvalCaseResult};
+use crate::eval::result::{camel_case_result, EvalCaseResult};
 use crate::evalset::{parse_eval_case, Camel, EvalSet};
 use crate::service::add_session::{add_session_to_eval_set, AddSession, AddSessionError};
 use crate::service::eval_sets::EvalSetError;

@@ -2,9 +2,9 @@
 //! session an eval case ran in.
 
 use crate::agent::AgentEvent;
-use crate::eval::EvalCaseResult;
+use crate::eval::result::EvalCaseResult;
 use crate::evalset::{Camel, Content, Invocation};
-use crate::records::{SessionRecord, SessionTurn};
+use crate::records::sessions::{SessionRecord, SessionTurn};
 use serde_json::{json, Value};
 
 /// A session as ADK's api_server returns it, events included.

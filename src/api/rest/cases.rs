@@ -7,7 +7,9 @@ use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
 use crate::evalset::{parse_eval_case, EvalCase};
-use crate::records::{CaseListPage, CaseListQuery, CaseSort, CaseVersionSummary, DeletedCase, StoredCase};
+use crate::records::cases::{
+    CaseListPage, CaseListQuery, CaseSort, CaseVersionSummary, DeletedCase, StoredCase,
+};
 use crate::service::cases;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;

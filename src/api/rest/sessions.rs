@@ -6,7 +6,7 @@ use super::error::ApiError;
 use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::records::SessionSummary;
+use crate::records::sessions::SessionSummary;
 use crate::service::runs::stored;
 use crate::service::sessions::{self, SessionError};
 use axum::extract::{Path, State};

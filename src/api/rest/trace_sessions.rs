@@ -7,7 +7,7 @@ use super::error::ApiError;
 use crate::access::Role::{Editor, Viewer};
 use crate::api::access::Routes;
 use crate::api::AppState;
-use crate::records::{TraceSessionFilter, TraceSessionSummary};
+use crate::records::traces::{TraceSessionFilter, TraceSessionSummary};
 use crate::service::add_session::{add_trace_session_to_eval_set, AddSession};
 use crate::service::runs::plan::RunMetrics;
 use crate::service::runs::recorded::{

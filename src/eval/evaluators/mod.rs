@@ -32,8 +32,9 @@ use std::time::Duration;
 ///
 /// ```
 /// use evalstudio::agent::DemoAgent;
+/// use evalstudio::eval::config::EvalConfig;
 /// use evalstudio::eval::evaluators::{Evaluator, EvaluatorReply, EvaluatorRequest};
-/// use evalstudio::eval::{AgentEvaluator, EvalConfig};
+/// use evalstudio::eval::harness::AgentEvaluator;
 /// use futures::future::BoxFuture;
 ///
 /// /// Passes when the agent's last answer is at most 30 words.

@@ -12,7 +12,7 @@ use futures::FutureExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::eval::{Judge, JudgeRequest};
+use crate::eval::services::{Judge, JudgeRequest};
 use crate::llm_http::{api_key, env_lookup, error_text, snippet, Endpoint, Failure, KeyLookup};
 
 /// How to reach the judge model: the `[judge]` table of evalstudio.toml (`crate::config` reads

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Map, Value};
 
 use super::client::{JudgeConfig, OpenAiJudge};
-use crate::eval::{evaluate_judge_metric, parse_judge_metric, Judge, JudgeInput, JudgeRequest};
+use crate::eval::judge::{evaluate_judge_metric, parse_judge_metric, JudgeInput};
+use crate::eval::services::{Judge, JudgeRequest};
 use crate::testing::fake_openai::{unreachable_base_url, Reply, Server};
 
 const KEY_VAR: &str = "EVALSTUDIO_TEST_JUDGE_KEY";
@@ -44,7 +45,7 @@ async fn ask(judge: &OpenAiJudge, prompt: &str) -> Result<String, String> {
     judge.complete(JudgeRequest { prompt, model: None }).await
 }
 
-fn relevancy() -> crate::eval::JudgeMetric {
+fn relevancy() -> crate::eval::judge::JudgeMetric {
     let criterion: Map<String, Value> = serde_json::from_value(json!({"threshold": 1.0})).unwrap();
     parse_judge_metric("relevancy", &criterion, "criteria.relevancy")
         .unwrap()

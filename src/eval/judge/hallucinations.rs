@@ -12,9 +12,9 @@ use super::parse::python_strip;
 use super::python_json::dumps_indented;
 use super::template::fill;
 use super::{with_evidence, Asker, JudgeEvidence};
-use crate::eval::exact_mean::exact_mean;
 use crate::eval::services::InvocationScore;
 use crate::evalset::{FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent};
+use pure_metrics::exact_mean::exact_mean;
 use serde_json::{Map, Value};
 
 /// ADK's `_HALLUCINATIONS_V1_SEGMENTER_PROMPT`: `{response}`.

@@ -3,10 +3,10 @@
 //! JSON, grounding metadata, the agent's instructions and tool declarations), read from the
 //! actual invocation as google-adk's `llm_as_judge_utils.py` reads it.
 
-use crate::eval::response_text;
 use crate::evalset::{
     Content, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, Rubric,
 };
+use pure_metrics::rouge::response_text;
 use serde_json::{json, Value};
 
 /// One invocation as the judge metrics see it.

@@ -51,12 +51,12 @@ pub use input::{AgentWork, JudgeInput};
 
 use super::approximations::{Approximation, Scope};
 use super::evidence::Evidence;
-use super::exact_mean::exact_mean;
 use super::services::{InvocationScore, Judge};
 use crate::evalset::Rubric;
 use asking::{ask, averaged, voted, with_evidence, Asker};
 use parse::Validity;
 use prompted::PromptedJudge;
+use pure_metrics::exact_mean::exact_mean;
 use rag::{context_precision, supported_fraction};
 use rubrics::{effective_rubrics, rubric_list, rubric_verdicts};
 use template::fill;

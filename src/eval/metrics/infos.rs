@@ -3,7 +3,7 @@
 
 use super::{MetricSpec, Need, METRICS};
 use crate::eval::approximations::Approximation;
-use crate::eval::ScoreRange;
+use pure_metrics::score_range::ScoreRange;
 
 /// A metric this build scores, for `GET /apps/{app}/eval_metrics` (ADK's `MetricInfo`) and the
 /// browser's metric picker.

@@ -20,9 +20,9 @@ use crate::eval::criterion_fields;
 use crate::eval::judge::{
     criterion_rubrics, g_eval_settings, hallucinations_judge, prompted, simulator_quality_judge, JudgeKind,
 };
-use crate::eval::partial::TrajectoryShare;
-use crate::eval::trajectory::TrajectoryCriterion;
-use crate::eval::ScoreRange;
+use pure_metrics::partial::TrajectoryShare;
+use pure_metrics::score_range::ScoreRange;
+use pure_metrics::trajectory::TrajectoryCriterion;
 use serde_json::{Map, Value};
 
 /// Every metric this build scores, in the order the browser and `GET eval_metrics` list them.

@@ -1,13 +1,14 @@
 //! The metric table against what reads it: the config, scoring, the picker and the messages.
 
 use super::*;
-use crate::eval::{
-    score_case, CaseRunVerdict, Efficiency, Embedder, EvalCaseResult, EvalConfig, EvalMetricResult,
-    EvalStatus, Judge, JudgeRequest, ScoringServices,
-};
+use crate::eval::config::EvalConfig;
+use crate::eval::result::{EvalCaseResult, EvalMetricResult, EvalStatus};
+use crate::eval::score::{score_case, CaseRunVerdict};
+use crate::eval::services::{Embedder, Judge, JudgeRequest, ScoringServices};
 use crate::evalset::{parse_case_lean, ConversationScenario, EvalCase, Invocation};
 use futures::executor::block_on;
 use futures::future::BoxFuture;
+use pure_metrics::efficiency::Efficiency;
 use serde_json::json;
 use std::borrow::Cow;
 use std::collections::HashSet;

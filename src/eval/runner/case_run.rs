@@ -8,10 +8,10 @@ use super::RunOptions;
 use crate::agent::replay::ReplayTable;
 use crate::agent::to_eval_case::{generated_invocation, RecordedTurn};
 use crate::agent::{Agent, AgentEvent, ReplayMiss, SessionContext, ToolExecutionMode, ToolSource, Turn};
-use crate::eval::efficiency::python_round3;
 use crate::eval::services::ScoringServices;
 use crate::eval::simulator::{NextUserMessage, SimulatorConfig, UserSimulator};
 use crate::evalset::{ConversationScenario, EvalCase, Invocation};
+use pure_metrics::efficiency::python_round3;
 
 /// One case's run: the actual invocations (for a scripted case one per expected user turn;
 /// after an error the remaining turns are left unanswered), and the error that stopped it.

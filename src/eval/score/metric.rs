@@ -2,19 +2,19 @@
 //! ADK's `EvaluationResult` (a mean as ADK's evaluators take it, or Evalstudio's exact one).
 
 use crate::eval::config::{MetricConfig, MetricKind};
-use crate::eval::efficiency::{evaluate_efficiency, Breakdown, Efficiency, EfficiencyResult};
 use crate::eval::embedding_metrics::{answer_relevance_all, semantic_similarity_all};
 use crate::eval::evaluators::{EvaluatorReply, EvaluatorRequest, EvaluatorTarget};
 use crate::eval::evidence::Evidence;
-use crate::eval::exact_mean::exact_mean;
 use crate::eval::judge::{judge_case, CaseView, JudgeMetric};
 use crate::eval::metrics::Need;
-use crate::eval::partial::{tool_used, trajectory_share};
 use crate::eval::result::{BreakdownDetails, EvalMetricResultDetails, EvalStatus};
-use crate::eval::rouge;
 use crate::eval::services::{InvocationScore, ScoringServices};
-use crate::eval::trajectory::tool_trajectory_score;
 use crate::evalset::{EvalCase, Invocation};
+use pure_metrics::efficiency::{evaluate_efficiency, Breakdown, Efficiency, EfficiencyResult};
+use pure_metrics::exact_mean::exact_mean;
+use pure_metrics::partial::{tool_used, trajectory_share};
+use pure_metrics::rouge;
+use pure_metrics::trajectory::tool_trajectory_score;
 use serde_json::Map;
 
 /// One metric on one case, as ADK's `EvaluationResult`.

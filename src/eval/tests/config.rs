@@ -1,6 +1,15 @@
 //! Tests of the eval config: parsing, defaults, errors, REST metric lists, metrics picked in the UI.
 
 use super::*;
+use crate::eval::config::{EvalConfig, MetricKind};
+use crate::eval::judge::JudgeKind;
+use crate::eval::metrics::{
+    metric_infos, ServerModels, CUSTOM_JUDGE_EXAMPLE, RESPONSE_MATCH_SCORE, TOOL_TRAJECTORY_AVG_SCORE,
+};
+use pure_metrics::efficiency::{
+    INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+};
+use pure_metrics::trajectory::{MatchType, TrajectoryCriterion};
 
 #[test]
 fn default_config_is_adks() {
@@ -298,7 +307,7 @@ fn an_evaluator_may_declare_its_scores_and_its_threshold_is_checked_against_them
     let config = EvalConfig::from_picked([("stars", 4.0, Some(options))]).unwrap();
     assert_eq!(
         config.metrics[0].scores,
-        crate::eval::ScoreRange::new(1.0, 5.0).unwrap()
+        pure_metrics::score_range::ScoreRange::new(1.0, 5.0).unwrap()
     );
     assert!(EvalConfig::from_picked([("stars", 6.0, Some(options))]).is_err());
     let bad = r#"{"url": "http://127.0.0.1:9/score", "score_range": [5, 1]}"#;

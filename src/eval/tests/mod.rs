@@ -1,6 +1,5 @@
 //! Tests of the evaluation module, one file per topic, and the call helper they share.
 
-use super::*;
 use serde_json::{json, Value};
 
 mod config;

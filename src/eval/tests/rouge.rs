@@ -1,6 +1,8 @@
 //! Tests of Porter stemming, tokenizing and ROUGE-1 (response_match_score) against NLTK and ADK.
 
 use super::*;
+use pure_metrics::porter::stem;
+use pure_metrics::rouge::{response_text, rouge1_fmeasure, tokenize};
 
 // ---- Porter stemmer ----
 

@@ -1,8 +1,20 @@
 //! Tests of scoring runs into ADK's results: statuses, means, summaries, partial credit, pass@k.
 
 use super::*;
+use crate::eval::case_summaries::CaseSummaries;
+use crate::eval::config::{EvalConfig, MetricKind};
+use crate::eval::lineup::{ActualItem, ExpectedCases};
+use crate::eval::result::{EvalSetResult, EvalStatus};
+use crate::eval::score::{
+    pass_at_and_hat_k, score_cases, score_eval_set, summarize_case, summarize_cases, CaseRunScores,
+    CaseRunVerdict, Keep, ScoredCase,
+};
+use crate::eval::services::ScoringServices;
 use crate::evalset::{parse_evalset_file, EvalSet, LegacyDefaults};
 use futures::executor::block_on;
+use pure_metrics::exact_mean::exact_mean;
+use pure_metrics::partial::TrajectoryShare;
+use pure_metrics::rouge::rouge1_fmeasure;
 
 fn assert_close(actual: f64, expected: f64) {
     assert!((actual - expected).abs() < 1e-9, "{actual} != {expected}");

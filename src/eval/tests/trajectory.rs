@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::evalset::Invocation;
+use pure_metrics::partial::{tool_used, trajectory_share, TrajectoryShare};
+use pure_metrics::trajectory::{tool_trajectory_score, MatchType, TrajectoryCriterion};
 
 fn invocation(calls: Value) -> Invocation {
     serde_json::from_value(json!({

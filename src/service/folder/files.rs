@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use crate::evalset::{parse_evalset_file, to_file_form, EvalSet, LegacyDefaults, SourceFormat};
 use crate::folder::{write_atomically, AgentsDir};
-use crate::records::FileProblem;
+use crate::records::evalsets::FileProblem;
 use crate::store::{CaseRow, EvalSetFiles, StoreError, StoreResult};
 
 pub(super) type Key = (String, String);

@@ -17,7 +17,8 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::evalset::{EvalSet, SourceFormat};
 use crate::folder::{git_state, write_atomically, AgentsDir, FolderPath, FolderWatcher, RESULT_SUFFIX};
-use crate::records::{EvalSetFile, RunCommit};
+use crate::records::evalsets::EvalSetFile;
+use crate::records::runs::RunCommit;
 use crate::service::runs::adk_history::import_adk_run;
 use crate::service::runs::export::adk_result_file;
 use crate::service::runs::stored::eval_run;

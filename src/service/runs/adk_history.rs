@@ -5,9 +5,11 @@
 //! finished, or one read before) is not read again.
 
 use super::new_run::NewRun;
-use crate::eval::{EvalCaseResult, EvalConfig, FinishedCase};
+use crate::eval::config::EvalConfig;
+use crate::eval::result::EvalCaseResult;
+use crate::eval::runner::FinishedCase;
 use crate::evalset::{CompactEvalSet, EvalCase, EvalSet};
-use crate::records::{EvalRunSummary, RunOrigin};
+use crate::records::runs::{EvalRunSummary, RunOrigin};
 use crate::store::{Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -161,7 +163,7 @@ fn config_of(result: &AdkEvalSetResult) -> EvalConfig {
 #[cfg(test)]
 mod tests {
     use super::{import_adk_run, places};
-    use crate::records::{RunOrigin, RunStatus};
+    use crate::records::runs::{RunOrigin, RunStatus};
     use crate::store::Store;
     use serde_json::json;
 

@@ -2,8 +2,10 @@
 //! scores per metric beside its result), and each case's summary pooled over its stored runs.
 //! Pure.
 
-use crate::eval::{summarize_case, CaseRunScores, EvalConfig, FinishedCase};
-use crate::records::EvalRunCase;
+use crate::eval::config::EvalConfig;
+use crate::eval::runner::FinishedCase;
+use crate::eval::score::{summarize_case, CaseRunScores};
+use crate::records::runs::EvalRunCase;
 use crate::store::CaseSummaryRow;
 use std::collections::BTreeMap;
 

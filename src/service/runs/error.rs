@@ -1,7 +1,7 @@
 //! What can go wrong with a run, and the limits a run is held to: the bottom of `runs`, which
 //! every file above names.
 
-use crate::eval::ConfigError;
+use crate::eval::config::ConfigError;
 use crate::service::errors::{store_refusals, DomainError, ErrorKind};
 use crate::store::StoreError;
 use crate::traces::recorded_cases::Unscorable;

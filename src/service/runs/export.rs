@@ -3,8 +3,9 @@
 
 use super::error::{EvalRunError, UnreadableRun};
 use super::summaries::run_verdicts;
+use crate::eval::junit;
+use crate::eval::result::adk_case_result;
 use crate::eval::result_file::{AdkResultWriter, ResultHeader};
-use crate::eval::{adk_case_result, junit};
 use crate::store::Store;
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 

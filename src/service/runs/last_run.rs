@@ -3,8 +3,8 @@
 
 use super::stored::config_of;
 use super::summaries::backfill;
-use crate::eval::{CaseSummary, EvalCaseResult, EvalStatus};
-use crate::records::{CaseListPage, LastResult};
+use crate::eval::result::{CaseSummary, EvalCaseResult, EvalStatus};
+use crate::records::cases::{CaseListPage, LastResult};
 use crate::store::{Store, StoreError};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};

@@ -4,9 +4,10 @@
 
 use super::case_rows::{stored_case, summarise};
 use crate::agent::ToolExecution;
-use crate::eval::{EvalConfig, FinishedCase};
+use crate::eval::config::EvalConfig;
+use crate::eval::runner::FinishedCase;
 use crate::evalset::CompactEvalSet;
-use crate::records::{EvalRunCase, RunCommit, RunOrigin};
+use crate::records::runs::{EvalRunCase, RunCommit, RunOrigin};
 use crate::store::{EvalRunRecord, NewEvalRun, Store, StoreError};
 
 /// A run to record.

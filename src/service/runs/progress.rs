@@ -5,7 +5,7 @@
 
 use super::error::EvalRunError;
 use crate::clock::now_seconds;
-use crate::records::{EvalRunCase, RunProgress, RunStatus};
+use crate::records::runs::{EvalRunCase, RunProgress, RunStatus};
 use crate::store::Store;
 use futures::Stream;
 use std::time::Duration;

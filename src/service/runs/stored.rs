@@ -4,9 +4,10 @@
 
 use super::case_rows::summarise;
 use super::error::{EvalRunError, UnreadableRun};
-use crate::eval::{CaseSummary, EvalCaseResult, EvalConfig};
+use crate::eval::config::EvalConfig;
+use crate::eval::result::{CaseSummary, EvalCaseResult};
 use crate::evalset::CompactEvalSet;
-use crate::records::{EvalRunCase, EvalRunSummary, RunStatus};
+use crate::records::runs::{EvalRunCase, EvalRunSummary, RunStatus};
 use crate::store::{EvalRunHead, EvalRunRecord, Store, StoreError};
 use serde::Serialize;
 use serde_json::Value;

@@ -6,9 +6,11 @@
 use super::case_rows::summarise;
 use super::error::EvalRunError;
 use super::stored::config_of;
+use crate::eval::config::EvalConfig;
 use crate::eval::junit::RunError;
-use crate::eval::{metric_stats, CaseSummary, EvalConfig, MetricStats};
-use crate::records::{EvalRunCase, EvalRunSummary};
+use crate::eval::result::CaseSummary;
+use crate::eval::run_stats::{metric_stats, MetricStats};
+use crate::records::runs::{EvalRunCase, EvalRunSummary};
 use crate::store::{BatchWrite, EvalRunHead, Store, StoreError, Written};
 
 /// What a run's report (the results table, JUnit) needs: the run, each case's verdict pooled

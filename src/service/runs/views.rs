@@ -6,8 +6,9 @@
 use super::error::EvalRunError;
 use super::stored::{config_of, list_eval_runs};
 use super::summaries::{backfill, run_stats, summarised_head};
-use crate::eval::{compare_runs, CaseSummary, Change, ComparedCase};
-use crate::records::{ResultsPage, RunComparison, RunPage, RunRow};
+use crate::eval::result::CaseSummary;
+use crate::eval::run_stats::{compare_runs, Change, ComparedCase};
+use crate::records::runs::{ResultsPage, RunComparison, RunPage, RunRow};
 use crate::store::Store;
 use std::collections::HashMap;
 

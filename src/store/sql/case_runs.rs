@@ -3,8 +3,8 @@
 
 use super::run_summaries::write_summaries;
 use super::Transaction;
-use crate::eval::EvalStatus;
-use crate::records::EvalRunCase;
+use crate::eval::result::EvalStatus;
+use crate::records::runs::EvalRunCase;
 use crate::store::{CaseSummaryRow, StoreError, StoreResult};
 
 /// Writes case runs (each replacing an earlier try of the same case run) and the new summaries

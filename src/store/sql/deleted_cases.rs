@@ -4,7 +4,7 @@
 use super::eval_sets::{case_not_found, eval_set_row_in, touch_eval_set};
 use super::{dialect, Conn, SqlStore};
 use crate::evalset::EvalCase;
-use crate::records::DeletedCase;
+use crate::records::cases::DeletedCase;
 use crate::store::{corrupt, CaseRow, StoreError, StoreResult};
 use sqlx::Row;
 

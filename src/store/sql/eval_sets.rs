@@ -4,9 +4,9 @@
 use super::runs::FAILED_CASE_RUN;
 use super::{dialect, Conn, Row, SqlStore};
 use crate::evalset::{AdkFileWriter, EvalCase, EvalSet};
-use crate::records::{
-    CaseListItem, CaseListPage, CaseListQuery, CaseSort, EvalSetSummary, ImportSummary, RunOrigin, StoredCase,
-};
+use crate::records::cases::{CaseListItem, CaseListPage, CaseListQuery, CaseSort, StoredCase};
+use crate::records::evalsets::{EvalSetSummary, ImportSummary};
+use crate::records::runs::RunOrigin;
 use crate::store::{corrupt, CaseRow, ImportMode, StoreError, StoreResult};
 use futures::TryStreamExt;
 use serde_json::{Map, Value};

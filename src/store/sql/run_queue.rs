@@ -14,7 +14,7 @@
 
 use super::runs::parse_status;
 use super::{dialect, numbered_places, SqlStore, Transaction};
-use crate::records::RunStatus;
+use crate::records::runs::RunStatus;
 use crate::store::rows::cases_per_batch;
 use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, StoreResult, LEASE_SECONDS};
 

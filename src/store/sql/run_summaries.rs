@@ -3,8 +3,9 @@
 //! page at a time, whatever the run's size.
 
 use super::{numbered_places, Row, SqlStore, Transaction};
-use crate::eval::{CaseOutcome, CaseSummary};
-use crate::records::CaseInRun;
+use crate::eval::result::CaseSummary;
+use crate::eval::run_stats::CaseOutcome;
+use crate::records::runs::CaseInRun;
 use crate::store::{corrupt, CaseSummaryRow, StoreResult, SUMMARY_FORMAT};
 use futures::TryStreamExt;
 use sqlx::Row as _;

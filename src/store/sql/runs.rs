@@ -5,9 +5,9 @@ use super::case_runs::write_case_runs;
 use super::run_queue::{complete, enqueue, holds};
 use super::{dialect, numbered_places, shared_value_rows, Row, SqlStore, Transaction};
 use crate::agent::{ReplayMiss, ToolExecution, ToolExecutionMode};
-use crate::eval::EvalStatus;
+use crate::eval::result::EvalStatus;
 use crate::evalset::CompactEvalSet;
-use crate::records::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
+use crate::records::runs::{EvalRunCase, EvalRunSummary, RunCommit, RunOrigin, RunStatus};
 use crate::store::{
     corrupt, corrupt_text, BatchWrite, CaseSummaryRow, EvalRunHead, EvalRunRecord, NewEvalRun, StoreError,
     StoreResult, Written, SUMMARY_FORMAT,

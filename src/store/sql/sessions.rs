@@ -2,7 +2,7 @@
 
 use super::eval_sets::ensure_app;
 use super::{dialect, Row, SqlStore};
-use crate::records::{SessionRecord, SessionSummary, SessionTurn};
+use crate::records::sessions::{SessionRecord, SessionSummary, SessionTurn};
 use crate::store::{corrupt, StoreError, StoreResult};
 use serde_json::{Map, Value};
 use sqlx::Row as _;

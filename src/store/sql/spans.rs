@@ -2,7 +2,8 @@
 //! row per session kept beside them, read back by session, and pruned to the retention setting.
 
 use super::{dialect, numbered_places, shared_value_rows, Row, SqlStore, Transaction};
-use crate::records::{SpanKind, SpanRecord, SpanStatus, TraceSessionFilter, TraceSessionSummary};
+use crate::records::spans::{SpanKind, SpanRecord, SpanStatus};
+use crate::records::traces::{TraceSessionFilter, TraceSessionSummary};
 use crate::store::{corrupt, corrupt_text, StoreResult};
 use sqlx::Row as _;
 

@@ -2,7 +2,7 @@
 //! its case runs, their summaries and its counts in one write, finished, with nothing queued.
 
 use super::{case_run, run_set, summary_row, temp_store};
-use crate::records::{RunOrigin, RunStatus};
+use crate::records::runs::{RunOrigin, RunStatus};
 use crate::store::{BatchClaim, NewEvalRun, StoreError};
 
 #[tokio::test]

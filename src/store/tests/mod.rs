@@ -1,7 +1,9 @@
 use super::*;
-use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
+use crate::eval::result::{CaseSummary, EvalStatus, MetricSummary};
 use crate::evalset::{parse_evalset_file, to_adk_json, CompactEvalSet, EvalCase, EvalSet, LegacyDefaults};
-use crate::records::{CaseListQuery, CaseSort, EvalRunCase, ImportSummary};
+use crate::records::cases::{CaseListQuery, CaseSort};
+use crate::records::evalsets::ImportSummary;
+use crate::records::runs::EvalRunCase;
 use crate::testing::database::scratch_database;
 
 mod eval_set_files;
@@ -276,7 +278,7 @@ pub(super) fn case_run(case_index: i64, status: i64) -> EvalRunCase {
         run_index: 0,
         case_index,
         eval_id: format!("case_{case_index}"),
-        status: crate::eval::EvalStatus::from_number(status),
+        status: crate::eval::result::EvalStatus::from_number(status),
         error: None,
         metric_scores: vec![vec![Some(1.0), None]],
         result: serde_json::json!({"eval_id": format!("case_{case_index}")}),
@@ -442,8 +444,9 @@ async fn the_case_list_filters_and_sorts_in_the_database() {
         let case: EvalCase = serde_json::from_value(case.clone()).unwrap();
         store.add_case("demo", "set", &case, None).await.unwrap();
     }
-    let ids =
-        |page: crate::records::CaseListPage| page.cases.into_iter().map(|c| c.eval_id).collect::<Vec<_>>();
+    let ids = |page: crate::records::cases::CaseListPage| {
+        page.cases.into_iter().map(|c| c.eval_id).collect::<Vec<_>>()
+    };
     let list = |text: &str, sort: CaseSort, descending: bool| {
         let query = CaseListQuery {
             text: text.into(),
@@ -673,7 +676,7 @@ async fn the_latest_run_of_an_evalset_is_never_one_of_recorded_sessions() {
         tools: Default::default(),
         commit: None,
         result_id: Some("sessions_scored"),
-        origin: crate::records::RunOrigin::Recorded,
+        origin: crate::records::runs::RunOrigin::Recorded,
     };
     store
         .create_finished_eval_run(&recorded, &[], &[], 3.0)

@@ -3,7 +3,7 @@
 //! and stop and resume from any process. Two store handles are two workers (each its boot id).
 
 use super::{case_run, new_run, temp_store};
-use crate::records::{EvalRunCase, RunStatus};
+use crate::records::runs::{EvalRunCase, RunStatus};
 use crate::store::{BatchClaim, BatchWrite, ClaimedBatch, EvalRunRecord, Store, Written};
 
 /// A run of `cases` one-repetition cases, queued for workers.

@@ -1,6 +1,6 @@
 use super::temp_store;
 use crate::agent::AgentEvent;
-use crate::records::SessionTurn;
+use crate::records::sessions::SessionTurn;
 use crate::store::StoreError;
 use serde_json::{Map, Value};
 

@@ -2,7 +2,7 @@
 //! stored case and the user's, and the choice to reload theirs or overwrite it with this one.
 
 use crate::evalset::{case_diff, EvalCase};
-use crate::records::StoredCase;
+use crate::records::cases::StoredCase;
 use crate::ui::diff_view::DiffView;
 use leptos::prelude::*;
 

@@ -8,7 +8,7 @@ use super::rubrics::RubricList;
 use super::saving::Saving;
 use super::turns::TurnList;
 use crate::draft::{CaseDraft, Problem};
-use crate::records::StoredCase;
+use crate::records::cases::StoredCase;
 use crate::ui::{browser, case_href, error_text, ErrorNote};
 use leptos::prelude::*;
 

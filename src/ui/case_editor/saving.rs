@@ -5,7 +5,7 @@
 use crate::api::cases::{SaveCase, SaveOutcome};
 use crate::draft::{CaseDraft, Problem};
 use crate::evalset::EvalCase;
-use crate::records::StoredCase;
+use crate::records::cases::StoredCase;
 use crate::ui::{browser, edit_href};
 use leptos::prelude::*;
 

@@ -14,8 +14,8 @@ use super::{
     NotFound,
 };
 use crate::api::case_results::{case_result, AcceptActual, CaseResultView, RerunCase};
-use crate::eval::{EvalCaseResult, EvalStatus};
-use crate::records::{CaseRunOutcome, EvalRunCase, RunOrigin, RunStatus};
+use crate::eval::result::{EvalCaseResult, EvalStatus};
+use crate::records::runs::{CaseRunOutcome, EvalRunCase, RunOrigin, RunStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use serde::Deserialize;

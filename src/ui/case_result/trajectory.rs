@@ -2,9 +2,9 @@
 //! missing and extra ones marked, and each argument that differs highlighted where it is, nested
 //! values included.
 
-use crate::eval::{align_calls, AlignedCall, ArgChange, ArgDiff, CallMatch};
 use crate::evalset::FunctionCall;
 use leptos::prelude::*;
+use pure_metrics::compare::{align_calls, AlignedCall, ArgChange, ArgDiff, CallMatch};
 use serde_json::Value;
 
 #[component]

@@ -5,10 +5,12 @@
 
 use super::trajectory::Trajectory;
 use crate::agent::ToolSource;
-use crate::eval::{turn_tokens, word_diff, EvalCaseResult, EvalMetricResultPerInvocation};
+use crate::eval::result::{EvalCaseResult, EvalMetricResultPerInvocation};
 use crate::evalset::{Content, DiffKind, FunctionCall, Invocation};
 use crate::ui::evaluate::metric_result::MetricResult;
 use leptos::prelude::*;
+use pure_metrics::compare::word_diff;
+use pure_metrics::efficiency::turn_tokens;
 
 /// Every turn of one run of a case, each with where its tool results came from.
 #[component]

@@ -6,7 +6,8 @@
 use crate::api::chat::{add_chat_session_to_eval_set, suggested_eval_id, AddSessionOutcome};
 use crate::api::list_eval_sets;
 use crate::evalset::validate_eval_id;
-use crate::records::{EvalSetSummary, SessionRecord, SessionTurn};
+use crate::records::evalsets::EvalSetSummary;
+use crate::records::sessions::{SessionRecord, SessionTurn};
 use crate::ui::{browser, case_href, edit_href, error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -3,7 +3,7 @@
 //! "Jump to latest" button instead.
 
 use super::live_turn::LiveTurn;
-use crate::records::SessionTurn;
+use crate::records::sessions::SessionTurn;
 use crate::ui::browser;
 use leptos::prelude::*;
 

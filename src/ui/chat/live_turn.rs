@@ -4,7 +4,7 @@
 
 use crate::agent::AgentEvent;
 use crate::api::chat::{follow_chat_turn, stream_chat_message, ChatStreamItem, LineBuffer};
-use crate::records::SessionTurn;
+use crate::records::sessions::SessionTurn;
 use crate::ui::error_text;
 use leptos::prelude::*;
 use leptos::server_fn::codec::ByteStream;

@@ -13,7 +13,7 @@ use super::session_title::SessionTitle;
 use super::transcript::Transcript;
 use crate::api::chat::{get_chat_session, list_chat_sessions, new_chat_session, stop_chat_turn};
 use crate::api::DEFAULT_APP;
-use crate::records::{SessionRecord, SessionTurn};
+use crate::records::sessions::{SessionRecord, SessionTurn};
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

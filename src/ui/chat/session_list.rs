@@ -4,7 +4,7 @@
 use super::agent_picker::AgentPicker;
 use super::chat_href;
 use crate::api::chat::delete_chat_session;
-use crate::records::SessionSummary;
+use crate::records::sessions::SessionSummary;
 use crate::ui::{count, error_text, short_time, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -1,7 +1,7 @@
 //! The conversation's heading: the session title, renamed in place.
 
 use crate::api::chat::rename_chat_session;
-use crate::records::SessionRecord;
+use crate::records::sessions::SessionRecord;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

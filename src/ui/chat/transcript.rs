@@ -4,7 +4,7 @@
 use super::live_turn::LiveTurn;
 use super::turn_items::TurnItems;
 use crate::agent::AgentEvent;
-use crate::records::{SessionRecord, SessionTurn};
+use crate::records::sessions::{SessionRecord, SessionTurn};
 use leptos::prelude::*;
 
 #[component]

@@ -6,7 +6,7 @@ use super::labels::{case_status_badge, cost_text, flaky_badge, score_text};
 use super::open_cases::OpenCases;
 use super::run_detail::RunDetail;
 use crate::api::case_results::case_result;
-use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
+use crate::eval::result::{CaseSummary, EvalStatus, MetricSummary};
 use crate::ui::case_result_href;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;

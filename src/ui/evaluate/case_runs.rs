@@ -1,8 +1,8 @@
 //! A case's stored run as the results table shows it when the case is opened: its ADK result
 //! deserialised into the typed `EvalCaseResult`.
 
-use crate::eval::EvalCaseResult;
-use crate::records::EvalRunCase;
+use crate::eval::result::EvalCaseResult;
+use crate::records::runs::EvalRunCase;
 use serde::Deserialize;
 
 /// One stored run of a case.
@@ -29,9 +29,10 @@ impl From<&EvalRunCase> for CaseRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{
-        EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus, Evidence,
-        JudgeEvidence, Sample, Verdict, Votes, YesNo,
+    use crate::eval::evidence::Evidence;
+    use crate::eval::judge::{JudgeEvidence, Sample, Verdict, Votes, YesNo};
+    use crate::eval::result::{
+        EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus,
     };
     use crate::evalset::{Content, Invocation};
     use serde_json::{json, Value};
@@ -92,7 +93,7 @@ mod tests {
             run_index,
             case_index: 0,
             eval_id: eval_id.into(),
-            status: crate::eval::EvalStatus::Passed,
+            status: crate::eval::result::EvalStatus::Passed,
             error: None,
             metric_scores: Vec::new(),
             result,

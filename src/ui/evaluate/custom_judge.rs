@@ -2,7 +2,7 @@
 
 use super::metric_inputs::{threshold_of, CriterionOptions, ThresholdInput};
 use crate::api::evaluate::MetricChoice;
-use crate::eval::CUSTOM_JUDGE_EXAMPLE;
+use crate::eval::metrics::CUSTOM_JUDGE_EXAMPLE;
 use leptos::prelude::*;
 
 /// A custom judge metric being written in the run form: its name, threshold, and prompt and

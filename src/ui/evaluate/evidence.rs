@@ -5,9 +5,10 @@
 //! (an older run's) is shown as its raw JSON.
 
 use super::labels::score_text;
-use crate::eval::{
-    AnsweredWith, CheckedResponse, ContextItem, EmbeddingEvidence, Evidence, JudgeEvidence, RubricOutcome,
-    Sample, StatementCheck, ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
+use crate::eval::evidence::{EmbeddingEvidence, Evidence};
+use crate::eval::judge::{
+    AnsweredWith, CheckedResponse, ContextItem, JudgeEvidence, RubricOutcome, Sample, StatementCheck,
+    ValidityLabel, ValidityParser, Verdict, Votes, YesNo,
 };
 use crate::ui::json_view::JsonView;
 use leptos::prelude::*;

@@ -1,12 +1,12 @@
 //! How run and case results read: status badges, scores, and the cost line of the
 //! informational metrics.
 
-use crate::eval::{
-    CaseSummary, EvalStatus, MetricSummary, INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1,
-    TOOL_CALL_COUNT_V1,
-};
-use crate::records::RunStatus;
+use crate::eval::result::{CaseSummary, EvalStatus, MetricSummary};
+use crate::records::runs::RunStatus;
 use leptos::prelude::*;
+use pure_metrics::efficiency::{
+    INFERENCE_CALL_COUNT_V1, INVOCATION_DURATION_V1, TOKEN_USAGE_V1, TOOL_CALL_COUNT_V1,
+};
 
 pub(crate) fn run_status_badge(status: RunStatus) -> impl IntoView {
     let (class, label) = match status {

@@ -4,8 +4,9 @@
 
 use super::custom_judge::{CustomJudgePick, CustomJudgeRow};
 use super::metric_inputs::{threshold_of, CriterionOptions, ThresholdInput};
-use crate::eval::{MetricFamily, MetricInfo, ScoreRange};
+use crate::eval::metrics::{MetricFamily, MetricInfo};
 use leptos::prelude::*;
+use pure_metrics::score_range::ScoreRange;
 
 /// A metric in the run form, as the user set it.
 #[derive(Clone)]

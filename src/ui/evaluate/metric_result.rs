@@ -3,7 +3,7 @@
 
 use super::evidence::EvidenceView;
 use super::labels::{case_status_badge, score_text};
-use crate::eval::EvalMetricResult;
+use crate::eval::result::EvalMetricResult;
 use leptos::prelude::*;
 
 /// A metric's verdict on a turn, with the reason it could not score and its evidence, if any.

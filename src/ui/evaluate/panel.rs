@@ -7,7 +7,7 @@ use super::run_form::RunForm;
 use super::run_list::RunList;
 use super::run_results::RunResults;
 use crate::api::evaluate::{get_eval_run, list_eval_runs};
-use crate::records::{EvalRunSummary, ResultsPage, RunProgress, RunStatus};
+use crate::records::runs::{EvalRunSummary, ResultsPage, RunProgress, RunStatus};
 use crate::ui::runs::RunTrend;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;

@@ -2,7 +2,7 @@
 //! the counts and time left arrive as they change, and the run's results are read again only
 //! when case runs were stored.
 
-use crate::records::RunProgress;
+use crate::records::runs::RunProgress;
 use crate::ui::browser::{EventHandler, ServerEvents};
 use crate::ui::rest_links;
 use leptos::prelude::*;

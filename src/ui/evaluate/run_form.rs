@@ -12,7 +12,7 @@ use crate::agent::ToolExecutionMode;
 use crate::api::evaluate::{
     eval_panel_options, eval_set_tool_mode, start_eval, EvalOffer, MetricChoice, RunAsked, RunScope,
 };
-use crate::eval::criterion_options;
+use crate::eval::config::criterion_options;
 use crate::ui::browser::details_open;
 use crate::ui::{error_text, ErrorNote};
 use leptos::prelude::*;

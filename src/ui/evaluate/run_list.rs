@@ -1,7 +1,7 @@
 //! The evalset's runs, newest first; picking one shows its results.
 
 use super::labels::run_status_badge;
-use crate::records::EvalRunSummary;
+use crate::records::runs::EvalRunSummary;
 use crate::ui::runs::{rerun_note, run_short_title};
 use leptos::prelude::*;
 

@@ -4,11 +4,11 @@ use super::case_row::CaseResultRow;
 use super::labels::run_status_badge;
 use super::open_cases::OpenCases;
 use crate::api::evaluate::{cancel_eval, resume_eval};
-use crate::eval::Efficiency;
-use crate::records::{EvalRunSummary, ResultsPage, RunStatus};
+use crate::records::runs::{EvalRunSummary, ResultsPage, RunStatus};
 use crate::ui::{error_text, ErrorNote, MetricHeading};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use pure_metrics::efficiency::Efficiency;
 
 /// The shown run: progress and controls, then one row per case with its scores. Each poll of
 /// a running run draws this anew; which rows are open lives in the panel's `open_cases`.

@@ -2,7 +2,7 @@
 //! (a bin edge at the threshold, so a bar's colour says whether its scores pass), ticks on
 //! both axes, the threshold marked and labelled, and a sentence for screen readers.
 
-use crate::eval::{MetricStats, ScoreBin};
+use crate::eval::run_stats::{MetricStats, ScoreBin};
 use leptos::prelude::*;
 
 /// The plot area's size and the margins for the axes' labels, in px.

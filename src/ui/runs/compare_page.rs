@@ -5,8 +5,9 @@
 use super::metrics_table::MetricsTable;
 use super::{compare_href, pass_rate, run_href, run_short_title, source_notes};
 use crate::api::runs::compare_runs;
-use crate::eval::{CaseSummary, Change, ComparedCase, MetricStats};
-use crate::records::RunComparison;
+use crate::eval::result::CaseSummary;
+use crate::eval::run_stats::{Change, ComparedCase, MetricStats};
+use crate::records::runs::RunComparison;
 use crate::ui::evaluate::labels::{case_status_badge, score_text};
 use crate::ui::pager::page_links;
 use crate::ui::{case_result_href, error_text, ErrorNote, NotFound};
@@ -201,8 +202,8 @@ fn status(summary: Option<&CaseSummary>, link: impl FnOnce(&CaseSummary) -> Stri
 
 fn compared_row(
     app: &str,
-    before: &crate::records::EvalRunSummary,
-    after: &crate::records::EvalRunSummary,
+    before: &crate::records::runs::EvalRunSummary,
+    after: &crate::records::runs::EvalRunSummary,
     case: ComparedCase,
 ) -> impl IntoView {
     let class = match case.change {

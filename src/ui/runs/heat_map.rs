@@ -2,7 +2,7 @@
 //! score (red at 0 to green at 1), the score written in it, its verdict in its tooltip, and a
 //! link to the case's result.
 
-use crate::eval::{CaseSummary, EvalStatus, MetricSummary};
+use crate::eval::result::{CaseSummary, EvalStatus, MetricSummary};
 use crate::ui::case_result_href;
 use leptos::prelude::*;
 

@@ -1,7 +1,7 @@
 //! Per-metric statistics of a run: mean, passed / failed / not evaluated, distribution.
 
 use super::charts::Histogram;
-use crate::eval::MetricStats;
+use crate::eval::run_stats::MetricStats;
 use crate::ui::evaluate::labels::score_text;
 use leptos::prelude::*;
 

@@ -16,7 +16,7 @@ pub use runs_page::RunsPage;
 pub use trend::RunTrend;
 
 use super::{count, encode_query_value, short_time_seconds};
-use crate::records::{EvalRunSummary, RunOrigin};
+use crate::records::runs::{EvalRunSummary, RunOrigin};
 use leptos::prelude::*;
 
 /// A run as people read it: its label, else its evalset, agent and start to the second. Its

@@ -8,8 +8,8 @@ use super::{
     compare_href, duration, pass_rate, rerun_note, run_href, run_short_title, run_title, source_notes,
 };
 use crate::api::runs::run_details;
-use crate::eval::{CaseSummary, EvalStatus};
-use crate::records::{EvalRunSummary, RunPage as RunPageData};
+use crate::eval::result::{CaseSummary, EvalStatus};
+use crate::records::runs::{EvalRunSummary, RunPage as RunPageData};
 use crate::ui::evaluate::labels::{case_status_badge, run_status_badge, score_text};
 use crate::ui::pager::page_links;
 use crate::ui::{

@@ -4,7 +4,7 @@
 use super::{duration, pass_rate, rerun_note, run_href, run_short_title, source_notes};
 use crate::api::runs::list_runs;
 use crate::api::DEFAULT_APP;
-use crate::records::RunRow;
+use crate::records::runs::RunRow;
 use crate::ui::evaluate::labels::{run_status_badge, score_text};
 use crate::ui::{error_text, eval_set_href, ErrorNote};
 use leptos::prelude::*;

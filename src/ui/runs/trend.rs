@@ -4,7 +4,7 @@
 
 use super::{run_href, run_title};
 use crate::api::runs::list_runs;
-use crate::records::RunRow;
+use crate::records::runs::RunRow;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 280.0;

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::api::mcp_servers::{list_mcp_servers, ReconnectMcpServer};
-use crate::records::{McpServerStatus, McpServerView, McpToolView};
+use crate::records::mcp::{McpServerStatus, McpServerView, McpToolView};
 use crate::ui::{error_text, ErrorNote};
 
 #[component]

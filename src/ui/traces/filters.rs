@@ -1,7 +1,7 @@
 //! The Traces list's filters, kept in the URL: app, errors only, a range of start days (UTC),
 //! a tool called, a text said. Each change goes to the first page of what it keeps.
 
-use crate::records::TraceSessionFilter;
+use crate::records::traces::TraceSessionFilter;
 use crate::ui::{date_of_day, day_of_date, encode_query_value};
 use leptos::prelude::*;
 use leptos_router::params::ParamsMap;

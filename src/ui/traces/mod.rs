@@ -7,7 +7,7 @@ mod selection;
 mod session;
 
 use crate::api::traces::list_recorded_sessions;
-use crate::records::{RecordedSessionsPage, TraceSessionFilter, TraceSessionSummary};
+use crate::records::traces::{RecordedSessionsPage, TraceSessionFilter, TraceSessionSummary};
 use crate::ui::{encode_query_value, error_text, short_time_seconds, ErrorNote};
 use filters::{Filters, ListAddress};
 use leptos::prelude::*;

@@ -4,7 +4,7 @@
 
 use super::session::EvalSetInput;
 use crate::api::traces::add_recorded_sessions;
-use crate::records::{SessionsAdded, TraceSessionFilter};
+use crate::records::traces::{SessionsAdded, TraceSessionFilter};
 use crate::ui::evaluate::ScoreRecordedForm;
 use crate::ui::{error_text, eval_set_href, ErrorNote};
 use leptos::prelude::*;

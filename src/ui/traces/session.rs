@@ -3,7 +3,7 @@
 
 use crate::api::evalsets::list_eval_sets;
 use crate::api::traces::{add_recorded_session, get_recorded_session};
-use crate::records::{session_eval_id, RecordedTranscript};
+use crate::records::traces::{session_eval_id, RecordedTranscript};
 use crate::ui::chat::TurnItems;
 use crate::ui::{edit_href, error_text, ErrorNote};
 use leptos::prelude::*;

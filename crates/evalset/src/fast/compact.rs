@@ -44,7 +44,8 @@ impl CompactEvalSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{EvalCase, EvalSet};
+    use crate::model::case::EvalCase;
+    use crate::model::eval_set::EvalSet;
     use serde_json::json;
 
     #[test]

@@ -6,7 +6,8 @@
 use super::skim::CaseHead;
 use super::split::{split_cases, Unexpected};
 use crate::import::{read_evalset_cases, validate_parts, FormatError};
-use crate::model::{EvalCase, EvalSet};
+use crate::model::case::EvalCase;
+use crate::model::eval_set::EvalSet;
 use crate::parts::CaseParts;
 
 /// As [`crate::validate_case`], for a case skimmed rather than parsed.

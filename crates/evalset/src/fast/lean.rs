@@ -9,7 +9,8 @@
 //! `invocation_events`. Every other field is left at its default.
 
 use super::skim::OptionOf;
-use crate::model::{EvalCase, FunctionCall, IntermediateData, Invocation};
+use crate::model::case::{EvalCase, IntermediateData, Invocation};
+use crate::model::genai::FunctionCall;
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;

@@ -7,7 +7,7 @@
 //! the exact reader reads that case instead. It allocates nothing but the eval_id it answers,
 //! which makes it several times faster than parsing.
 
-use crate::model::{ConversationScenario, EvalCase, Invocation};
+use crate::model::case::{ConversationScenario, EvalCase, Invocation};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -294,7 +294,7 @@ impl<'de> Visitor<'de> for SkimKey {
     }
 }
 
-/// The skim of a model `adk_model!` declares (in model.rs), from the same fields: `skim_map`,
+/// The skim of a model `adk_model!` declares (in model/), from the same fields: `skim_map`,
 /// which reads its object through the calls its `Deserialize` makes, and [`Skim`].
 macro_rules! skim_model {
     ($name:ident { $( $field:ident : $ty:ty = $camel:literal $([$req:ident])? ),* $(,)? }) => {

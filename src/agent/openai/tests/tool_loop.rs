@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::agent::test_support::{calls_with_ids, final_text, run};
-use crate::agent::{tools, Turn};
+use crate::agent::tools::weather;
+use crate::agent::Turn;
 
 #[tokio::test]
 async fn tool_call_with_split_arguments_runs_the_tool_then_answers() {
@@ -19,7 +20,7 @@ async fn tool_call_with_split_arguments_runs_the_tool_then_answers() {
     );
     let (id, name, response) = &results(&events)[0];
     assert_eq!((id.as_str(), name.as_str()), ("call_w1", "get_weather"));
-    let expected = Value::Object(tools::get_weather("Paris").unwrap());
+    let expected = Value::Object(weather::get_weather("Paris").unwrap());
     assert_eq!(response, &expected);
     assert_eq!(final_text(&events), "It is sunny in Paris.");
 
