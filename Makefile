@@ -4,7 +4,7 @@
 # binary: wasm-bindgen-cli builds from crates.io (as does tools/wasm-split, the wasm splitter,
 # with its own lock file), wasm-opt comes from the npm package `binaryen`, the browser is Debian's
 # chromium. scripts/build-site builds the server and the site with them;
-# cargo-leptos is not needed (`cargo leptos watch --split` works for those who have it).
+# cargo-leptos is not needed.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
