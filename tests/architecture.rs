@@ -8,7 +8,7 @@
 #[path = "architecture/names.rs"]
 mod names;
 
-use names::{names, Named};
+use names::{code_names, names, Named};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -436,12 +436,9 @@ fn a_dependency_list_is_read_from_a_manifest() {
     assert_eq!(dependencies(manifest), ["serde", "tokio"]);
 }
 
-/// What a snippet names as a file of `module` would: an item as it is, a statement inside a
-/// function, and nothing for what is neither (an attribute alone).
+/// What a snippet names; nothing for what is no code (an attribute alone).
 fn snippet_names(snippet: &str, module: &[String]) -> Vec<Named> {
-    names(snippet, module)
-        .or_else(|_| names(&format!("fn f() {{ {snippet} }}"), module))
-        .unwrap_or_default()
+    code_names(snippet, module).unwrap_or_default()
 }
 
 #[test]

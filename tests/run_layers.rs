@@ -1,8 +1,14 @@
 //! The run service's one way down (`src/service/runs/mod.rs`), checked on the source: each file
 //! of `service/runs/` has a layer, and names only files of the layers below its own, never one
 //! above and never one beside it, through `super::file`, `super::super::runs::file` or
-//! `crate::service::runs::file` (in a `use` or in a path in code, groups `{..}` included). A
-//! file without a layer fails too. `tests/architecture.rs` checks the modules around it.
+//! `crate::service::runs::file` (in a `use` or in a path in code, groups `{..}` included, as
+//! `tests/architecture/names.rs` reads them). A file without a layer fails too.
+//! `tests/architecture.rs` checks the modules around it.
+
+// Shared with tests/architecture.rs, which uses the rest of it.
+#[allow(dead_code)]
+#[path = "architecture/names.rs"]
+mod names;
 
 use std::path::Path;
 
@@ -34,86 +40,19 @@ struct Violation {
     message: String,
 }
 
-/// The paths written at the start of `text`, as their segments: `a::b::c`, or each item of a
-/// group, `a::{b::c, d}` being `a::b::c` and `a::d`.
-fn expand(text: &str) -> Vec<Vec<String>> {
-    let mut prefix: Vec<String> = Vec::new();
-    let mut rest = text;
-    loop {
-        let end = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        prefix.push(rest[..end].to_string());
-        match rest[end..].strip_prefix("::") {
-            Some(after) => rest = after.trim_start(),
-            None => return vec![prefix],
-        }
-        if let Some(group) = rest.strip_prefix('{') {
-            return group_items(group)
-                .into_iter()
-                .flat_map(|item| expand(item.trim()))
-                .map(|tail| [prefix.clone(), tail].concat())
-                .collect();
-        }
-    }
-}
-
-/// The items of a group whose `{` has just been read, split at its own commas.
-fn group_items(group: &str) -> Vec<&str> {
-    let (mut depth, mut start, mut items) = (0, 0, Vec::new());
-    for (at, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..at]);
-                break;
+/// Each runs file (other than itself) the runs file `name`'s `code` names, with the line.
+fn runs_files_named(name: &str, code: &str) -> Result<Vec<(usize, String)>, String> {
+    let module = ["service", "runs", name].map(String::from);
+    Ok(names::code_names(code, &module)?
+        .into_iter()
+        .filter(|named| named.in_crate)
+        .filter_map(|named| match named.path.as_slice() {
+            [service, runs, file, ..] if service == "service" && runs == "runs" && file != name => {
+                Some((named.line, file.clone()))
             }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    items.retain(|item| !item.trim().is_empty());
-    items
-}
-
-/// The runs file a path written in a file of `service/runs/` names, if it names one.
-fn runs_file(path: &[String]) -> Option<&str> {
-    let segments: Vec<&str> = path.iter().map(String::as_str).collect();
-    match segments.as_slice() {
-        ["super", "super", "runs", file, ..] | ["crate", "service", "runs", file, ..] => Some(file),
-        ["super", "super", ..] => None,
-        ["super", file, ..] => Some(file),
-        _ => None,
-    }
-}
-
-/// Each runs file `code` names, with the line it is named on (comments left out).
-fn runs_files_named(code: &str) -> Vec<(usize, String)> {
-    let code: String = code
-        .lines()
-        .map(|line| line.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut named = Vec::new();
-    for start in ["super::", "crate::service::"] {
-        for (at, _) in code.match_indices(start) {
-            let before = code[..at].chars().last();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            let line = code[..at].matches('\n').count() + 1;
-            for path in expand(&code[at..]) {
-                if let Some(file) = runs_file(&path) {
-                    named.push((line, file.to_string()));
-                }
-            }
-        }
-    }
-    named
+            _ => None,
+        })
+        .collect())
 }
 
 /// The rules one file of `service/runs/` (`name`, without `.rs`) breaks.
@@ -126,8 +65,18 @@ fn check_run_file(name: &str, code: &str) -> Vec<Violation> {
             message: format!("`{name}` has no layer: add it to RUN_LAYERS (and to runs/mod.rs)"),
         }];
     };
+    let named = match runs_files_named(name, code) {
+        Ok(named) => named,
+        Err(problem) => {
+            return vec![Violation {
+                file,
+                line: 0,
+                message: format!("does not parse: {problem}"),
+            }]
+        }
+    };
     let mut violations = Vec::new();
-    for (line, used) in runs_files_named(code) {
+    for (line, used) in named {
         let message = match layer_of(&used) {
             None => format!("`{name}` names `{used}`, which is no file with a layer"),
             Some(below) if below < layer => continue,
@@ -142,14 +91,6 @@ fn check_run_file(name: &str, code: &str) -> Vec<Violation> {
         });
     }
     violations
-}
-
-/// The part of a file before its `#[cfg(test)]` module, whose `super::` is the file itself.
-fn without_test_module(text: &str) -> &str {
-    match text.find("#[cfg(test)]\nmod tests") {
-        Some(at) => &text[..at],
-        None => text,
-    }
 }
 
 #[test]
@@ -170,7 +111,7 @@ fn every_file_of_runs_uses_only_the_layers_below_its_own() {
         } else {
             std::fs::read_to_string(&path).expect("a readable source file")
         };
-        violations.extend(check_run_file(&name, without_test_module(&text)));
+        violations.extend(check_run_file(&name, &text));
         names.push(name);
     }
     for (name, _) in RUN_LAYERS {

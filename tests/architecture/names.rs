@@ -39,6 +39,12 @@ impl Named {
     }
 }
 
+/// What a piece of code names as a file of `module` would: a file or items as they are, a
+/// statement (as the checks' own tests write one) inside a function; or why neither parses.
+pub fn code_names(code: &str, module: &[String]) -> Result<Vec<Named>, String> {
+    names(code, module).or_else(|error| names(&format!("fn f() {{ {code} }}"), module).map_err(|_| error))
+}
+
 /// The paths `source` names, as the file of module `module` (`["eval", "score"]` for
 /// src/eval/score.rs, empty for lib.rs); or where it does not parse.
 pub fn names(source: &str, module: &[String]) -> Result<Vec<Named>, String> {
@@ -97,10 +103,12 @@ impl<'ast> Visit<'ast> for Collector {
         self.module.pop();
     }
 
+    /// Each path of the tree, at the line the `use` starts (a group may span several).
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        let line = item.use_token.span.start().line;
         let mut spread = Vec::new();
         spread_use(&item.tree, Vec::new(), &mut spread);
-        for (segments, line) in spread {
+        for segments in spread {
             self.push(segments, line);
         }
     }
@@ -120,20 +128,20 @@ impl<'ast> Visit<'ast> for Collector {
     }
 }
 
-/// Each path a `use` tree names, with its line.
-fn spread_use(tree: &UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
+/// Each path a `use` tree names.
+fn spread_use(tree: &UseTree, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
     let with = |name: &syn::Ident| {
         let mut path = prefix.clone();
         if name != "self" {
             path.push(name.to_string());
         }
-        (path, name.span().start().line)
+        path
     };
     match tree {
-        UseTree::Path(part) => spread_use(&part.tree, with(&part.ident).0, out),
+        UseTree::Path(part) => spread_use(&part.tree, with(&part.ident), out),
         UseTree::Name(name) => out.push(with(&name.ident)),
         UseTree::Rename(rename) => out.push(with(&rename.ident)),
-        UseTree::Glob(glob) => out.push((prefix, glob.star_token.spans[0].start().line)),
+        UseTree::Glob(_) => out.push(prefix),
         UseTree::Group(group) => {
             for item in &group.items {
                 spread_use(item, prefix.clone(), out);
