@@ -104,15 +104,7 @@ fn every_metric_of_the_table_is_scored_by_what_the_table_names() {
             ..ScoringServices::default()
         };
         // A metric that judges a simulated user needs a scenario case.
-        let scenario_case = EvalCase {
-            eval_id: "scenario".into(),
-            conversation_scenario: Some(ConversationScenario {
-                starting_prompt: "What's the weather in Paris?".into(),
-                conversation_plan: "Ask about the weather.".into(),
-                ..ConversationScenario::default()
-            }),
-            ..EvalCase::default()
-        };
+        let scenario_case = scenario_case();
         let case = if spec.needs.contains(&Need::Scenario) {
             &scenario_case
         } else {
@@ -192,6 +184,19 @@ fn picked(spec: &MetricSpec) -> EvalConfig {
 
 /// Scoring services that answer at once: the judge "yes" to everything, every text the same
 /// embedding.
+/// A case a simulated user plays: a scenario, no expected invocations.
+fn scenario_case() -> EvalCase {
+    EvalCase {
+        eval_id: "scenario".into(),
+        conversation_scenario: Some(ConversationScenario {
+            starting_prompt: "What's the weather in Paris?".into(),
+            conversation_plan: "Ask about the weather.".into(),
+            ..ConversationScenario::default()
+        }),
+        ..EvalCase::default()
+    }
+}
+
 fn fake_services() -> ScoringServices {
     ScoringServices {
         judge: Some(Arc::new(YesJudge::default())),
@@ -222,15 +227,7 @@ fn a_row_is_not_evaluated_without_expected_invocations_exactly_when_it_needs_the
         conversation: Some(vec![weather_turn()]),
         ..EvalCase::default()
     };
-    let scenario = EvalCase {
-        eval_id: "scenario".into(),
-        conversation_scenario: Some(ConversationScenario {
-            starting_prompt: "What's the weather in Paris?".into(),
-            conversation_plan: "Ask about the weather.".into(),
-            ..ConversationScenario::default()
-        }),
-        ..EvalCase::default()
-    };
+    let scenario = scenario_case();
     let services = fake_services();
     for spec in METRICS {
         let config = picked(spec);
